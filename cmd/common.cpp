@@ -1,0 +1,56 @@
+#include "cmd/common.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "core/atomic_file.h"
+#include "core/exit_codes.h"
+
+namespace fabdiag::cmd {
+
+Result<FsRoot> make_fs_root(const GlobalOptions& g) {
+  FsRoot fs(g.sysfs_root, g.procfs_root);
+  auto st = fs.validate();
+  if (!st) return st.error();
+  return fs;
+}
+
+Format resolve_format(const GlobalOptions& g) {
+  if (!g.format.empty()) {
+    if (auto f = parse_format(g.format)) return *f;
+  }
+  return isatty(STDOUT_FILENO) ? Format::kTable : Format::kJson;
+}
+
+Progress stderr_progress(const GlobalOptions& g) {
+  if (g.quiet) return no_progress();
+  return [](const std::string& line) { std::cerr << "fabdiag: " << line << std::endl; };
+}
+
+void print_error(const std::string& text) { std::cerr << "fabdiag: error: " << text << std::endl; }
+
+int exit_code_for(const Envelope& env) {
+  auto worst = worst_severity(env.findings);
+  if (worst && *worst >= Severity::kWarn) return kExitProblems;
+  if (!env.errors.empty()) return kExitPartial;
+  return kExitOk;
+}
+
+int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {
+  std::string text = render(resolve_format(g), env, doc);
+  if (!g.output.empty()) {
+    auto st = write_file_atomic(g.output, text);
+    if (!st) {
+      print_error("cannot write the result: " + st.error().to_string());
+      return kExitInternal;
+    }
+  } else {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  }
+  return exit_code_for(env);
+}
+
+}  // namespace fabdiag::cmd

@@ -1,0 +1,94 @@
+#include "core/envelope.h"
+
+#include <unistd.h>
+
+#include <ctime>
+
+#include "core/version.h"
+
+namespace fabdiag {
+
+std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string local_hostname() {
+  char buf[256] = {0};
+  if (gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return "localhost";
+  return buf;
+}
+
+Envelope make_envelope(const std::string& schema) {
+  Envelope e;
+  e.schema = schema;
+  e.tool_version = FABDIAG_VERSION;
+  e.hosts = {local_hostname()};
+  e.started_at = utc_now_iso8601();
+  return e;
+}
+
+void finish_envelope(Envelope& env, std::chrono::steady_clock::time_point started) {
+  env.duration_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+void to_json(nlohmann::json& j, const Error& e) {
+  j = nlohmann::json{{"code", to_string(e.code)}, {"message", e.message}, {"source", e.source}};
+  if (!e.context.empty()) j["context"] = e.context;
+}
+
+void to_json(nlohmann::json& j, const Envelope& e) {
+  j = nlohmann::json::object();
+  j["schema"] = e.schema;
+  j["tool_version"] = e.tool_version;
+  j["hosts"] = e.hosts;
+  j["started_at"] = e.started_at;
+  j["duration_s"] = e.duration_s;
+  j["params"] = e.params;
+  j["data"] = e.data;
+  j["findings"] = e.findings;
+  j["errors"] = nlohmann::json::array();
+  for (const auto& err : e.errors) j["errors"].push_back(err);
+}
+
+namespace {
+ErrorCode parse_error_code(const std::string& s) {
+  for (auto c : {ErrorCode::kNotFound, ErrorCode::kUnsupported, ErrorCode::kPermission,
+                 ErrorCode::kIo, ErrorCode::kParse, ErrorCode::kInvalidArgument,
+                 ErrorCode::kTimeout, ErrorCode::kUnavailable, ErrorCode::kInternal})
+    if (s == to_string(c)) return c;
+  return ErrorCode::kInternal;
+}
+}  // namespace
+
+Result<Envelope> envelope_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return make_error(ErrorCode::kParse, "result document is not a JSON object");
+  if (!j.contains("schema") || !j["schema"].is_string())
+    return make_error(ErrorCode::kParse, "result document has no \"schema\" string");
+  if (!j.contains("data")) return make_error(ErrorCode::kParse, "result document has no \"data\"");
+  try {
+    Envelope e;
+    e.schema = j["schema"].get<std::string>();
+    e.tool_version = j.value("tool_version", "");
+    if (j.contains("hosts")) e.hosts = j["hosts"].get<std::vector<std::string>>();
+    e.started_at = j.value("started_at", "");
+    e.duration_s = j.value("duration_s", 0.0);
+    e.params = j.value("params", nlohmann::json::object());
+    e.data = j["data"];
+    if (j.contains("findings")) e.findings = j["findings"].get<std::vector<Finding>>();
+    if (j.contains("errors"))
+      for (const auto& x : j["errors"])
+        e.errors.push_back(make_error(parse_error_code(x.value("code", "internal")),
+                                      x.value("message", ""), x.value("source", "")));
+    return e;
+  } catch (const nlohmann::json::exception& ex) {
+    return make_error(ErrorCode::kParse, std::string("malformed result document: ") + ex.what());
+  }
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,48 @@
+// The result envelope: every run produces one JSON document of this shape.
+//   {schema: "fabdiag.<kind>/<n>", tool_version, hosts, started_at, duration_s, params, data,
+//    findings[], errors[]}
+// `errors[]` lists what could not be read (the partial-result gaps); the rest survives.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/finding.h"
+#include "core/result.h"
+
+namespace fabdiag {
+
+/// A run's result as written to stdout/--output and stored by `baseline save`.
+struct Envelope {
+  std::string schema;              ///< "fabdiag.topo/1", "fabdiag.counters/1", ...
+  std::string tool_version;        ///< FABDIAG_VERSION.
+  std::vector<std::string> hosts;  ///< Host names the data comes from.
+  std::string started_at;          ///< UTC, ISO 8601 with 'Z'.
+  double duration_s = 0;           ///< Wall time of the run, seconds.
+  nlohmann::json params = nlohmann::json::object();  ///< Effective parameters.
+  nlohmann::json data = nlohmann::json::object();    ///< Command-specific payload.
+  std::vector<Finding> findings;
+  std::vector<Error> errors;       ///< Gaps: what could not be read; the result is partial.
+};
+
+/// New envelope with schema, tool version, this host's name and started_at = now.
+Envelope make_envelope(const std::string& schema);
+
+/// Sets duration_s from `started` to now.
+void finish_envelope(Envelope& env, std::chrono::steady_clock::time_point started);
+
+void to_json(nlohmann::json& j, const Envelope& e);
+/// Errors: kParse when required keys (schema, data) are missing or of the wrong type.
+Result<Envelope> envelope_from_json(const nlohmann::json& j);
+
+void to_json(nlohmann::json& j, const Error& e);
+
+/// Current UTC time as "2026-11-30T08:00:00Z".
+std::string utc_now_iso8601();
+/// gethostname(), or "localhost" when it fails.
+std::string local_hostname();
+
+}  // namespace fabdiag

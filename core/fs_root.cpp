@@ -1,0 +1,173 @@
+#include "core/fs_root.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace fabdiag {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string join(const std::string& root, const std::string& rel) {
+  if (rel.empty()) return root;
+  std::string r = rel;
+  while (!r.empty() && r.front() == '/') r.erase(r.begin());
+  if (!root.empty() && root.back() == '/') return root + r;
+  return root + "/" + r;
+}
+
+Error errno_error(int err, const std::string& path) {
+  ErrorCode code = ErrorCode::kIo;
+  switch (err) {
+    case ENOENT:
+    case ENOTDIR: code = ErrorCode::kNotFound; break;
+    case EACCES:
+    case EPERM: code = ErrorCode::kPermission; break;
+    case EOPNOTSUPP:
+    case EINVAL:
+    case ENODATA:
+    case ENXIO:
+    case ENODEV: code = ErrorCode::kUnsupported; break;
+    default: break;
+  }
+  return make_error(code, std::strerror(err), path);
+}
+
+Result<std::string> read_file_trimmed(const std::string& path) {
+  // sysfs files report size 4096 and may fail only at read() time, so read via stdio and
+  // check errno after the first read.
+  errno = 0;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return errno_error(errno, path);
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    size_t n = std::fread(buf, 1, sizeof buf, f);
+    out.append(buf, n);
+    if (n < sizeof buf) {
+      if (std::ferror(f)) {
+        int err = errno ? errno : EIO;
+        std::fclose(f);
+        return errno_error(err, path);
+      }
+      break;
+    }
+  }
+  std::fclose(f);
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ' || out.back() == '\t' ||
+                          out.back() == '\r' || out.back() == '\0')) {
+    out.pop_back();
+  }
+  return out;
+}
+
+}  // namespace
+
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+      std::string na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
+      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
+      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = i2;
+      j = j2;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return (a.size() - i) < (b.size() - j);
+}
+
+Status FsRoot::validate() const {
+  std::error_code ec;
+  if (!fs::is_directory(sysfs_root_, ec))
+    return make_error(ErrorCode::kNotFound, "sysfs root is not a directory", sysfs_root_);
+  if (!fs::is_directory(procfs_root_, ec))
+    return make_error(ErrorCode::kNotFound, "procfs root is not a directory", procfs_root_);
+  return Ok{};
+}
+
+std::string FsRoot::sys_path(const std::string& rel) const { return join(sysfs_root_, rel); }
+std::string FsRoot::proc_path(const std::string& rel) const { return join(procfs_root_, rel); }
+
+Result<std::string> FsRoot::read_sys(const std::string& rel) const {
+  return read_file_trimmed(sys_path(rel));
+}
+Result<std::string> FsRoot::read_proc(const std::string& rel) const {
+  return read_file_trimmed(proc_path(rel));
+}
+
+Result<std::vector<uint8_t>> FsRoot::read_sys_bytes(const std::string& rel,
+                                                    size_t max_bytes) const {
+  std::string path = sys_path(rel);
+  errno = 0;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return errno_error(errno, path);
+  std::vector<uint8_t> out(max_bytes);
+  size_t n = std::fread(out.data(), 1, max_bytes, f);
+  bool err = std::ferror(f);
+  int e = errno ? errno : EIO;
+  std::fclose(f);
+  if (err) return errno_error(e, path);
+  out.resize(n);
+  return out;
+}
+
+Result<std::vector<std::string>> FsRoot::list_sys(const std::string& rel) const {
+  std::string path = sys_path(rel);
+  std::error_code ec;
+  fs::directory_iterator it(path, ec);
+  if (ec) return errno_error(ec.value(), path);
+  std::vector<std::string> names;
+  for (const auto& entry : it) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end(), natural_less);
+  return names;
+}
+
+bool FsRoot::exists_sys(const std::string& rel) const {
+  std::error_code ec;
+  return fs::exists(sys_path(rel), ec);
+}
+bool FsRoot::exists_proc(const std::string& rel) const {
+  std::error_code ec;
+  return fs::exists(proc_path(rel), ec);
+}
+
+Result<std::string> FsRoot::canonical_sys(const std::string& rel) const {
+  std::error_code ec;
+  fs::path root = fs::canonical(sysfs_root_, ec);
+  if (ec) return errno_error(ec.value(), sysfs_root_);
+  fs::path p = fs::canonical(sys_path(rel), ec);
+  if (ec) return errno_error(ec.value(), sys_path(rel));
+  std::string rs = root.string(), ps = p.string();
+  if (rs == "/") return ps.substr(1);
+  if (ps.compare(0, rs.size(), rs) != 0 || (ps.size() > rs.size() && ps[rs.size()] != '/'))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "symbolic link resolves outside the sysfs root (" + ps +
+                          "); fixture links must be relative",
+                      sys_path(rel));
+  return ps.size() > rs.size() ? ps.substr(rs.size() + 1) : std::string{};
+}
+
+Result<std::string> FsRoot::link_name_sys(const std::string& rel) const {
+  std::error_code ec;
+  fs::path target = fs::read_symlink(sys_path(rel), ec);
+  if (ec) return errno_error(ec.value(), sys_path(rel));
+  return target.filename().string();
+}
+
+}  // namespace fabdiag

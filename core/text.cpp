@@ -1,0 +1,150 @@
+#include "core/text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+namespace fabdiag {
+
+std::string trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t pos = s.find(sep, start);
+    if (pos == std::string_view::npos) {
+      out.emplace_back(s.substr(start));
+      return out;
+    }
+    out.emplace_back(s.substr(start, pos - start));
+    start = pos + 1;
+  }
+}
+
+std::vector<std::string> split_ws(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view x) {
+  return s.size() >= x.size() && s.substr(s.size() - x.size()) == x;
+}
+
+std::optional<uint64_t> parse_u64(std::string_view raw) {
+  std::string s = trim(raw);
+  if (s.empty()) return std::nullopt;
+  int base = 10;
+  const char* b = s.data();
+  const char* e = s.data() + s.size();
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    b += 2;
+  }
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(b, e, v, base);
+  if (ec != std::errc() || ptr != e) return std::nullopt;
+  return v;
+}
+
+std::optional<int64_t> parse_i64(std::string_view raw) {
+  std::string s = trim(raw);
+  if (s.empty()) return std::nullopt;
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_leading_double(std::string_view raw) {
+  std::string s = trim(raw);
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_double(std::string_view raw) {
+  std::string s = trim(raw);
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<std::vector<int>> parse_cpulist(std::string_view raw) {
+  std::string s = trim(raw);
+  std::vector<int> cpus;
+  if (s.empty()) return cpus;
+  for (const auto& part : split(s, ',')) {
+    auto dash = part.find('-');
+    if (dash == std::string::npos) {
+      auto v = parse_i64(part);
+      if (!v || *v < 0) return std::nullopt;
+      cpus.push_back(static_cast<int>(*v));
+    } else {
+      auto a = parse_i64(part.substr(0, dash));
+      auto b = parse_i64(part.substr(dash + 1));
+      if (!a || !b || *a < 0 || *b < *a || *b - *a > 1 << 20) return std::nullopt;
+      for (int64_t c = *a; c <= *b; ++c) cpus.push_back(static_cast<int>(c));
+    }
+  }
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
+std::string format_cpulist(const std::vector<int>& cpus_in) {
+  std::vector<int> cpus = cpus_in;
+  std::sort(cpus.begin(), cpus.end());
+  std::string out;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(cpus[i]);
+    if (j > i) out += "-" + std::to_string(cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::optional<std::vector<int>> parse_cpumask(std::string_view raw) {
+  std::string s = trim(raw);
+  if (s.empty()) return std::nullopt;
+  std::string hex;
+  for (char c : s)
+    if (c != ',') hex.push_back(c);
+  std::vector<int> cpus;
+  int bit = 0;
+  for (auto it = hex.rbegin(); it != hex.rend(); ++it, bit += 4) {
+    int v;
+    if (*it >= '0' && *it <= '9') v = *it - '0';
+    else if (*it >= 'a' && *it <= 'f') v = *it - 'a' + 10;
+    else if (*it >= 'A' && *it <= 'F') v = *it - 'A' + 10;
+    else return std::nullopt;
+    for (int k = 0; k < 4; ++k)
+      if (v & (1 << k)) cpus.push_back(bit + k);
+  }
+  std::sort(cpus.begin(), cpus.end());
+  return cpus;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,75 @@
+#include "report/humanize.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace fabdiag {
+
+std::string format_sig(double v, int digits) {
+  if (std::isnan(v)) return "n/a";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  std::string s = buf;
+  // %g may print 1e+06 for large values; prefer plain digits for counts below 1e15.
+  if (s.find('e') != std::string::npos && std::fabs(v) >= 1 && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    s = buf;
+  }
+  return s;
+}
+
+static std::string scaled(double v, const char* const* units, int n, double base) {
+  int i = 0;
+  double x = v;
+  while (std::fabs(x) >= base && i < n - 1) {
+    x /= base;
+    ++i;
+  }
+  return format_sig(x, 3) + " " + units[i];
+}
+
+std::string format_bytes_si(double bytes) {
+  static const char* const u[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+  return scaled(bytes, u, 6, 1000.0);
+}
+
+std::string format_bytes_iec(double bytes) {
+  static const char* const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  return scaled(bytes, u, 5, 1024.0);
+}
+
+std::string format_gbytes_per_s(double bytes_per_s) {
+  if (std::isnan(bytes_per_s)) return "n/a";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f GB/s", bytes_per_s / 1e9);
+  return buf;
+}
+
+std::string format_bits_per_s(double bits_per_s) {
+  static const char* const u[] = {"b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s"};
+  return scaled(bits_per_s, u, 5, 1000.0);
+}
+
+std::string format_count(uint64_t n) {
+  std::string digits = std::to_string(n);
+  std::string out;
+  int c = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
+    if (c && c % 3 == 0) out.insert(out.begin(), ',');
+    out.insert(out.begin(), *it);
+    ++c;
+  }
+  return out;
+}
+
+std::string format_rate_per_s(double per_s) { return format_sig(per_s, 3) + "/s"; }
+
+std::string format_seconds(double s) {
+  if (std::isnan(s)) return "n/a";
+  if (s < 1e-3) return format_sig(s * 1e6, 3) + " us";
+  if (s < 1) return format_sig(s * 1e3, 3) + " ms";
+  return format_sig(s, 3) + " s";
+}
+
+}  // namespace fabdiag

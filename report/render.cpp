@@ -1,0 +1,211 @@
+#include "report/render.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "report/humanize.h"
+
+namespace fabdiag {
+
+std::optional<Format> parse_format(const std::string& s) {
+  if (s == "table") return Format::kTable;
+  if (s == "json") return Format::kJson;
+  if (s == "md" || s == "markdown") return Format::kMarkdown;
+  return std::nullopt;
+}
+
+namespace {
+
+// Display width of a UTF-8 string (counts code points; our strings use no wide glyphs).
+size_t display_width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+std::string pad(const std::string& s, size_t width, Align a) {
+  size_t w = display_width(s);
+  if (w >= width) return s;
+  std::string fill(width - w, ' ');
+  return a == Align::kRight ? fill + s : s + fill;
+}
+
+// Greedy word wrap to `width` columns with `indent` on continuation lines.
+std::string wrap(const std::string& text, size_t width, const std::string& indent) {
+  std::istringstream in(text);
+  std::string word, line, out;
+  while (in >> word) {
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+      out += line + "\n";
+      line = indent + word;
+    } else {
+      line += (line.empty() || line == indent ? "" : " ") + word;
+    }
+  }
+  out += line;
+  return out;
+}
+
+std::vector<const Finding*> sorted_findings(const Envelope& env) {
+  std::vector<const Finding*> v;
+  for (const auto& f : env.findings) v.push_back(&f);
+  std::stable_sort(v.begin(), v.end(),
+                   [](const Finding* a, const Finding* b) { return a->severity > b->severity; });
+  return v;
+}
+
+std::string evidence_text(const Evidence& e) {
+  std::string s = e.metric + " = ";
+  if (e.value) {
+    s += (e.at_least ? ">= " : "") + format_sig(*e.value, 6);
+    if (!e.unit.empty()) s += " " + e.unit;
+  } else {
+    s += e.value_text.empty() ? "?" : e.value_text;
+  }
+  if (e.value && !e.value_text.empty()) s += " (" + e.value_text + ")";
+  if (e.threshold || !e.threshold_text.empty()) {
+    s += "; limit ";
+    s += e.threshold ? format_sig(*e.threshold, 6) + (e.unit.empty() ? "" : " " + e.unit)
+                     : e.threshold_text;
+    if (e.threshold && !e.threshold_text.empty()) s += " (" + e.threshold_text + ")";
+  }
+  if (!e.source.empty()) s += " [" + e.source + "]";
+  return s;
+}
+
+std::string upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+void render_text_table(std::ostringstream& out, const Table& t) {
+  if (!t.title.empty()) out << t.title << "\n";
+  size_t ncol = t.columns.size();
+  for (const auto& r : t.rows) ncol = std::max(ncol, r.size());
+  std::vector<size_t> w(ncol, 0);
+  for (size_t i = 0; i < t.columns.size(); ++i) w[i] = display_width(t.columns[i]);
+  for (const auto& r : t.rows)
+    for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], display_width(r[i]));
+  auto align = [&](size_t i) { return i < t.align.size() ? t.align[i] : Align::kLeft; };
+  auto emit_row = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (size_t i = 0; i < ncol; ++i) {
+      std::string c = i < cells.size() ? cells[i] : "";
+      line += (i ? "  " : "") + pad(c, w[i], align(i));
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  };
+  if (!t.columns.empty()) emit_row(t.columns);
+  for (const auto& r : t.rows) emit_row(r);
+  for (const auto& n : t.notes) out << n << "\n";
+}
+
+std::string md_escape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '|') o += "\\|";
+    else o += c;
+  }
+  return o;
+}
+
+}  // namespace
+
+std::string render_table(const Envelope& env, const Document& doc) {
+  std::ostringstream out;
+  if (!doc.title.empty()) out << doc.title << "\n\n";
+  for (const auto& s : doc.sections) {
+    if (!s.title.empty()) out << upper(s.title) << "\n";
+    size_t kw = 0;
+    for (const auto& [k, v] : s.fields) kw = std::max(kw, display_width(k));
+    for (const auto& [k, v] : s.fields) out << "  " << pad(k + ":", kw + 1, Align::kLeft) << " " << v << "\n";
+    for (const auto& t : s.tables) {
+      render_text_table(out, t);
+    }
+    for (const auto& l : s.lines) out << l << "\n";
+    out << "\n";
+  }
+  auto fs = sorted_findings(env);
+  if (fs.empty()) {
+    out << "FINDINGS\n  none\n";
+  } else {
+    out << "FINDINGS (" << fs.size() << ")\n";
+    for (const Finding* f : fs) {
+      std::string head = upper(to_string(f->severity)) + " " + to_string(f->layer) + " " +
+                         f->code + " " + f->subject + ": " + f->message;
+      out << "  " << wrap(head, 76, "      ") << "\n";
+      for (const auto& e : f->evidence) out << "      - " << wrap(evidence_text(e), 70, "        ") << "\n";
+      if (!f->action.empty()) out << "      -> " << wrap(f->action, 70, "         ") << "\n";
+    }
+  }
+  if (!env.errors.empty()) {
+    out << "\nNOT READ (" << env.errors.size() << "; the result above is partial)\n";
+    for (const auto& e : env.errors) out << "  " << wrap(e.to_string(), 76, "    ") << "\n";
+  }
+  return out.str();
+}
+
+std::string render_markdown(const Envelope& env, const Document& doc) {
+  std::ostringstream out;
+  if (!doc.title.empty()) out << "# " << doc.title << "\n\n";
+  for (const auto& s : doc.sections) {
+    if (!s.title.empty()) out << "## " << s.title << "\n\n";
+    for (const auto& [k, v] : s.fields) out << "- **" << k << "**: " << md_escape(v) << "\n";
+    if (!s.fields.empty()) out << "\n";
+    for (const auto& t : s.tables) {
+      if (!t.title.empty()) out << "**" << t.title << "**\n\n";
+      size_t ncol = t.columns.size();
+      out << "|";
+      for (const auto& c : t.columns) out << " " << md_escape(c) << " |";
+      out << "\n|";
+      for (size_t i = 0; i < ncol; ++i)
+        out << ((i < t.align.size() && t.align[i] == Align::kRight) ? " ---: |" : " --- |");
+      out << "\n";
+      for (const auto& r : t.rows) {
+        out << "|";
+        for (size_t i = 0; i < ncol; ++i) out << " " << md_escape(i < r.size() ? r[i] : "") << " |";
+        out << "\n";
+      }
+      out << "\n";
+      for (const auto& n : t.notes) out << n << "  \n";
+      if (!t.notes.empty()) out << "\n";
+    }
+    if (!s.lines.empty()) {
+      out << "```\n";
+      for (const auto& l : s.lines) out << l << "\n";
+      out << "```\n\n";
+    }
+  }
+  out << "## Findings\n\n";
+  auto fs = sorted_findings(env);
+  if (fs.empty()) out << "None.\n";
+  for (const Finding* f : fs) {
+    out << "- **" << to_string(f->severity) << "** " << to_string(f->layer) << " `" << f->code
+        << "` " << md_escape(f->subject) << ": " << md_escape(f->message) << "\n";
+    for (const auto& e : f->evidence) out << "  - " << md_escape(evidence_text(e)) << "\n";
+    if (!f->action.empty()) out << "  - next: " << md_escape(f->action) << "\n";
+  }
+  if (!env.errors.empty()) {
+    out << "\n## Not read (partial result)\n\n";
+    for (const auto& e : env.errors) out << "- " << md_escape(e.to_string()) << "\n";
+  }
+  return out.str();
+}
+
+std::string render_json(const Envelope& env) {
+  nlohmann::json j = env;
+  return j.dump(2) + "\n";
+}
+
+std::string render(Format format, const Envelope& env, const Document& doc) {
+  switch (format) {
+    case Format::kTable: return render_table(env, doc);
+    case Format::kJson: return render_json(env);
+    case Format::kMarkdown: return render_markdown(env, doc);
+  }
+  return render_json(env);
+}
+
+}  // namespace fabdiag
