@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
       "            4 partial result (something could not be read), 70 internal error.",
       "fabdiag"};
   app.set_version_flag("--version", std::string("fabdiag ") + FABDIAG_VERSION);
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
   app.fallthrough();
   GlobalOptions g;
   add_global_flags(app, g);
@@ -51,8 +51,16 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    print_error(std::string("unknown subcommand or argument: ") + e.what() +
+                "\nRun 'fabdiag --help' for the list of subcommands.");
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    return kExitUsage;
+  }
+  if (app.get_subcommands().empty()) {
+    std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";
     return kExitUsage;
   }
 

@@ -1,0 +1,98 @@
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/atomic_file.h"
+#include "core/fs_root.h"
+
+using namespace fabdiag;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    char tmpl[] = "/tmp/fabdiag-test-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  void write(const std::string& rel, const std::string& content) const {
+    fs::create_directories((path / rel).parent_path());
+    std::ofstream(path / rel) << content;
+  }
+};
+}  // namespace
+
+TEST_CASE("FsRoot reads logical paths under the root and trims newlines") {
+  TempDir t;
+  t.write("sys/class/net/eth0/mtu", "9000\n");
+  t.write("proc/cmdline", "iommu=pt\n");
+  FsRoot root((t.path / "sys").string(), (t.path / "proc").string());
+  CHECK(root.validate().ok());
+  auto mtu = root.read_sys("class/net/eth0/mtu");
+  REQUIRE(mtu.ok());
+  CHECK(*mtu == "9000");
+  CHECK(root.read_sys("/class/net/eth0/mtu").value() == "9000");
+  CHECK(root.read_proc("cmdline").value() == "iommu=pt");
+}
+
+TEST_CASE("FsRoot maps errno to error codes and names the path") {
+  TempDir t;
+  t.write("sys/x", "1");
+  FsRoot root((t.path / "sys").string(), (t.path / "sys").string());
+  auto missing = root.read_sys("class/infiniband/mlx5_0/ports/1/counters/symbol_error");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::kNotFound);
+  CHECK(missing.error().source.find("symbol_error") != std::string::npos);
+  FsRoot bad("/nonexistent-root-for-test", "/proc");
+  auto st = bad.validate();
+  REQUIRE_FALSE(st.ok());
+  CHECK(st.error().source == "/nonexistent-root-for-test");
+}
+
+TEST_CASE("FsRoot lists in natural order and resolves relative links inside the root") {
+  TempDir t;
+  for (auto n : {"mlx5_10", "mlx5_2", "mlx5_1"}) t.write(std::string("sys/class/infiniband/") + n + "/x", "");
+  auto names = FsRoot((t.path / "sys").string(), "/proc").list_sys("class/infiniband");
+  REQUIRE(names.ok());
+  CHECK(*names == std::vector<std::string>{"mlx5_1", "mlx5_2", "mlx5_10"});
+
+  t.write("sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0/vendor", "0x15b3");
+  fs::create_directories(t.path / "sys/bus/pci/devices");
+  fs::create_symlink("../../../devices/pci0000:16/0000:16:02.0/0000:17:00.0",
+                     t.path / "sys/bus/pci/devices/0000:17:00.0");
+  FsRoot root((t.path / "sys").string(), "/proc");
+  auto canon = root.canonical_sys("bus/pci/devices/0000:17:00.0");
+  REQUIRE(canon.ok());
+  CHECK(*canon == "devices/pci0000:16/0000:16:02.0/0000:17:00.0");
+  CHECK(root.read_sys("bus/pci/devices/0000:17:00.0/vendor").value() == "0x15b3");
+
+  fs::create_symlink("/etc", t.path / "sys/outside");
+  auto out = root.canonical_sys("outside");
+  REQUIRE_FALSE(out.ok());
+  CHECK(out.error().code == ErrorCode::kInvalidArgument);
+}
+
+TEST_CASE("natural_less") {
+  CHECK(natural_less("mlx5_2", "mlx5_10"));
+  CHECK_FALSE(natural_less("mlx5_10", "mlx5_2"));
+  CHECK(natural_less("node02", "node10"));
+  CHECK(natural_less("a", "b"));
+}
+
+TEST_CASE("write_file_atomic replaces the file and leaves no temporary behind") {
+  TempDir t;
+  std::string p = (t.path / "result.json").string();
+  REQUIRE(write_file_atomic(p, "one").ok());
+  REQUIRE(write_file_atomic(p, "two").ok());
+  CHECK(read_file(p).value() == "two");
+  int files = 0;
+  for (auto& e : fs::directory_iterator(t.path)) (void)e, ++files;
+  CHECK(files == 1);
+  auto bad = write_file_atomic((t.path / "no/such/dir/x.json").string(), "x");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().source.find("no/such/dir/x.json") != std::string::npos);
+  CHECK(read_file((t.path / "missing").string()).error().code == ErrorCode::kNotFound);
+}

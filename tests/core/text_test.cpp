@@ -1,0 +1,55 @@
+#include <doctest/doctest.h>
+
+#include "core/text.h"
+
+using namespace fabdiag;
+
+TEST_CASE("parse_u64 accepts decimal and hex, rejects everything else") {
+  CHECK(parse_u64("0") == 0u);
+  CHECK(parse_u64(" 18446744073709551615\n") == 18446744073709551615ull);
+  CHECK(parse_u64("0x10de") == 0x10deu);
+  CHECK_FALSE(parse_u64("N/A (no PMA)").has_value());
+  CHECK_FALSE(parse_u64("-1").has_value());
+  CHECK_FALSE(parse_u64("12abc").has_value());
+  CHECK_FALSE(parse_u64("").has_value());
+  CHECK_FALSE(parse_u64("18446744073709551616").has_value());  // overflow
+}
+
+TEST_CASE("parse_i64 and doubles") {
+  CHECK(parse_i64("-1") == -1);
+  CHECK_FALSE(parse_i64("1.5").has_value());
+  CHECK(parse_leading_double("16.0 GT/s PCIe") == doctest::Approx(16.0));
+  CHECK(parse_leading_double("8 GT/s") == doctest::Approx(8.0));
+  CHECK_FALSE(parse_leading_double("Unknown").has_value());
+  CHECK(parse_double("2.5") == doctest::Approx(2.5));
+  CHECK_FALSE(parse_double("2.5 GT/s").has_value());
+}
+
+TEST_CASE("cpulist round trip") {
+  auto cpus = parse_cpulist("24-31,88-95");
+  REQUIRE(cpus.has_value());
+  CHECK(cpus->size() == 16);
+  CHECK(cpus->front() == 24);
+  CHECK(cpus->back() == 95);
+  CHECK(format_cpulist(*cpus) == "24-31,88-95");
+  CHECK(format_cpulist({0, 2, 3, 4, 7}) == "0,2-4,7");
+  CHECK_FALSE(parse_cpulist("3-1").has_value());
+  CHECK_FALSE(parse_cpulist("a").has_value());
+  CHECK(parse_cpulist("")->empty());
+}
+
+TEST_CASE("cpumask parsing") {
+  auto cpus = parse_cpumask("00000000,0000000f");
+  REQUIRE(cpus.has_value());
+  CHECK(format_cpulist(*cpus) == "0-3");
+  auto high = parse_cpumask("1,00000000");
+  REQUIRE(high.has_value());
+  CHECK(format_cpulist(*high) == "32");
+  CHECK_FALSE(parse_cpumask("zz").has_value());
+}
+
+TEST_CASE("split helpers") {
+  CHECK(split("a::b", ':') == std::vector<std::string>{"a", "", "b"});
+  CHECK(split_ws("  GPU0\t X  NV12 ") == std::vector<std::string>{"GPU0", "X", "NV12"});
+  CHECK(trim("  x \n") == "x");
+}

@@ -1,0 +1,51 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/humanize.h"
+#include "report/render.h"
+
+using namespace fabdiag;
+
+TEST_CASE("humanize") {
+  CHECK(format_gbytes_per_s(4.33e9) == "4.33 GB/s");
+  CHECK(format_bytes_iec(4194304) == "4 MiB");
+  CHECK(format_bytes_si(145.2e12) == "145 TB");
+  CHECK(format_count(1234567) == "1,234,567");
+  CHECK(format_seconds(0.0123) == "12.3 ms");
+  CHECK(format_bits_per_s(400e9) == "400 Gb/s");
+}
+
+TEST_CASE("table renderer aligns columns and lists findings worst first") {
+  Envelope env;
+  env.findings.push_back(Finding{Severity::kInfo, Layer::kPhysical, "a", "x", "minor", {}, ""});
+  env.findings.push_back(Finding{Severity::kCritical, Layer::kPhysical, "link_down", "mlx5_0/1", "link went down", {}, "reseat"});
+  env.errors.push_back(make_error(ErrorCode::kPermission, "needs root", "/sys/bus/pci/devices/0000:17:00.0/config"));
+  Document doc;
+  Section s;
+  s.title = "ports";
+  Table t;
+  t.columns = {"device", "rate"};
+  t.align = {Align::kLeft, Align::kRight};
+  t.rows = {{"mlx5_0", "400 Gb/s"}, {"mlx5_10", "200 Gb/s"}};
+  s.tables.push_back(t);
+  doc.sections.push_back(s);
+  std::string out = render_table(env, doc);
+  CHECK(out.find("device       rate\n") != std::string::npos);
+  CHECK(out.find("mlx5_0   400 Gb/s\n") != std::string::npos);
+  CHECK(out.find("mlx5_10  200 Gb/s\n") != std::string::npos);
+  CHECK(out.find("CRITICAL L4 link_down") < out.find("INFO L4 a"));
+  CHECK(out.find("-> reseat") != std::string::npos);
+  CHECK(out.find("partial") != std::string::npos);
+  std::string md = render_markdown(env, doc);
+  CHECK(md.find("| mlx5_0 | 400 Gb/s |") != std::string::npos);
+  CHECK(md.find("| --- | ---: |") != std::string::npos);
+  auto j = nlohmann::json::parse(render_json(env));
+  CHECK(j["findings"].size() == 2);
+}
+
+TEST_CASE("parse_format") {
+  CHECK(parse_format("md") == Format::kMarkdown);
+  CHECK(parse_format("json") == Format::kJson);
+  CHECK_FALSE(parse_format("xml").has_value());
+}
