@@ -1,0 +1,636 @@
+#!/usr/bin/env bash
+# emucluster.sh: an emulated GPU-cluster network on one Linux machine, for fabdiag's tests and demos.
+#
+# Makes N network namespaces (node01..nodeNN) on a private bridge, each with its own hostname (UTS
+# namespace) and TMPDIR, injects slow nodes / slow links with tc (tbf, htb+u32), and writes the files
+# mpirun needs to start one real rank per namespace through scripts/emucluster-rsh.
+# Run with --help for the full story. Measured facts behind the choices: docs/EMULATION.md.
+set -euo pipefail
+shopt -s nullglob
+
+PROG=${0##*/}
+SCRIPT_DIR=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
+readonly PROG SCRIPT_DIR
+readonly RSH_AGENT="$SCRIPT_DIR/emucluster-rsh"
+
+# The test range. 10.213.0.0/24 is checked to be unused (no address, no covering route other than the
+# default route) before anything is created; override the first three octets with FABDIAG_EMU_NET.
+readonly NET=${FABDIAG_EMU_NET:-10.213.0}
+readonly SUBNET="$NET.0/24"
+readonly BRIDGE=fdbr0
+readonly BRIDGE_ADDR="$NET.254"
+readonly NS_IF=eth0                    # interface name inside each node
+readonly HOST_IF_PREFIX=fdv            # host end of node NN's veth: fdvNN
+readonly MAX_NODES=32
+readonly DEFAULT_STATE=/tmp/fabdiag-emucluster
+readonly POINTER=/run/fabdiag-emucluster.state   # holds the state dir of the cluster that is up
+readonly LOCK=/run/fabdiag-emucluster.lock
+readonly MARKER=fabdiag-emucluster     # ifalias of every node's eth0, and marker file in the state dir
+readonly HOLDER_TAG=fabdiag-emuholder  # argv[0] of the per-node holder process: fabdiag-emuholder-nodeNN
+
+usage() {
+	cat <<EOF
+$PROG: emulate a small cluster network on this machine (network namespaces + a bridge + tc faults)
+so that fabdiag can run one real MPI rank per "node" and find injected slow nodes and links.
+
+Usage:
+  $PROG up --nodes N [--slow-node NAME=RATE]... [--slow-link A,B=RATE]...
+                     [--egress-only-node NAME=RATE]... [--sysfs FIXTURE_DIR] [--state DIR]
+  $PROG down   [--state DIR]
+  $PROG status [--state DIR]
+  $PROG --help
+
+What "up" builds (root required; "up" first tears down any previous cluster, so running it twice is safe):
+  - network namespaces node01..nodeNN (always two digits, 1 <= N <= $MAX_NODES);
+  - a bridge $BRIDGE in the root namespace with address $BRIDGE_ADDR/24 (mpirun runs here);
+  - per node a veth pair: host end ${HOST_IF_PREFIX}NN enslaved to $BRIDGE, node end $NS_IF inside nodeNN;
+  - addresses: subnet $SUBNET, node NN has $NET.<NN> (node03 = $NET.3), the bridge has $BRIDGE_ADDR.
+    No default route and no forwarding: traffic can only go between these namespaces and the bridge.
+    The range is checked to be unused first; set FABDIAG_EMU_NET=10.X.Y to pick another 10.X.Y.0/24;
+  - per node a holder process (argv[0] "$HOLDER_TAG-nodeNN") in the node's network namespace and its
+    own UTS namespace with hostname nodeNN; the rsh agent enters its net+uts+mount namespaces.
+    (The mount namespace is the one "ip netns exec" made: /sys/class/net there shows the node's eth0.)
+
+Faults (RATE is what tc accepts: 100mbit, 1gbit, 500kbit ...; kernel has no netem: rates only):
+  --slow-node NAME=RATE         tbf on both ends of the node's veth: all traffic into and out of NAME.
+  --slow-link A,B=RATE          htb class + u32 filter on destination address on A's egress (to B) and
+                                B's egress (to A); every other flow from A and B is unshaped.
+  --egress-only-node NAME=RATE  tbf on the node end only: traffic out of NAME is slow, into it is not.
+  A node may have a node fault and slow links at once (the htb hangs under the tbf).
+  At 100mbit a 4 MiB exchange takes ~0.35 s; keep throttled tests at 4 MiB messages or less.
+
+Other options:
+  --sysfs FIXTURE_DIR  copy the fixture tree to STATE/nodeNN/sys for every node (a per-node --sysfs-root;
+                       a test may bump counters in it during a run). Ranks see it as \$EMU_NODE_SYSFS.
+  --state DIR          state directory (default \$FABDIAG_EMU_STATE, else $DEFAULT_STATE).
+                       Must not exist yet, be empty, or be an earlier emucluster state dir.
+
+Files written to STATE:
+  hostfile        "nodeNN slots=1" per node
+  env             shell-sourceable: EMU_SUBNET EMU_STATE EMU_NODES EMU_RSH EMU_BRIDGE_ADDR EMU_NET ...
+  mpirun-args     one mpirun argument per line (no spaces inside arguments), use as:
+                    mpirun \$(cat STATE/mpirun-args) -np N ./program
+  nodeNN/tmp      the node's TMPDIR (Open MPI session directories must not be shared between nodes)
+  nodeNN/sys      the node's copy of --sysfs, if given
+  nodeNN/holder.pid
+The agent ($RSH_AGENT) finds the state dir through \$FABDIAG_EMU_STATE, else $POINTER, else the default.
+
+Inside a rank: hostname = nodeNN, TMPDIR = STATE/nodeNN/tmp, EMU_NODE = nodeNN,
+EMU_NODE_SYSFS = STATE/nodeNN/sys (only with --sysfs), FABDIAG_EMU_STATE = STATE.
+
+Why the mpirun flags (measured on a 2-core VM, see docs/EMULATION.md):
+  mpi_yield_when_idle 1  busy-polling ranks otherwise starve the veth softirq (~100x slower);
+  --bind-to none         each "node" believes it owns the machine, so every rank would bind to core 0;
+  *_if_include CIDR      an interface name cannot work: mpirun lives in the root namespace.
+
+"down" removes everything "up" made: processes still inside the nodes (holders, stray orted/ranks),
+namespaces, bridge, veths and qdiscs, the state dir. It works after a crash with partial state and is a
+no-op when nothing is up. "status" prints nodes, addresses, qdiscs and holders; exit 0 if up, 1 if not.
+
+Examples:
+  sudo $PROG up --nodes 8 --slow-node node03=100mbit --slow-link node05,node06=200mbit
+  mpirun \$(cat /tmp/fabdiag-emucluster/mpirun-args) -np 8 hostname
+  sudo $PROG status; sudo $PROG down
+EOF
+}
+
+die() {
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit 1
+}
+usage_error() {
+	printf '%s: %s (see --help)\n' "$PROG" "$*" >&2
+	exit 2
+}
+info() { printf '%s: %s\n' "$PROG" "$*"; }
+warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }
+
+node_name() { printf 'node%02d' "$1"; }
+host_if() { printf '%s%02d' "$HOST_IF_PREFIX" "$1"; }
+node_addr() { printf '%s.%d' "$NET" "$1"; }
+
+# node_index NAME -> prints the number of nodeNN, or fails
+node_index() {
+	[[ $1 =~ ^node([0-9]{2})$ ]] || return 1
+	printf '%d' "$((10#${BASH_REMATCH[1]}))"
+}
+
+ns_exists() { [[ -e /run/netns/$1 ]]; }
+link_exists() { ip link show dev "$1" >/dev/null 2>&1; }
+
+# Is /proc/PID the holder of NODE?
+is_holder() {
+	local pid=$1 node=$2 argv0=""
+	[[ $pid =~ ^[0-9]+$ ]] || return 1
+	[[ -r /proc/$pid/cmdline ]] || return 1
+	IFS= read -r -d '' argv0 <"/proc/$pid/cmdline" 2>/dev/null || true
+	[[ $argv0 == "$HOLDER_TAG-$node" ]]
+}
+
+# Resolve the state dir: --state, else $FABDIAG_EMU_STATE, else the default.
+STATE=""
+resolve_state() {
+	STATE=${1:-${FABDIAG_EMU_STATE:-$DEFAULT_STATE}}
+	[[ $STATE == /* ]] || STATE="$PWD/$STATE"
+	# mpirun-args is split on whitespace by $(cat ...): keep the path free of spaces and glob characters.
+	[[ $STATE =~ ^/[A-Za-z0-9._/+-]+$ ]] || die "state dir '$STATE': use only letters, digits and ._/+-"
+	STATE=${STATE%/}
+	case $STATE in
+	/ | /tmp | /run | /var | /var/tmp | /home | /root | /usr | /etc) die "refusing state dir '$STATE'" ;;
+	esac
+}
+
+state_is_ours() { [[ -f $1/.$MARKER ]]; }
+
+acquire_lock() {
+	exec 9>"$LOCK"
+	flock -w 60 9 || die "another $PROG up/down holds $LOCK"
+}
+
+need_root() {
+	[[ $(id -u) -eq 0 ]] || die "must run as root (namespaces, bridge, tc)"
+	ip netns list >/dev/null 2>&1 || die "'ip netns' is unavailable"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Rates
+
+RATE_BPS=0 # bits/s of the last parse_rate
+parse_rate() {
+	local r=$1 num unit mult
+	[[ $r =~ ^([0-9]+)(bit|kbit|mbit|gbit|tbit)$ ]] || usage_error "bad RATE '$r' (use e.g. 100mbit, 1gbit)"
+	num=${BASH_REMATCH[1]}
+	unit=${BASH_REMATCH[2]}
+	case $unit in
+	bit) mult=1 ;; kbit) mult=1000 ;; mbit) mult=1000000 ;; gbit) mult=1000000000 ;; tbit) mult=1000000000000 ;;
+	esac
+	RATE_BPS=$((num * mult))
+	((RATE_BPS >= 8000)) || usage_error "RATE '$r' is too low (at least 8kbit)"
+}
+
+# tbf/htb bucket: 10 ms of traffic, at least 16 KiB (must exceed MTU and rate/HZ).
+burst_bytes() {
+	local b=$(($1 / 8 / 100))
+	((b >= 16384)) || b=16384
+	printf '%d' "$b"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# Teardown (used by down, by up before building, and by up when it fails)
+
+# Kill PIDs (TERM, then KILL after 3 s). Only PIDs we identified as ours are ever passed in.
+kill_pids() {
+	local pid i alive
+	(($#)) || return 0
+	kill -TERM "$@" 2>/dev/null || true
+	for ((i = 0; i < 30; i++)); do
+		alive=0
+		for pid in "$@"; do
+			if kill -0 "$pid" 2>/dev/null; then alive=1; fi
+		done
+		((alive)) || return 0
+		sleep 0.1
+	done
+	kill -KILL "$@" 2>/dev/null || true
+	sleep 0.1
+}
+
+# Our namespaces: those listed in a state dir, plus any nodeNN whose eth0 carries our ifalias.
+our_namespaces() {
+	local f ns alias
+	declare -A seen=()
+	for f in /run/netns/node[0-9][0-9]; do
+		ns=${f##*/}
+		alias=$(ip -n "$ns" -o link show dev "$NS_IF" 2>/dev/null | sed -n 's/.* alias \([^ ]*\).*/\1/p' || true)
+		if [[ $alias == "$MARKER" ]]; then seen[$ns]=1; fi
+	done
+	for f in "$@"; do
+		[[ -f $f/created ]] || continue
+		while read -r ns; do
+			if [[ $ns =~ ^node[0-9]{2}$ ]] && ns_exists "$ns"; then seen[$ns]=1; fi
+		done <"$f/created"
+	done
+	for ns in "${!seen[@]}"; do printf '%s\n' "$ns"; done | sort
+}
+
+# All holder processes, found by argv[0] (survives a lost state dir and a deleted netns name).
+holder_pids() {
+	local d pid argv0
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		argv0=""
+		IFS= read -r -d '' argv0 <"$d/cmdline" 2>/dev/null || true
+		if [[ $argv0 =~ ^$HOLDER_TAG-node[0-9]{2}$ ]]; then printf '%s\n' "$pid"; fi
+	done
+}
+
+teardown() {
+	local quiet=${1:-0} ns pids=() dirs=() d f pointed="" n_ns=0 n_if=0
+	[[ -n $STATE ]] && dirs+=("$STATE")
+	if [[ -r $POINTER ]]; then
+		pointed=$(<"$POINTER")
+		[[ -n $pointed && $pointed != "$STATE" ]] && dirs+=("$pointed")
+	fi
+
+	mapfile -t nss < <(our_namespaces "${dirs[@]}")
+	# Processes inside our nodes: holders, and orted/ranks left by a crashed mpirun.
+	for ns in "${nss[@]}"; do
+		mapfile -t -O "${#pids[@]}" pids < <(ip netns pids "$ns" 2>/dev/null || true)
+	done
+	mapfile -t -O "${#pids[@]}" pids < <(holder_pids)
+	if ((${#pids[@]})); then
+		mapfile -t pids < <(printf '%s\n' "${pids[@]}" | sort -un)
+		kill_pids "${pids[@]}"
+	fi
+	for ns in "${nss[@]}"; do
+		ip netns del "$ns" 2>/dev/null || warn "could not delete netns $ns"
+		n_ns=$((n_ns + 1))
+	done
+	# The veths die with their namespace (and their qdiscs with them); remove any orphan host ends.
+	for f in /sys/class/net/"$HOST_IF_PREFIX"[0-9][0-9]; do
+		ip link del dev "${f##*/}" 2>/dev/null || true
+		n_if=$((n_if + 1))
+	done
+	if link_exists "$BRIDGE"; then
+		ip link del dev "$BRIDGE" || warn "could not delete bridge $BRIDGE"
+	fi
+	for d in "${dirs[@]}"; do
+		if [[ -d $d ]] && state_is_ours "$d"; then
+			rm -rf -- "$d"
+		elif [[ -d $d && $d == "$STATE" && ${#pointed} -eq 0 ]]; then
+			: # a directory that is not ours: leave it alone
+		fi
+	done
+	rm -f -- "$POINTER"
+	if ((!quiet)); then
+		info "down: removed ${n_ns} namespace(s), ${#pids[@]} process(es), bridge $BRIDGE, state ${dirs[*]:-none}"
+	fi
+	: "$n_if"
+}
+
+# What is left of a cluster? Prints one line per leftover; returns 0 if nothing is left.
+leftovers() {
+	local left=0 f
+	for f in /run/netns/node[0-9][0-9]; do
+		printf 'netns %s\n' "${f##*/}"
+		left=1
+	done
+	if link_exists "$BRIDGE"; then
+		printf 'bridge %s\n' "$BRIDGE"
+		left=1
+	fi
+	for f in /sys/class/net/"$HOST_IF_PREFIX"[0-9][0-9]; do
+		printf 'link %s\n' "${f##*/}"
+		left=1
+	done
+	while read -r f; do
+		[[ -n $f ]] || continue
+		printf 'holder pid %s\n' "$f"
+		left=1
+	done < <(holder_pids)
+	return "$left"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# up
+
+# The test range must be free: no address in it and no route covering it, other than the default route.
+check_subnet_free() {
+	local routes addrs
+	routes=$(ip -4 route show table all match "$SUBNET" 2>/dev/null | grep -v '^default ' || true)
+	addrs=$(ip -4 -o addr show 2>/dev/null | awk -v p="$NET." 'index($4, p) == 1' || true)
+	[[ -z $routes ]] || die "range $SUBNET is already routed here: $routes (set FABDIAG_EMU_NET=10.X.Y)"
+	[[ -z $addrs ]] || die "range $SUBNET is already in use here: $addrs (set FABDIAG_EMU_NET=10.X.Y)"
+}
+
+start_holder() {
+	local node=$1 pid i
+	# ip netns exec and unshare both exec (no fork); bash sets the hostname and execs sleep under our tag.
+	setsid ip netns exec "$node" unshare --uts bash -c \
+		'hostname "$1" && sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1; exec -a "$2" sleep infinity' \
+		holder "$node" "$HOLDER_TAG-$node" </dev/null >/dev/null 2>&1 &
+	for ((i = 0; i < 100; i++)); do
+		for pid in $(ip netns pids "$node" 2>/dev/null); do
+			if is_holder "$pid" "$node"; then
+				printf '%s\n' "$pid" >"$STATE/$node/holder.pid"
+				return 0
+			fi
+		done
+		sleep 0.05
+	done
+	die "holder process for $node did not start"
+}
+
+# Add an htb "slow to DST" class on SRC's egress (created on first use, under the tbf if there is one).
+add_slow_route() {
+	local src=$1 dst=$2 rate=$3 burst=$4 srcn dstn classid parent
+	srcn=$(node_name "$src")
+	dstn=$(node_name "$dst")
+	if ! tc -n "$srcn" qdisc show dev "$NS_IF" | grep -q '^qdisc htb 2:'; then
+		if tc -n "$srcn" qdisc show dev "$NS_IF" | grep -q '^qdisc tbf 1:'; then parent="parent 1:1"; else parent=root; fi
+		# default 0: unclassified traffic goes to htb's direct queue, i.e. unshaped.
+		# shellcheck disable=SC2086 # $parent is one or two words on purpose
+		tc -n "$srcn" qdisc add dev "$NS_IF" $parent handle 2: htb default 0
+	fi
+	classid=$(printf '2:%x' $((0x100 + dst)))
+	tc -n "$srcn" class add dev "$NS_IF" parent 2: classid "$classid" htb rate "$rate" ceil "$rate" burst "$burst" cburst "$burst"
+	tc -n "$srcn" filter add dev "$NS_IF" parent 2: protocol ip prio 1 u32 match ip dst "$(node_addr "$dst")/32" flowid "$classid"
+	: "$dstn"
+}
+
+write_files() {
+	local n=$1 i node
+	{
+		for ((i = 1; i <= n; i++)); do printf '%s slots=1\n' "$(node_name "$i")"; done
+	} >"$STATE/hostfile"
+	{
+		printf '# emucluster state; source this file\n'
+		printf 'EMU_SUBNET=%q\n' "$SUBNET"
+		printf 'EMU_NET=%q\n' "$NET"
+		printf 'EMU_BRIDGE=%q\n' "$BRIDGE"
+		printf 'EMU_BRIDGE_ADDR=%q\n' "$BRIDGE_ADDR"
+		printf 'EMU_STATE=%q\n' "$STATE"
+		printf 'EMU_NODES=%q\n' "$n"
+		printf 'EMU_RSH=%q\n' "$RSH_AGENT"
+		printf 'EMU_HOSTFILE=%q\n' "$STATE/hostfile"
+		printf 'EMU_MPIRUN_ARGS=%q\n' "$STATE/mpirun-args"
+		printf 'EMU_SYSFS=%q\n' "$SYSFS_SET"
+		printf 'EMU_FAULTS=%q\n' "${FAULT_DESC[*]}"
+	} >"$STATE/env"
+	printf '%s\n' \
+		--allow-run-as-root \
+		--hostfile "$STATE/hostfile" \
+		--mca plm_rsh_agent "$RSH_AGENT" \
+		--mca plm_rsh_no_tree_spawn 1 \
+		--mca pml ob1 \
+		--mca btl tcp,self \
+		--mca btl_tcp_if_include "$SUBNET" \
+		--mca oob_tcp_if_include "$SUBNET" \
+		--mca mpi_yield_when_idle 1 \
+		--bind-to none \
+		>"$STATE/mpirun-args"
+	for ((i = 1; i <= n; i++)); do
+		node=$(node_name "$i")
+		[[ -n $node ]]
+	done
+}
+
+SYSFS_SET=0
+FAULT_DESC=()
+
+cmd_up() {
+	local nodes="" state_opt="" sysfs="" arg name spec rate
+	local -a slow_nodes=() slow_links=() egress_nodes=()
+	while (($#)); do
+		arg=$1
+		case $arg in
+		--nodes) nodes=${2:?--nodes needs N}; shift 2 ;;
+		--nodes=*) nodes=${arg#*=}; shift ;;
+		--slow-node) slow_nodes+=("${2:?--slow-node needs NAME=RATE}"); shift 2 ;;
+		--slow-node=*) slow_nodes+=("${arg#*=}"); shift ;;
+		--slow-link) slow_links+=("${2:?--slow-link needs A,B=RATE}"); shift 2 ;;
+		--slow-link=*) slow_links+=("${arg#*=}"); shift ;;
+		--egress-only-node) egress_nodes+=("${2:?--egress-only-node needs NAME=RATE}"); shift 2 ;;
+		--egress-only-node=*) egress_nodes+=("${arg#*=}"); shift ;;
+		--sysfs) sysfs=${2:?--sysfs needs FIXTURE_DIR}; shift 2 ;;
+		--sysfs=*) sysfs=${arg#*=}; shift ;;
+		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
+		--state=*) state_opt=${arg#*=}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage_error "up: unknown argument '$arg'" ;;
+		esac
+	done
+	[[ $nodes =~ ^[0-9]+$ ]] || usage_error "up: --nodes N is required (1..$MAX_NODES)"
+	nodes=$((10#$nodes))
+	((nodes >= 1 && nodes <= MAX_NODES)) || usage_error "up: --nodes must be 1..$MAX_NODES"
+	[[ $NET =~ ^10\.([0-9]{1,3})\.([0-9]{1,3})$ ]] && ((BASH_REMATCH[1] < 256 && BASH_REMATCH[2] < 256)) ||
+		usage_error "FABDIAG_EMU_NET must be 10.X.Y (got '$NET')"
+	if [[ -n $sysfs ]]; then
+		[[ -d $sysfs ]] || usage_error "--sysfs '$sysfs' is not a directory"
+		sysfs=$(cd -- "$sysfs" && pwd -P)
+	fi
+
+	# Validate faults before touching anything. node_rate[i]: tbf on the node end; into_rate[i]: host end.
+	local -A node_rate=() into_rate=() link_seen=()
+	local -a link_list=() # "a b rate"
+	local i a b
+	FAULT_DESC=()
+	for spec in "${slow_nodes[@]}" "${egress_nodes[@]}"; do
+		[[ $spec == *=* ]] || usage_error "bad node fault '$spec' (want NAME=RATE)"
+		name=${spec%%=*}
+		rate=${spec#*=}
+		i=$(node_index "$name") || usage_error "bad node name '$name' (want nodeNN)"
+		((i >= 1 && i <= nodes)) || usage_error "$name is not one of node01..$(node_name "$nodes")"
+		parse_rate "$rate"
+		[[ -z ${node_rate[$i]:-} ]] || usage_error "$name has two node faults"
+		node_rate[$i]=$rate
+	done
+	for spec in "${slow_nodes[@]}"; do
+		i=$(node_index "${spec%%=*}")
+		into_rate[$i]=${spec#*=}
+		FAULT_DESC+=("slow-node:$spec")
+	done
+	for spec in "${egress_nodes[@]}"; do FAULT_DESC+=("egress-only-node:$spec"); done
+	for spec in "${slow_links[@]}"; do
+		[[ $spec =~ ^(node[0-9]{2}),(node[0-9]{2})=(.+)$ ]] || usage_error "bad link fault '$spec' (want nodeAA,nodeBB=RATE)"
+		a=$(node_index "${BASH_REMATCH[1]}")
+		b=$(node_index "${BASH_REMATCH[2]}")
+		rate=${BASH_REMATCH[3]}
+		((a >= 1 && a <= nodes && b >= 1 && b <= nodes)) || usage_error "link '$spec' names a node outside node01..$(node_name "$nodes")"
+		((a != b)) || usage_error "link '$spec' joins a node to itself"
+		parse_rate "$rate"
+		if ((a > b)); then local t=$a; a=$b; b=$t; fi
+		[[ -z ${link_seen[$a,$b]:-} ]] || usage_error "link '$spec' given twice"
+		link_seen[$a,$b]=1
+		link_list+=("$a $b $rate")
+		FAULT_DESC+=("slow-link:$spec")
+	done
+
+	need_root
+	resolve_state "$state_opt"
+	acquire_lock
+	teardown 1
+	if [[ -e $STATE ]]; then
+		[[ -d $STATE ]] || die "state path '$STATE' exists and is not a directory"
+		if ! state_is_ours "$STATE" && [[ -n $(ls -A -- "$STATE") ]]; then
+			die "state dir '$STATE' is not empty and is not an emucluster state dir"
+		fi
+	fi
+	check_subnet_free
+	for ((i = 1; i <= nodes; i++)); do
+		name=$(node_name "$i")
+		! ns_exists "$name" || die "netns $name exists and is not ours; remove it first: ip netns del $name"
+	done
+
+	# From here on, any failure tears down what was built.
+	set -E
+	trap 'rc=$?; trap - ERR INT TERM; warn "up failed (line $LINENO: $BASH_COMMAND, exit $rc); tearing down"; teardown 1; exit 1' ERR
+	trap 'trap - ERR INT TERM; warn "interrupted; tearing down"; teardown 1; exit 130' INT TERM
+
+	mkdir -p -- "$STATE"
+	: >"$STATE/.$MARKER"
+	: >"$STATE/created"
+	printf '%s\n' "$STATE" >"$POINTER"
+
+	ip link add name "$BRIDGE" type bridge stp_state 0 forward_delay 0
+	sysctl -qw "net.ipv6.conf.$BRIDGE.disable_ipv6=1" >/dev/null || true
+	ip addr add "$BRIDGE_ADDR/24" dev "$BRIDGE"
+	ip link set dev "$BRIDGE" up
+
+	local hif
+	for ((i = 1; i <= nodes; i++)); do
+		name=$(node_name "$i")
+		hif=$(host_if "$i")
+		mkdir -p -- "$STATE/$name/tmp"
+		chmod 1777 "$STATE/$name/tmp"
+		printf '%s\n' "$name" >>"$STATE/created"
+		ip netns add "$name"
+		ip link add name "$hif" type veth peer name "$NS_IF" netns "$name"
+		sysctl -qw "net.ipv6.conf.$hif.disable_ipv6=1" >/dev/null || true
+		ip link set dev "$hif" master "$BRIDGE" up
+		ip -n "$name" link set dev "$NS_IF" alias "$MARKER"
+		ip -n "$name" addr add "$(node_addr "$i")/24" dev "$NS_IF"
+		ip -n "$name" link set dev "$NS_IF" up
+		ip -n "$name" link set dev lo up
+		start_holder "$name"
+		if [[ -n $sysfs ]]; then
+			mkdir -p -- "$STATE/$name/sys"
+			cp -a -- "$sysfs/." "$STATE/$name/sys/"
+		fi
+	done
+	[[ -z $sysfs ]] || SYSFS_SET=1
+
+	# Faults.
+	local burst
+	for i in "${!node_rate[@]}"; do
+		name=$(node_name "$i")
+		rate=${node_rate[$i]}
+		parse_rate "$rate"
+		burst=$(burst_bytes "$RATE_BPS")
+		tc -n "$name" qdisc add dev "$NS_IF" root handle 1: tbf rate "$rate" burst "$burst" latency 50ms
+	done
+	for i in "${!into_rate[@]}"; do
+		rate=${into_rate[$i]}
+		parse_rate "$rate"
+		burst=$(burst_bytes "$RATE_BPS")
+		tc qdisc add dev "$(host_if "$i")" root handle 1: tbf rate "$rate" burst "$burst" latency 50ms
+	done
+	local l
+	for l in "${link_list[@]}"; do
+		read -r a b rate <<<"$l"
+		parse_rate "$rate"
+		burst=$(burst_bytes "$RATE_BPS")
+		add_slow_route "$a" "$b" "$rate" "$burst"
+		add_slow_route "$b" "$a" "$rate" "$burst"
+	done
+
+	write_files "$nodes"
+	trap - ERR INT TERM
+	set +E
+
+	info "up: $nodes node(s) node01..$(node_name "$nodes") on $SUBNET (node NN = $NET.NN, bridge $BRIDGE = $BRIDGE_ADDR)"
+	for l in "${FAULT_DESC[@]}"; do info "fault: $l"; done
+	if ((SYSFS_SET)); then
+		info "sysfs: $sysfs copied to $STATE/nodeNN/sys (node01..$(node_name "$nodes"))"
+	fi
+	info "state: $STATE (env, hostfile, mpirun-args)"
+	info "try:   mpirun \$(cat $STATE/mpirun-args) -np $nodes hostname"
+}
+
+# ---------------------------------------------------------------------------------------------------
+# down, status
+
+cmd_down() {
+	local state_opt="" arg rest
+	while (($#)); do
+		arg=$1
+		case $arg in
+		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
+		--state=*) state_opt=${arg#*=}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage_error "down: unknown argument '$arg'" ;;
+		esac
+	done
+	need_root
+	resolve_state "$state_opt"
+	acquire_lock
+	teardown 0
+	if ! rest=$(leftovers); then
+		warn "still present after down (not made by emucluster, or in use):"
+		printf '  %s\n' "$rest" >&2
+		exit 1
+	fi
+}
+
+cmd_status() {
+	local state_opt="" arg n=0 i name pid up=1 addr q hq holder host
+	while (($#)); do
+		arg=$1
+		case $arg in
+		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
+		--state=*) state_opt=${arg#*=}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage_error "status: unknown argument '$arg'" ;;
+		esac
+	done
+	need_root
+	if [[ -z $state_opt && -z ${FABDIAG_EMU_STATE:-} && -r $POINTER ]]; then state_opt=$(<"$POINTER"); fi
+	resolve_state "$state_opt"
+	if [[ ! -r $STATE/env ]]; then
+		info "not up (no $STATE/env)"
+		if leftovers >/dev/null; then :; else warn "partial cluster present; run: $PROG down"; fi
+		return 1
+	fi
+	n=$(sed -n 's/^EMU_NODES=//p' "$STATE/env")
+	printf 'state   %s\nsubnet  %s  bridge %s %s (%s)\nfaults  %s\n' "$STATE" "$SUBNET" "$BRIDGE" "$BRIDGE_ADDR" \
+		"$(link_exists "$BRIDGE" && echo present || echo MISSING)" \
+		"$(sed -n 's/^EMU_FAULTS=//p' "$STATE/env" | tr -d "'\\\\")"
+	link_exists "$BRIDGE" || up=0
+	printf '%-7s %-14s %-22s %s\n' NODE ADDRESS HOLDER QDISCS
+	for ((i = 1; i <= n; i++)); do
+		name=$(node_name "$i")
+		addr=- holder=MISSING q="" hq=""
+		if ns_exists "$name"; then
+			addr=$(ip -n "$name" -4 -o addr show dev "$NS_IF" 2>/dev/null | awk '{print $4}' || true)
+			q=$(tc -n "$name" qdisc show dev "$NS_IF" 2>/dev/null | awk '$2 != "noqueue" {printf "%s%s %s", sep, $2, $3; sep=", "}' || true)
+		else
+			addr="NO NETNS"
+			up=0
+		fi
+		hq=$(tc qdisc show dev "$(host_if "$i")" 2>/dev/null | awk '$2 != "noqueue" {printf "%s%s %s", sep, $2, $3; sep=", "}' || true)
+		pid=$(cat "$STATE/$name/holder.pid" 2>/dev/null || true)
+		if is_holder "$pid" "$name"; then
+			host=$(nsenter --uts="/proc/$pid/ns/uts" hostname 2>/dev/null || echo '?')
+			holder="pid $pid alive ($host)"
+		else
+			holder="DEAD${pid:+ (pid $pid)}"
+			up=0
+		fi
+		printf '%-7s %-14s %-22s out:[%s] in:[%s]\n' "$name" "${addr:-none}" "$holder" "${q:-none}" "${hq:-none}"
+	done
+	if ((up)); then
+		info "up ($n nodes)"
+		return 0
+	fi
+	info "DEGRADED: something is missing; run '$PROG up' again or '$PROG down'"
+	return 1
+}
+
+main() {
+	local cmd=""
+	(($#)) || {
+		usage >&2
+		exit 2
+	}
+	cmd=$1
+	shift
+	case $cmd in
+	up) cmd_up "$@" ;;
+	down) cmd_down "$@" ;;
+	status) cmd_status "$@" ;;
+	-h | --help | help) usage ;;
+	*) usage_error "unknown command '$cmd'" ;;
+	esac
+}
+
+main "$@"

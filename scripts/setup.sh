@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that fabdiag's build, tests and emulated cluster need.
+# Non-interactive and idempotent: runs apt-get only when something is missing. Needs root
+# (or sudo) on Debian 12 / Ubuntu 22.04+.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  # required libraries
+  libcli11-dev nlohmann-json3-dev doctest-dev libopenmpi-dev openmpi-bin
+  # optional libraries (detected by CMake)
+  libnl-3-dev libnl-genl-3-dev libibverbs-dev libyaml-cpp-dev
+  # tests, emulated cluster and benchmarks
+  iproute2 ethtool iperf3 python3 procps util-linux
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  SUDO="sudo"
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
