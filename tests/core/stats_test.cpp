@@ -17,7 +17,7 @@ TEST_CASE("median and quantiles ignore NaN") {
 
 TEST_CASE("modified z-score flags the slow outlier only") {
   std::vector<double> v = {100, 110, 95, 105, 102, 98, 6};
-  CHECK(median_abs_deviation(v) == doctest::Approx(4));
+  CHECK(*median_abs_deviation(v) == doctest::Approx(5));
   CHECK(*modified_z(6, v) < -3.5);
   CHECK(std::fabs(*modified_z(110, v)) < 3.5);
   CHECK(std::isinf(*modified_z(1, {5, 5, 5})));
