@@ -1,0 +1,120 @@
+// Localization: from pair bandwidth samples to named slow nodes and slow links, under noise.
+//
+// Pure decision logic (no MPI, no I/O), so the emulated cluster and a simulation run the same
+// code. The algorithm is LOCALIZATION.md's stage 2 (screen by round-robin pairs) and stage 4
+// (confirm: re-pair each suspect with fresh known-good partners, majority of repeats, control
+// pairs in the same round as the reference). Nothing is named on one sample.
+#pragma once
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace fabdiag::triage {
+
+/// One bidirectional pair test between node indexes a and b.
+struct PairSample {
+  int a = 0;
+  int b = 0;
+  double bytes_per_s = NAN;  ///< Per direction; NaN when the test did not complete.
+  int round = 0;             ///< Round id (tests in one round ran concurrently).
+};
+
+/// Thresholds. Defaults are LOCALIZATION.md's values for the emulated cluster (rule 3); a real
+/// fabric wants pair_ratio 0.6-0.75.
+struct LocalizeParams {
+  double node_ratio = 0.5;    ///< Node median / reference below this = slow node.
+  double pair_ratio = 0.15;   ///< One pair / reference below this = slow pair.
+  double modz_limit = -3.5;   ///< Modified z-score must also be below this (both tests agree).
+  int min_partners = 3;       ///< A node is judged on at least this many distinct partners.
+  int confirm_repeats = 3;    ///< Confirmation tests per suspect.
+  int confirm_votes = 2;      ///< Of which at least this many must flag.
+};
+
+/// Stage 2 result: candidates, not verdicts.
+struct Screen {
+  int nodes = 0;
+  double node_ref_bytes_per_s = NAN;             ///< Median of the node medians.
+  double pair_ref_bytes_per_s = NAN;             ///< Median of pairs between non-candidate nodes.
+  std::vector<double> node_median_bytes_per_s;   ///< [node], NaN without samples.
+  std::vector<double> node_modz;                 ///< [node] modified z of the node median.
+  std::vector<int> partners;                     ///< [node] distinct partners measured.
+  std::vector<int> node_candidates;
+  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates.
+  std::vector<int> good;                         ///< Neither a candidate nor a candidate link end.
+  std::vector<int> too_few_partners;             ///< Not judged: fewer than min_partners.
+};
+
+/// Screens a broad round-robin pair matrix. `samples` may repeat a pair (values are averaged by
+/// median). Node candidates: median over >= min_partners partners below node_ratio x the
+/// median of node medians AND modified z (of log bandwidth: noise is multiplicative) below
+/// modz_limit. Link candidates: a pair between two
+/// non-candidates below pair_ratio x pair reference AND modified z below modz_limit.
+Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const LocalizeParams& p);
+
+/// Why a pair is in a confirmation round.
+enum class Role {
+  kConfirmNode,  ///< A node candidate (`subject`) against a good partner.
+  kConfirmLink,  ///< A link candidate re-measured.
+  kClearEnd,     ///< One end of a link candidate (`subject`) against a fresh good partner.
+  kControl,      ///< Two good nodes: the round's reference.
+};
+const char* to_string(Role r);
+
+/// One planned pair test.
+struct PlannedPair {
+  int a = 0;
+  int b = 0;
+  Role role = Role::kControl;
+  int subject = -1;                      ///< Node under test (kConfirmNode, kClearEnd).
+  std::pair<int, int> link{-1, -1};      ///< Link under test (kConfirmLink, kClearEnd).
+};
+
+/// One round of concurrent, node-disjoint pair tests.
+struct PlannedRound {
+  std::vector<PlannedPair> pairs;
+};
+
+/// Confirmation rounds for the screen's candidates plus `hard` nodes (counter evidence):
+/// confirm_repeats rounds in which every node candidate meets a different good partner and
+/// every link candidate is re-measured, plus one round in which each link end meets a fresh
+/// good partner; the remaining good nodes form control pairs (the round's reference). Empty
+/// when there is nothing to confirm.
+std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParams& p,
+                                            const std::vector<int>& hard = {});
+
+/// A named suspect with the tests behind it.
+struct Suspect {
+  std::string kind;               ///< "node" or "link".
+  std::vector<int> nodes;         ///< One node, or the two ends of a link.
+  double screen_ratio = NAN;      ///< Screen value / screen reference.
+  double confirm_ratio = NAN;     ///< Median ratio of the confirmation tests.
+  int votes = 0;                  ///< Confirmation tests that flagged.
+  int trials = 0;                 ///< Confirmation tests run.
+  std::vector<PairSample> tests;  ///< Confirmation tests (screen tests are in the matrix).
+  std::vector<double> test_ratios;  ///< Parallel to tests: value / that round's reference.
+};
+
+/// The outcome: confirmed suspects, cleared candidates with the reason, what stayed open.
+struct Localization {
+  std::vector<Suspect> suspects;
+  std::vector<std::pair<int, std::string>> cleared;  ///< (node, reason) for candidates cleared.
+  std::vector<std::string> inconclusive;             ///< Human sentences.
+};
+
+/// Stage 4: decides on the candidates from the confirmation samples (rounds as planned). The
+/// reference of a round is the median of its control pairs (both ends good), else the screen
+/// reference. A node is kept when >= confirm_votes of its tests with good partners fall below
+/// node_ratio; a link when >= confirm_votes of its re-measurements fall below pair_ratio AND
+/// each end passes (>= pair_ratio, having already passed the screen) with a fresh good partner; otherwise it is cleared, or
+/// inconclusive when too few tests ran.
+Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
+                    const std::vector<PairSample>& confirm, const LocalizeParams& p);
+
+void to_json(nlohmann::json& j, const PairSample& s);
+void to_json(nlohmann::json& j, const Suspect& s);
+
+}  // namespace fabdiag::triage
