@@ -1,0 +1,164 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "triage/walk.h"
+
+using namespace fabdiag;
+using namespace fabdiag::triage;
+
+namespace {
+
+// A fake cluster: node speed factors, one optional slow link, multiplicative noise, and a
+// counter "symbol_error" per node that a test can make rise between snapshots.
+class FakeCluster : public ClusterRunner {
+ public:
+  explicit FakeCluster(int n, unsigned seed = 5) : factor_(static_cast<size_t>(n), 1.0), rng_(seed) {
+    for (int i = 0; i < n; ++i) hosts_.push_back("node" + std::string(i < 9 ? "0" : "") + std::to_string(i + 1));
+    symbol_errors_.assign(static_cast<size_t>(n), 0);
+  }
+  const std::vector<std::string>& hosts() const override { return hosts_; }
+  std::vector<Result<nlohmann::json>> snapshot_counters() override {
+    ++snapshots_;
+    std::vector<Result<nlohmann::json>> out;
+    for (size_t i = 0; i < hosts_.size(); ++i) {
+      if (static_cast<int>(i) == rising_node_ && snapshots_ > 1) symbol_errors_[i] += 40;
+      if (static_cast<int>(i) == unreadable_node_) {
+        out.push_back(make_error(ErrorCode::kPermission, "cannot read counters", hosts_[i]));
+        continue;
+      }
+      out.push_back(nlohmann::json{{"symbol_error", symbol_errors_[i]}});
+    }
+    return out;
+  }
+  Result<nlohmann::json> run_collective(const SweepSpec& spec) override {
+    ++collectives_;
+    return nlohmann::json{{"collective", spec.collective}, {"ranks", hosts_.size()}, {"results", nlohmann::json::array()}};
+  }
+  Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs, int round_id,
+                                            uint64_t, int) override {
+    std::set<int> seen;
+    for (auto [a, b] : pairs) {
+      CHECK(seen.insert(a).second);  // rounds must be node-disjoint
+      CHECK(seen.insert(b).second);
+    }
+    std::vector<PairSample> out;
+    std::lognormal_distribution<double> noise(0.0, 0.3);
+    for (auto [a, b] : pairs) {
+      double v = 3e8 * std::min(factor_[static_cast<size_t>(a)], factor_[static_cast<size_t>(b)]) * noise(rng_);
+      if (std::make_pair(std::min(a, b), std::max(a, b)) == slow_link_) v *= 0.03;
+      out.push_back(PairSample{a, b, v, round_id});
+    }
+    return out;
+  }
+  std::vector<double> factor_;
+  std::pair<int, int> slow_link_{-1, -1};
+  int rising_node_ = -1;
+  int unreadable_node_ = -1;
+  int collectives_ = 0;
+
+ private:
+  std::vector<std::string> hosts_;
+  std::vector<uint64_t> symbol_errors_;
+  int snapshots_ = 0;
+  std::mt19937 rng_;
+};
+
+std::vector<Finding> symbol_judge(const nlohmann::json& before, const nlohmann::json& after, double window_s) {
+  std::vector<Finding> out;
+  double d = after["symbol_error"].get<double>() - before["symbol_error"].get<double>();
+  if (d > 0) {
+    Finding f;
+    f.severity = Severity::kError;
+    f.layer = Layer::kPhysical;
+    f.code = "symbol_errors_rising";
+    f.subject = "mlx5_0/1";
+    f.message = "symbol errors rose";
+    f.evidence.push_back(Evidence{"symbol_error delta", d, "", "count", 0, "", "counters/symbol_error", false});
+    f.action = "reseat or replace the cable/optic of mlx5_0 port 1";
+    (void)window_s;
+    out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("round-robin rounds cover every pair exactly once with disjoint rounds") {
+  for (int n = 2; n <= 17; ++n) {
+    auto rounds = round_robin_rounds(n);
+    CHECK(static_cast<int>(rounds.size()) == (n % 2 == 0 ? n - 1 : n));
+    std::set<std::pair<int, int>> pairs;
+    for (const auto& r : rounds) {
+      std::set<int> nodes;
+      for (auto [a, b] : r) {
+        CHECK(nodes.insert(a).second);
+        CHECK(nodes.insert(b).second);
+        CHECK(pairs.insert({a, b}).second);
+      }
+    }
+    CHECK(static_cast<int>(pairs.size()) == n * (n - 1) / 2);
+  }
+  CHECK(round_robin_rounds(1).empty());
+}
+
+TEST_CASE("walk names the slow node with evidence and runs both sweeps") {
+  FakeCluster c(8);
+  c.factor_[2] = 0.03;
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  REQUIRE(rep.suspects.size() == 1);
+  CHECK(rep.suspects[0].kind == "node");
+  CHECK(rep.suspects[0].hosts == std::vector<std::string>{"node03"});
+  CHECK(rep.suspects[0].layer == Layer::kLocalization);
+  CHECK(rep.suspects[0].evidence.size() >= 4);  // screen median + 3 confirmations
+  CHECK(c.collectives_ == 2);
+  CHECK(rep.rounds == 7 + 3);
+  auto j = to_json(rep);
+  CHECK(j["suspects"][0]["kind"] == "node");
+  CHECK(j["suspects"][0]["hosts"][0] == "node03");
+  CHECK(j["pairwise"]["matrix_bytes_per_s"].size() == 8);
+  CHECK(j["pairwise"]["matrix_bytes_per_s"][0][0].is_null());
+  CHECK(rep.findings.size() == 1);
+  CHECK(rep.findings[0].code == "slow_node");
+}
+
+TEST_CASE("walk names a slow link and neither end") {
+  FakeCluster c(8);
+  c.slow_link_ = {1, 6};
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  REQUIRE(rep.suspects.size() == 1);
+  CHECK(rep.suspects[0].kind == "link");
+  CHECK(rep.suspects[0].hosts == std::vector<std::string>{"node02", "node07"});
+}
+
+TEST_CASE("healthy cluster: empty suspects") {
+  FakeCluster c(8);
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  CHECK(rep.suspects.empty());
+  CHECK(to_json(rep)["suspects"].is_array());
+  CHECK(rep.rounds == 7);
+}
+
+TEST_CASE("a node whose counters rise is named with that evidence although its bandwidth is fine") {
+  FakeCluster c(8);
+  c.rising_node_ = 4;
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  REQUIRE(rep.suspects.size() == 1);
+  CHECK(rep.suspects[0].hosts == std::vector<std::string>{"node05"});
+  CHECK(rep.suspects[0].layer == Layer::kPhysical);
+  bool has_symbol = std::any_of(rep.suspects[0].evidence.begin(), rep.suspects[0].evidence.end(),
+                                [](const Evidence& e) { return e.metric.find("symbol_error") != std::string::npos; });
+  CHECK(has_symbol);
+  CHECK(rep.suspects[0].action.find("reseat") != std::string::npos);
+}
+
+TEST_CASE("an unreadable node's counters are a reported gap, not a failure of the walk") {
+  FakeCluster c(8);
+  c.unreadable_node_ = 3;
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  CHECK(rep.suspects.empty());
+  REQUIRE(rep.errors.size() == 1);
+  CHECK(rep.errors[0].source == "node04");
+}

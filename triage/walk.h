@@ -1,0 +1,62 @@
+// The triage walk (ARCHITECTURE.md "The layered walk"): counters before, collective sweeps,
+// pairwise screen, confirmation rounds, counters after, then suspects with their evidence chain.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/envelope.h"
+#include "core/progress.h"
+#include "triage/cluster.h"
+#include "triage/localize.h"
+
+namespace fabdiag::triage {
+
+/// What to run.
+struct WalkParams {
+  std::vector<SweepSpec> sweeps = {SweepSpec{"all_reduce"}, SweepSpec{"alltoall"}};
+  uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction).
+  int pair_iters = 3;                  ///< Sendrecv repetitions per pair test.
+  LocalizeParams localize;
+};
+
+/// One named suspect, as the JSON contract has it: data.suspects[] {kind, hosts, layer,
+/// evidence[], action}.
+struct TriageSuspect {
+  std::string kind;                ///< "node" or "link".
+  std::vector<std::string> hosts;  ///< One host, or the two ends of a link.
+  Layer layer = Layer::kLocalization;  ///< Deepest layer with evidence (L4 when counters show it).
+  std::vector<Evidence> evidence;  ///< Slow pairs with numbers, counter deltas, port state.
+  std::string action;
+};
+
+/// The result of a walk.
+struct TriageReport {
+  std::vector<std::string> hosts;
+  std::vector<TriageSuspect> suspects;
+  std::vector<std::pair<std::string, std::string>> cleared;  ///< (host or link, reason).
+  std::vector<std::string> inconclusive;
+  std::vector<nlohmann::json> bench;  ///< fabdiag.bench/1 data per sweep.
+  nlohmann::json pairwise;            ///< fabdiag.pairwise/1-shaped data of the screen.
+  nlohmann::json confirmation;        ///< Planned rounds and their samples.
+  std::vector<Finding> findings;      ///< Suspect findings plus counter findings (subject has host).
+  std::vector<Error> errors;          ///< What could not be measured or read.
+  int rounds = 0;                     ///< Pair rounds run (screen + confirmation).
+  double window_s = 0;                ///< Counter window: first to last snapshot.
+};
+
+/// Round-robin schedule by the circle method: rounds of node-disjoint pairs covering every pair
+/// once; N-1 rounds for even N, N rounds for odd N (one node rests each round).
+std::vector<std::vector<std::pair<int, int>>> round_robin_rounds(int nodes);
+
+/// Runs the walk on `cluster`. `judge` turns a node's counter snapshots into findings (may be
+/// empty: no counter evidence). Never throws; what fails lands in report.errors.
+TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,
+                      const Progress& progress);
+
+/// data object of a fabdiag.triage/1 envelope.
+nlohmann::json to_json(const TriageReport& r);
+
+}  // namespace fabdiag::triage
