@@ -40,7 +40,8 @@ Usage:
   $PROG status [--state DIR]
   $PROG --help
 
-What "up" builds (root required; "up" first tears down any previous cluster, so running it twice is safe):
+What "up" builds (root required; one cluster per machine: the names are global, so "up" first tears
+down any previous cluster, and running it twice is safe):
   - network namespaces node01..nodeNN (always two digits, 1 <= N <= $MAX_NODES);
   - a bridge $BRIDGE in the root namespace with address $BRIDGE_ADDR/24 (mpirun runs here);
   - per node a veth pair: host end ${HOST_IF_PREFIX}NN enslaved to $BRIDGE, node end $NS_IF inside nodeNN;
@@ -51,7 +52,8 @@ What "up" builds (root required; "up" first tears down any previous cluster, so 
     own UTS namespace with hostname nodeNN; the rsh agent enters its net+uts+mount namespaces.
     (The mount namespace is the one "ip netns exec" made: /sys/class/net there shows the node's eth0.)
 
-Faults (RATE is what tc accepts: 100mbit, 1gbit, 500kbit ...; kernel has no netem: rates only):
+Faults (RATE: an integer with bit, kbit, mbit, gbit or tbit, SI units as tc reads them: 100mbit, 1gbit;
+the kernel has no netem, so faults are rates only, no delay or loss):
   --slow-node NAME=RATE         tbf on both ends of the node's veth: all traffic into and out of NAME.
   --slow-link A,B=RATE          htb class + u32 filter on destination address on A's egress (to B) and
                                 B's egress (to A); every other flow from A and B is unshaped.
@@ -67,7 +69,8 @@ Other options:
 
 Files written to STATE:
   hostfile        "nodeNN slots=1" per node
-  env             shell-sourceable: EMU_SUBNET EMU_STATE EMU_NODES EMU_RSH EMU_BRIDGE_ADDR EMU_NET ...
+  env             shell-sourceable: EMU_SUBNET EMU_STATE EMU_NODES EMU_RSH EMU_BRIDGE_ADDR EMU_NET
+                  EMU_HOSTFILE EMU_MPIRUN_ARGS EMU_SYSFS (1 if STATE/nodeNN/sys exist) EMU_FAULTS
   mpirun-args     one mpirun argument per line (no spaces inside arguments), use as:
                     mpirun \$(cat STATE/mpirun-args) -np N ./program
   nodeNN/tmp      the node's TMPDIR (Open MPI session directories must not be shared between nodes)
@@ -81,7 +84,9 @@ EMU_NODE_SYSFS = STATE/nodeNN/sys (only with --sysfs), FABDIAG_EMU_STATE = STATE
 Why the mpirun flags (measured on a 2-core VM, see docs/EMULATION.md):
   mpi_yield_when_idle 1  busy-polling ranks otherwise starve the veth softirq (~100x slower);
   --bind-to none         each "node" believes it owns the machine, so every rank would bind to core 0;
-  *_if_include CIDR      an interface name cannot work: mpirun lives in the root namespace.
+  *_if_include CIDR      an interface name cannot work: mpirun lives in the root namespace;
+  if_base_do_not_resolve 1  otherwise mpirun asks DNS for every nodeNN (queries leave the machine, and
+                         one lost reply costs the 5 s resolver timeout: 0.3 s launches became 5.3 s).
 
 "down" removes everything "up" made: processes still inside the nodes (holders, stray orted/ranks),
 namespaces, bridge, veths and qdiscs, the state dir. It works after a crash with partial state and is a
@@ -123,7 +128,7 @@ is_holder() {
 	local pid=$1 node=$2 argv0=""
 	[[ $pid =~ ^[0-9]+$ ]] || return 1
 	[[ -r /proc/$pid/cmdline ]] || return 1
-	IFS= read -r -d '' argv0 <"/proc/$pid/cmdline" 2>/dev/null || true
+	IFS= read -r -d '' argv0 2>/dev/null <"/proc/$pid/cmdline" || true
 	[[ $argv0 == "$HOLDER_TAG-$node" ]]
 }
 
@@ -219,13 +224,14 @@ holder_pids() {
 	for d in /proc/[0-9]*; do
 		pid=${d#/proc/}
 		argv0=""
-		IFS= read -r -d '' argv0 <"$d/cmdline" 2>/dev/null || true
+		IFS= read -r -d '' argv0 2>/dev/null <"$d/cmdline" || true
 		if [[ $argv0 =~ ^$HOLDER_TAG-node[0-9]{2}$ ]]; then printf '%s\n' "$pid"; fi
 	done
 }
 
 teardown() {
-	local quiet=${1:-0} ns pids=() dirs=() d f pointed="" n_ns=0 n_if=0
+	local quiet=${1:-0} ns f pointed="" n_ns=0
+	local -a pids=() dirs=() nss=()
 	[[ -n $STATE ]] && dirs+=("$STATE")
 	if [[ -r $POINTER ]]; then
 		pointed=$(<"$POINTER")
@@ -249,23 +255,20 @@ teardown() {
 	# The veths die with their namespace (and their qdiscs with them); remove any orphan host ends.
 	for f in /sys/class/net/"$HOST_IF_PREFIX"[0-9][0-9]; do
 		ip link del dev "${f##*/}" 2>/dev/null || true
-		n_if=$((n_if + 1))
 	done
 	if link_exists "$BRIDGE"; then
 		ip link del dev "$BRIDGE" || warn "could not delete bridge $BRIDGE"
 	fi
-	for d in "${dirs[@]}"; do
-		if [[ -d $d ]] && state_is_ours "$d"; then
-			rm -rf -- "$d"
-		elif [[ -d $d && $d == "$STATE" && ${#pointed} -eq 0 ]]; then
-			: # a directory that is not ours: leave it alone
-		fi
+	# Only directories carrying our marker are removed; anything else is left alone.
+	for f in "${dirs[@]}"; do
+		if [[ -d $f ]] && state_is_ours "$f"; then rm -rf -- "$f"; fi
 	done
 	rm -f -- "$POINTER"
-	if ((!quiet)); then
-		info "down: removed ${n_ns} namespace(s), ${#pids[@]} process(es), bridge $BRIDGE, state ${dirs[*]:-none}"
+	if ((!quiet && n_ns == 0 && ${#pids[@]} == 0)) && [[ -z $pointed ]]; then
+		info "down: nothing was up"
+	elif ((!quiet)); then
+		info "down: removed $n_ns namespace(s), ${#pids[@]} process(es), bridge $BRIDGE, state ${dirs[*]:-none}"
 	fi
-	: "$n_if"
 }
 
 # What is left of a cluster? Prints one line per leftover; returns 0 if nothing is left.
@@ -305,10 +308,15 @@ check_subnet_free() {
 
 start_holder() {
 	local node=$1 pid i
-	# ip netns exec and unshare both exec (no fork); bash sets the hostname and execs sleep under our tag.
+	# ip netns exec and unshare both exec (no fork); bash sets the hostname, turns IPv6 off in the node
+	# (no link-local chatter) and execs sleep under our tag. The mount namespace is ip netns exec's,
+	# where /sys is remounted for the node's network namespace.
+	# shellcheck disable=SC2016 # $1 and $2 are expanded by the inner bash
 	setsid ip netns exec "$node" unshare --uts bash -c \
-		'hostname "$1" && sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1; exec -a "$2" sleep infinity' \
-		holder "$node" "$HOLDER_TAG-$node" </dev/null >/dev/null 2>&1 &
+		'hostname "$1" || exit 1
+		 sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 >/dev/null 2>&1
+		 exec -a "$2" sleep infinity' \
+		holder "$node" "$HOLDER_TAG-$node" </dev/null >/dev/null 2>&1 9>&- &
 	for ((i = 0; i < 100; i++)); do
 		for pid in $(ip netns pids "$node" 2>/dev/null); do
 			if is_holder "$pid" "$node"; then
@@ -322,24 +330,25 @@ start_holder() {
 }
 
 # Add an htb "slow to DST" class on SRC's egress (created on first use, under the tbf if there is one).
+# Class 2:1NN (hex) carries traffic to node NN; unclassified traffic takes htb's direct queue, unshaped.
 add_slow_route() {
-	local src=$1 dst=$2 rate=$3 burst=$4 srcn dstn classid parent
+	local src=$1 dst=$2 rate=$3 burst=$4 srcn classid
+	local -a parent=(root)
 	srcn=$(node_name "$src")
-	dstn=$(node_name "$dst")
 	if ! tc -n "$srcn" qdisc show dev "$NS_IF" | grep -q '^qdisc htb 2:'; then
-		if tc -n "$srcn" qdisc show dev "$NS_IF" | grep -q '^qdisc tbf 1:'; then parent="parent 1:1"; else parent=root; fi
-		# default 0: unclassified traffic goes to htb's direct queue, i.e. unshaped.
-		# shellcheck disable=SC2086 # $parent is one or two words on purpose
-		tc -n "$srcn" qdisc add dev "$NS_IF" $parent handle 2: htb default 0
+		if tc -n "$srcn" qdisc show dev "$NS_IF" | grep -q '^qdisc tbf 1:'; then parent=(parent 1:1); fi
+		tc -n "$srcn" qdisc add dev "$NS_IF" "${parent[@]}" handle 2: htb default 0
 	fi
 	classid=$(printf '2:%x' $((0x100 + dst)))
-	tc -n "$srcn" class add dev "$NS_IF" parent 2: classid "$classid" htb rate "$rate" ceil "$rate" burst "$burst" cburst "$burst"
-	tc -n "$srcn" filter add dev "$NS_IF" parent 2: protocol ip prio 1 u32 match ip dst "$(node_addr "$dst")/32" flowid "$classid"
-	: "$dstn"
+	# quantum: only matters between siblings; set it to keep htb from warning at high rates.
+	tc -n "$srcn" class add dev "$NS_IF" parent 2: classid "$classid" htb rate "$rate" ceil "$rate" \
+		burst "$burst" cburst "$burst" quantum 60000
+	tc -n "$srcn" filter add dev "$NS_IF" parent 2: protocol ip prio 1 u32 \
+		match ip dst "$(node_addr "$dst")/32" flowid "$classid"
 }
 
 write_files() {
-	local n=$1 i node
+	local n=$1 i
 	{
 		for ((i = 1; i <= n; i++)); do printf '%s slots=1\n' "$(node_name "$i")"; done
 	} >"$STATE/hostfile"
@@ -355,6 +364,7 @@ write_files() {
 		printf 'EMU_HOSTFILE=%q\n' "$STATE/hostfile"
 		printf 'EMU_MPIRUN_ARGS=%q\n' "$STATE/mpirun-args"
 		printf 'EMU_SYSFS=%q\n' "$SYSFS_SET"
+		printf 'EMU_SYSFS_SOURCE=%q\n' "$SYSFS_SOURCE"
 		printf 'EMU_FAULTS=%q\n' "${FAULT_DESC[*]}"
 	} >"$STATE/env"
 	printf '%s\n' \
@@ -367,16 +377,21 @@ write_files() {
 		--mca btl_tcp_if_include "$SUBNET" \
 		--mca oob_tcp_if_include "$SUBNET" \
 		--mca mpi_yield_when_idle 1 \
+		--mca if_base_do_not_resolve 1 \
 		--bind-to none \
 		>"$STATE/mpirun-args"
-	for ((i = 1; i <= n; i++)); do
-		node=$(node_name "$i")
-		[[ -n $node ]]
-	done
 }
 
 SYSFS_SET=0
+SYSFS_SOURCE=""
 FAULT_DESC=()
+
+up_failed() {
+	trap - ERR INT TERM
+	warn "up failed (line $2: $3, exit $1); tearing down"
+	teardown 1
+	exit 1
+}
 
 cmd_up() {
 	local nodes="" state_opt="" sysfs="" arg name spec rate
@@ -403,8 +418,9 @@ cmd_up() {
 	[[ $nodes =~ ^[0-9]+$ ]] || usage_error "up: --nodes N is required (1..$MAX_NODES)"
 	nodes=$((10#$nodes))
 	((nodes >= 1 && nodes <= MAX_NODES)) || usage_error "up: --nodes must be 1..$MAX_NODES"
-	[[ $NET =~ ^10\.([0-9]{1,3})\.([0-9]{1,3})$ ]] && ((BASH_REMATCH[1] < 256 && BASH_REMATCH[2] < 256)) ||
+	if ! [[ $NET =~ ^10\.([0-9]{1,3})\.([0-9]{1,3})$ ]] || ((BASH_REMATCH[1] > 255 || BASH_REMATCH[2] > 255)); then
 		usage_error "FABDIAG_EMU_NET must be 10.X.Y (got '$NET')"
+	fi
 	if [[ -n $sysfs ]]; then
 		[[ -d $sysfs ]] || usage_error "--sysfs '$sysfs' is not a directory"
 		sysfs=$(cd -- "$sysfs" && pwd -P)
@@ -464,7 +480,7 @@ cmd_up() {
 
 	# From here on, any failure tears down what was built.
 	set -E
-	trap 'rc=$?; trap - ERR INT TERM; warn "up failed (line $LINENO: $BASH_COMMAND, exit $rc); tearing down"; teardown 1; exit 1' ERR
+	trap 'up_failed $? "$LINENO" "$BASH_COMMAND"' ERR
 	trap 'trap - ERR INT TERM; warn "interrupted; tearing down"; teardown 1; exit 130' INT TERM
 
 	mkdir -p -- "$STATE"
@@ -498,7 +514,10 @@ cmd_up() {
 			cp -a -- "$sysfs/." "$STATE/$name/sys/"
 		fi
 	done
-	[[ -z $sysfs ]] || SYSFS_SET=1
+	if [[ -n $sysfs ]]; then
+		SYSFS_SET=1
+		SYSFS_SOURCE=$sysfs
+	fi
 
 	# Faults.
 	local burst
@@ -562,6 +581,24 @@ cmd_down() {
 	fi
 }
 
+# describe_shaping [NETNS] DEV: "tbf 100Mbit", "htb to node06 200Mbit", ... or "none".
+describe_shaping() {
+	local -a nsopt=()
+	[[ -n $1 ]] && nsopt=(-n "$1")
+	{
+		tc "${nsopt[@]}" qdisc show dev "$2" 2>/dev/null || true
+		tc "${nsopt[@]}" class show dev "$2" 2>/dev/null || true
+	} | awk '
+		function rate_of(   i) { for (i = 1; i < NF; i++) if ($i == "rate") return $(i + 1); return "?" }
+		function hex(h,   i, v) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+		$1 == "qdisc" && $2 == "tbf" { out = out sep "tbf " rate_of(); sep = ", " }
+		$1 == "class" && $2 == "htb" {
+			split($3, c, ":"); node = hex(c[2]) - 256
+			out = out sep sprintf("htb to node%02d %s", node, rate_of()); sep = ", "
+		}
+		END { print (out == "" ? "none" : out) }'
+}
+
 cmd_status() {
 	local state_opt="" arg n=0 i name pid up=1 addr q hq holder host
 	while (($#)); do
@@ -586,18 +623,18 @@ cmd_status() {
 		"$(link_exists "$BRIDGE" && echo present || echo MISSING)" \
 		"$(sed -n 's/^EMU_FAULTS=//p' "$STATE/env" | tr -d "'\\\\")"
 	link_exists "$BRIDGE" || up=0
-	printf '%-7s %-14s %-22s %s\n' NODE ADDRESS HOLDER QDISCS
+	printf '%-7s %-14s %-28s %s\n' NODE ADDRESS HOLDER 'SHAPING (out: node end egress; in: host end, into the node)'
 	for ((i = 1; i <= n; i++)); do
 		name=$(node_name "$i")
 		addr=- holder=MISSING q="" hq=""
 		if ns_exists "$name"; then
 			addr=$(ip -n "$name" -4 -o addr show dev "$NS_IF" 2>/dev/null | awk '{print $4}' || true)
-			q=$(tc -n "$name" qdisc show dev "$NS_IF" 2>/dev/null | awk '$2 != "noqueue" {printf "%s%s %s", sep, $2, $3; sep=", "}' || true)
+			q=$(describe_shaping "$name" "$NS_IF")
 		else
 			addr="NO NETNS"
 			up=0
 		fi
-		hq=$(tc qdisc show dev "$(host_if "$i")" 2>/dev/null | awk '$2 != "noqueue" {printf "%s%s %s", sep, $2, $3; sep=", "}' || true)
+		hq=$(describe_shaping "" "$(host_if "$i")")
 		pid=$(cat "$STATE/$name/holder.pid" 2>/dev/null || true)
 		if is_holder "$pid" "$name"; then
 			host=$(nsenter --uts="/proc/$pid/ns/uts" hostname 2>/dev/null || echo '?')
@@ -606,7 +643,7 @@ cmd_status() {
 			holder="DEAD${pid:+ (pid $pid)}"
 			up=0
 		fi
-		printf '%-7s %-14s %-22s out:[%s] in:[%s]\n' "$name" "${addr:-none}" "$holder" "${q:-none}" "${hq:-none}"
+		printf '%-7s %-14s %-28s out: %s; in: %s\n' "$name" "${addr:-none}" "$holder" "${q:-none}" "${hq:-none}"
 	done
 	if ((up)); then
 		info "up ($n nodes)"
