@@ -13,4 +13,13 @@ namespace fabdiag::cmd {
 struct DoctorOptions {};
 int run_doctor(const GlobalOptions& g, const DoctorOptions& o);
 
+// ---- topo ----
+/// `fabdiag topo`: GPU/NIC matrix like `nvidia-smi topo -m`, NIC <-> ibdev <-> netdev, CPU and
+/// NUMA affinity, PCIe link speed/width with downgrade findings. Exit codes: 0 ok, 1 a PCIe
+/// link finding of warn or worse, 2 usage (also: --sysfs-root/--procfs-root not a directory),
+/// 4 partial (something could not be read).
+struct TopoOptions {};
+int run_topo(const GlobalOptions& g, const TopoOptions& o);
+// ---- end topo ----
+
 }  // namespace fabdiag::cmd

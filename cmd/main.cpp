@@ -43,6 +43,22 @@ int main(int argc, char** argv) {
   auto* doctor = app.add_subcommand("doctor", "Which capabilities this binary has here: MPI, NCCL, CUDA, NVML, ibverbs, netlink");
   (void)doctor;
 
+  // ---- topo ----
+  TopoOptions topo_opts;
+  auto* topo = app.add_subcommand(
+      "topo", "GPU/NIC/CPU/NUMA matrix like `nvidia-smi topo -m`, NIC names, PCIe link speed/width");
+  topo->footer(
+      "Reads sysfs only (--sysfs-root DIR reads a fixture or a `fabdiag gather` capture).\n"
+      "Matrix: X self, PIX one PCIe switch, PXB several switches, PHB through the host bridge,\n"
+      "NODE across host bridges of one NUMA node, SYS across NUMA nodes; NV# needs NVML (not\n"
+      "loaded by this version, so NVLink shows as unknown).\n"
+      "PCIe: a link below the lower max of its two ends is a finding: narrower = error,\n"
+      "slower = warn (info for GPUs, which slow their link when idle: re-check under load).\n"
+      "Example: fabdiag topo --sysfs-root tests/fixtures/dgx8 --format table\n"
+      "Exit: 0 ok, 1 link findings (warn or worse), 2 usage (also --sysfs-root or\n"
+      "--procfs-root not a directory), 4 partial (something could not be read).");
+  // ---- end topo ----
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -66,6 +82,7 @@ int main(int argc, char** argv) {
 
   try {
     if (doctor->parsed()) return run_doctor(g, doctor_opts);
+    if (topo->parsed()) return run_topo(g, topo_opts);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;

@@ -15,8 +15,12 @@ mask() {
          -e 's/("tool_version": )"[^"]*"/\1"<masked>"/' \
          -e '/"hosts": \[/,/\]/{/"hosts": \[/!{/\]/!d}}'
 }
-actual=$(eval "\"$bin\" $args" 2>/dev/null | mask)
-rc=${PIPESTATUS[0]}
+# Run first, then mask: the exit code of a pipeline inside $(...) is lost.
+out_file=$(mktemp)
+trap 'rm -f "$out_file"' EXIT
+eval "\"$bin\" $args" >"$out_file" 2>/dev/null
+rc=$?
+actual=$(mask <"$out_file")
 if [ "${FABDIAG_REGEN_GOLDEN:-0}" = 1 ]; then
   printf '%s\n' "$actual" >"$base.out"
   echo "$rc" >"$base.rc"

@@ -1,0 +1,1 @@
+topo --sysfs-root tests/fixtures/rdma-nogpu --format md
