@@ -13,10 +13,13 @@ mask() {
   sed -E -e 's/("started_at": )"[^"]*"/\1"<masked>"/' \
          -e 's/("duration_s": )[0-9.eE+-]+/\1"<masked>"/' \
          -e 's/("tool_version": )"[^"]*"/\1"<masked>"/' \
+         -e '/"hosts": \[\]/b' \
          -e '/"hosts": \[/,/\]/{/"hosts": \[/!{/\]/!d}}'
 }
-actual=$(eval "\"$bin\" $args" 2>/dev/null | mask)
-rc=${PIPESTATUS[0]}
+# The exit code of fabdiag itself: PIPESTATUS does not reach out of a command substitution.
+raw=$(eval "\"$bin\" $args" 2>/dev/null)
+rc=$?
+actual=$(printf '%s\n' "$raw" | mask)
 if [ "${FABDIAG_REGEN_GOLDEN:-0}" = 1 ]; then
   printf '%s\n' "$actual" >"$base.out"
   echo "$rc" >"$base.rc"
