@@ -249,10 +249,14 @@ size_t BaselineDiff::count(DiffStatus status) const {
 
 Status validate_tolerance(double tolerance) {
   if (!(tolerance > 0 && tolerance < 0.5))
+  {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", tolerance);
     return make_error(ErrorCode::kInvalidArgument,
-                      "tolerance " + std::to_string(tolerance) +
+                      std::string("tolerance ") + buf +
                           " is out of range: give a fraction above 0 and below 0.5 (0.10 = 10 %)",
                       "--tolerance");
+  }
   return Ok{};
 }
 

@@ -224,7 +224,8 @@ Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::strin
       return make_error(ErrorCode::kInvalidArgument,
                         "'" + collective_hint + "' is not an nccl-tests collective (expected one of "
                         "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
-                        "sendrecv, gather, scatter)");
+                        "sendrecv, gather, scatter)",
+                        "--collective");
     hint = *n;
   }
   NcclTestsImport out;

@@ -70,6 +70,8 @@ Result<nlohmann::json> parse_json(const std::string& text, const std::string& so
     std::string msg = "not valid JSON: " + parse_error_text(e.what());
     if (msg.find("unexpected end of input") != std::string::npos)
       msg += " (the file looks truncated: was the run or the copy cut short?)";
+    else if (text.find("busbw") != std::string::npos)
+      msg += " (nccl-tests output? convert it first: fabdiag import nccl-tests FILE --format json)";
     return make_error(ErrorCode::kParse, msg, source);
   }
 }

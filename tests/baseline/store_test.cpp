@@ -235,3 +235,11 @@ TEST_CASE("save into a read-only store fails with a permission error naming the 
   CHECK(r.error().code == ErrorCode::kPermission);
   CHECK(r.error().source == tmp.str("ro/n.json"));
 }
+
+TEST_CASE("saving raw nccl-tests output points at the importer") {
+  TempDir tmp;
+  BaselineStore store(tmp.str());
+  auto r = store.save("n", "#  size count type redop time algbw busbw\n", "run.txt", false);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message.find("fabdiag import nccl-tests") != std::string::npos);
+}
