@@ -21,5 +21,31 @@ int run_doctor(const GlobalOptions& g, const DoctorOptions& o);
 struct TopoOptions {};
 int run_topo(const GlobalOptions& g, const TopoOptions& o);
 // ---- end topo ----
+// ---- baseline ----
+/// `fabdiag baseline save|diff|show`: named result baselines (baseline/store.h, diff.h).
+/// Exit codes: 0 ok; 1 diff found a regression; 4 diff compared only part (sizes, pairs or
+/// hosts on one side only); 2 bad NAME, FILE missing / not JSON / not a baselinable fabdiag
+/// result, unknown baseline, NAME exists without --force, bad --tolerance; 70 the store
+/// cannot be written.
+struct BaselineOptions {
+  std::string action;       ///< "save" | "diff" | "show" (set by the parser).
+  std::string store_dir;    ///< --store DIR; empty = $FABDIAG_BASELINE_DIR, XDG default.
+  std::string name;         ///< Baseline name ([A-Za-z0-9._-]+); optional for show.
+  std::string file;         ///< Result JSON to save or diff; "-" = stdin.
+  bool force = false;       ///< save: replace an existing baseline.
+  double tolerance = 0.10;  ///< diff: relative drop that counts as a regression.
+};
+int run_baseline(const GlobalOptions& g, const BaselineOptions& o);
+
+// ---- import ----
+/// `fabdiag import nccl-tests FILE`: nccl-tests output -> one fabdiag.bench/1 envelope
+/// (data = the bench data of the one table, or {"tables": [...]} for several).
+/// Exit codes: 0 ok; 1 nccl-tests reported wrong results; 4 some rows or tables could not
+/// be read; 2 FILE missing or holds no nccl-tests table, bad --collective.
+struct ImportNcclTestsOptions {
+  std::string file;        ///< nccl-tests output; "-" = stdin.
+  std::string collective;  ///< Collective of tables the output does not name.
+};
+int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o);
 
 }  // namespace fabdiag::cmd

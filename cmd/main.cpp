@@ -58,6 +58,63 @@ int main(int argc, char** argv) {
       "Exit: 0 ok, 1 link findings (warn or worse), 2 usage (also --sysfs-root or\n"
       "--procfs-root not a directory), 4 partial (something could not be read).");
   // ---- end topo ----
+  // ---- baseline ----
+  BaselineOptions baseline_opts;
+  auto* baseline = app.add_subcommand(
+      "baseline",
+      "Keep named baselines of bench/pairwise/triage results and diff new results against them");
+  baseline->require_subcommand(1);
+  baseline->footer(
+      "Store: --store DIR, else $FABDIAG_BASELINE_DIR, else $XDG_DATA_HOME/fabdiag/baselines, else\n"
+      "~/.local/share/fabdiag/baselines. Exit codes: 0 ok, 1 regression found, 2 bad name or input\n"
+      "file (missing, not JSON, not a bench/pairwise/triage result), unknown baseline, existing name\n"
+      "without --force; 4 diff compared only part (sizes, pairs or hosts on one side only);\n"
+      "70 a file or the store could not be read or written (permission, I/O).");
+  auto add_store = [&](CLI::App* sub) {
+    sub->add_option("--store", baseline_opts.store_dir,
+                    "Baseline directory (default: $FABDIAG_BASELINE_DIR or ~/.local/share/fabdiag/baselines)")
+        ->type_name("DIR");
+  };
+  auto* baseline_save = baseline->add_subcommand(
+      "save", "Save a result file (fabdiag --format json output) as baseline NAME");
+  baseline_save->add_option("NAME", baseline_opts.name, "Baseline name: letters, digits, '.', '_', '-' (e.g. nightly)")
+      ->required();
+  baseline_save->add_option("FILE", baseline_opts.file, "Result JSON of bench, pairwise, triage or import ('-' = stdin)")
+      ->required();
+  baseline_save->add_flag("--force", baseline_opts.force, "Replace baseline NAME if it exists");
+  add_store(baseline_save);
+  baseline_save->callback([&] { baseline_opts.action = "save"; });
+  auto* baseline_diff = baseline->add_subcommand(
+      "diff", "Compare a result file with baseline NAME: busbw per collective and size, bandwidth per host pair");
+  baseline_diff->add_option("NAME", baseline_opts.name, "Baseline to compare against")->required();
+  baseline_diff->add_option("FILE", baseline_opts.file, "Result JSON to compare ('-' = stdin)")->required();
+  baseline_diff->add_option("--tolerance", baseline_opts.tolerance,
+                            "Allowed drop as a fraction: 0.10 flags below 90% of the baseline as warn, "
+                            "below 80% as error")
+      ->capture_default_str();
+  add_store(baseline_diff);
+  baseline_diff->callback([&] { baseline_opts.action = "diff"; });
+  auto* baseline_show = baseline->add_subcommand("show", "List the stored baselines, or show baseline NAME");
+  baseline_show->add_option("NAME", baseline_opts.name, "Baseline to show (default: list all)");
+  add_store(baseline_show);
+  baseline_show->callback([&] { baseline_opts.action = "show"; });
+
+  // ---- import ----
+  ImportNcclTestsOptions import_nccl_tests_opts;
+  auto* import_cmd = app.add_subcommand(
+      "import", "Read other tools' outputs into fabdiag result documents, to save, diff or triage offline");
+  import_cmd->require_subcommand(1);
+  auto* import_nccl_tests = import_cmd->add_subcommand(
+      "nccl-tests",
+      "nccl-tests output (all_reduce_perf, alltoall_perf, ...) -> fabdiag.bench/1 (GB/s -> bytes/s, us -> s)");
+  import_nccl_tests->add_option("FILE", import_nccl_tests_opts.file, "nccl-tests output, log noise allowed ('-' = stdin)")
+      ->required();
+  import_nccl_tests->add_option("--collective", import_nccl_tests_opts.collective,
+                                "Collective of tables the output does not name (all_reduce, alltoall, ...)");
+  import_nccl_tests->footer(
+      "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[].\n"
+      "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
+      "result table, 4 some rows or tables could not be read (listed under errors).");
 
   try {
     app.parse(argc, argv);
@@ -83,6 +140,8 @@ int main(int argc, char** argv) {
   try {
     if (doctor->parsed()) return run_doctor(g, doctor_opts);
     if (topo->parsed()) return run_topo(g, topo_opts);
+    if (baseline->parsed()) return run_baseline(g, baseline_opts);
+    if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;

@@ -13,6 +13,7 @@ mask() {
   sed -E -e 's/("started_at": )"[^"]*"/\1"<masked>"/' \
          -e 's/("duration_s": )[0-9.eE+-]+/\1"<masked>"/' \
          -e 's/("tool_version": )"[^"]*"/\1"<masked>"/' \
+         -e '/"hosts": \[\]/b' \
          -e '/"hosts": \[/,/\]/{/"hosts": \[/!{/\]/!d}}'
 }
 # Run first, then mask: the exit code of a pipeline inside $(...) is lost.

@@ -1,0 +1,103 @@
+// The baseline store: a directory of named result documents, NAME.json each, written
+// atomically. A stored baseline is the saved envelope unchanged plus one top-level
+// "baseline" object {name, saved_at, source}, so it stays a readable fabdiag envelope.
+//
+// Location, first that is set and non-empty: `--store DIR`, $FABDIAG_BASELINE_DIR,
+// $XDG_DATA_HOME/fabdiag/baselines, $HOME/.local/share/fabdiag/baselines.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "baseline/measurements.h"
+#include "core/envelope.h"
+#include "core/result.h"
+
+namespace fabdiag::baseline {
+
+/// Looks up an environment variable; nullopt when unset. Injected so tests need no globals.
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+
+/// EnvLookup over this process's environment (getenv).
+EnvLookup process_env();
+
+/// The store directory (see the file comment for the order). `explicit_dir` is --store.
+/// Errors: kNotFound when none of --store, FABDIAG_BASELINE_DIR, XDG_DATA_HOME, HOME is set.
+Result<std::string> resolve_store_dir(const std::string& explicit_dir, const EnvLookup& env);
+
+/// Checks a baseline name: 1-128 characters of [A-Za-z0-9._-], not starting with '.' (no
+/// hidden files, no "." or ".."), not ending in ".json" (the store adds it). Names never
+/// contain '/', so they cannot leave the store. Errors: kInvalidArgument explaining the rule.
+Status validate_baseline_name(const std::string& name);
+
+/// Parses `text` as a result document that can be baselined: JSON, a fabdiag envelope, a
+/// baselinable schema (measurements.h) with at least one measurement. `source` names the
+/// file in errors. Errors (kParse unless noted), each naming `source`: empty input, invalid
+/// or truncated JSON (with line and column), not an envelope, kInvalidArgument for another
+/// schema, no measurement in it.
+Result<Envelope> parse_result_document(const std::string& text, const std::string& source);
+
+/// What `baseline show` lists about one baseline.
+struct BaselineInfo {
+  std::string name;
+  std::string path;         ///< STORE/NAME.json.
+  std::string schema;       ///< Envelope schema of the saved result.
+  std::vector<std::string> hosts;  ///< Envelope hosts.
+  std::string started_at;   ///< When the saved run started (envelope).
+  std::string saved_at;     ///< When it was saved (UTC ISO 8601); empty if unknown.
+  std::string source;       ///< The file it was saved from.
+  std::vector<std::string> collectives;  ///< Distinct collectives, sorted.
+  std::vector<uint64_t> sizes_bytes;     ///< Distinct message sizes, sorted.
+  size_t pair_hosts = 0;    ///< Hosts of the pairwise matrix (0 = none).
+  size_t pairs_measured = 0;  ///< Measured off-diagonal matrix cells.
+};
+
+/// A loaded baseline: its envelope, what was measured, and the listing info.
+struct StoredBaseline {
+  Envelope envelope;
+  Measurements measurements;
+  BaselineInfo info;
+};
+
+/// The listing of a store; unreadable files become errors, the rest survives.
+struct BaselineListing {
+  std::vector<BaselineInfo> baselines;  ///< Sorted by name.
+  std::vector<Error> errors;            ///< Files that could not be read, each named.
+  bool store_exists = false;            ///< False when the directory does not exist yet.
+};
+
+/// A directory of baselines. Holds only the path; every call touches the file system.
+class BaselineStore {
+ public:
+  explicit BaselineStore(std::string dir) : dir_(std::move(dir)) {}
+
+  const std::string& dir() const { return dir_; }
+  /// DIR/NAME.json (no validation).
+  std::string path_of(const std::string& name) const;
+
+  /// Saves `content` (a result document read from `source`) as NAME: validates the name and
+  /// the document (parse_result_document), creates the directory if needed, and writes
+  /// DIR/NAME.json atomically (write_file_atomic). `saved_at` defaults to now.
+  /// Errors: kInvalidArgument for a bad name or when NAME exists and !force (the message says
+  /// --force); the parse errors above; kPermission/kIo naming the directory or file.
+  /// Two concurrent saves of one new name without force may both succeed (last one wins).
+  Result<BaselineInfo> save(const std::string& name, const std::string& content, const std::string& source,
+                            bool force, const std::string& saved_at = {}) const;
+
+  /// Loads NAME. Errors: kInvalidArgument (bad name); kNotFound naming DIR/NAME.json and the
+  /// store; the parse errors above naming the file.
+  Result<StoredBaseline> load(const std::string& name) const;
+
+  /// Lists every NAME.json in the store (hidden and temporary files skipped). A missing
+  /// directory is an empty listing with store_exists = false.
+  /// Errors: kPermission/kIo when the directory exists but cannot be read.
+  Result<BaselineListing> list() const;
+
+ private:
+  std::string dir_;
+};
+
+}  // namespace fabdiag::baseline

@@ -1,0 +1,85 @@
+// `fabdiag import nccl-tests FILE`: nccl-tests output -> one fabdiag.bench/1 envelope.
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "baseline/nccl_tests_import.h"
+#include "cmd/commands.h"
+#include "cmd/input.h"
+#include "report/humanize.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+std::string opt_bw(const std::optional<double>& v) { return v ? format_gbytes_per_s(*v) : "-"; }
+std::string opt_time(const std::optional<double>& v) { return v ? format_seconds(*v) : "-"; }
+
+// The "#wrong" count or the older "error" value of one half, as nccl-tests printed it.
+std::string check_text(const baseline::NcclTestsHalf& h) {
+  if (h.wrong_elements) return std::to_string(*h.wrong_elements);
+  if (h.max_error) return format_sig(*h.max_error, 3);
+  return "-";
+}
+
+Section table_section(const baseline::NcclTestsTable& t) {
+  Section s;
+  s.title = (t.program.empty() ? t.collective : t.program) + " (line " + std::to_string(t.header_line) + ")";
+  s.fields.emplace_back("collective", t.collective);
+  s.fields.emplace_back("dtype", t.rows.empty() ? "-" : t.rows.front().dtype);
+  std::set<std::string> hosts(t.rank_hosts.begin(), t.rank_hosts.end());
+  s.fields.emplace_back("ranks", t.rank_hosts.empty() ? "not listed in the output"
+                                                      : std::to_string(t.rank_hosts.size()) + " on " +
+                                                            std::to_string(hosts.size()) + " hosts");
+  if (!t.nccl_version.empty()) s.fields.emplace_back("NCCL", t.nccl_version);
+  if (t.avg_busbw_bytes_per_s) s.fields.emplace_back("avg busbw", format_gbytes_per_s(*t.avg_busbw_bytes_per_s));
+  if (t.out_of_bounds_values)
+    s.fields.emplace_back("out of bounds", std::to_string(*t.out_of_bounds_values) + (t.out_of_bounds_ok ? " OK" : " FAILED"));
+  bool wrong_column = t.layout == baseline::NcclTestsLayout::kWrongColumn;
+  Table tab;
+  tab.columns = {"size", "time", "algbw", "busbw", wrong_column ? "#wrong" : "error",
+                 "in-place time", "algbw", "busbw", wrong_column ? "#wrong" : "error"};
+  tab.align.assign(tab.columns.size(), Align::kRight);
+  for (const auto& r : t.rows) {
+    std::vector<std::string> row = {format_bytes_iec(static_cast<double>(r.size_bytes)), opt_time(r.out_of_place.time_s),
+                                    opt_bw(r.out_of_place.algbw_bytes_per_s), opt_bw(r.out_of_place.busbw_bytes_per_s),
+                                    check_text(r.out_of_place)};
+    if (r.in_place) {
+      row.insert(row.end(), {opt_time(r.in_place->time_s), opt_bw(r.in_place->algbw_bytes_per_s),
+                             opt_bw(r.in_place->busbw_bytes_per_s), check_text(*r.in_place)});
+    }
+    tab.rows.push_back(std::move(row));
+  }
+  if (!wrong_column)
+    tab.notes.push_back("error = largest relative error (older nccl-tests); the verdict is the out-of-bounds count");
+  s.tables.push_back(std::move(tab));
+  return s;
+}
+
+}  // namespace
+
+int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o) {
+  auto text = read_input(o.file);
+  if (!text) return fail_input(text.error());
+  auto imp = baseline::parse_nccl_tests(*text, o.file, o.collective);
+  if (!imp) return fail_input(imp.error());
+
+  Envelope env = make_envelope("fabdiag.bench/1");
+  // The data comes from the hosts of the nccl-tests run, not from this one.
+  env.hosts.clear();
+  std::set<std::string> seen;
+  for (const auto& t : imp->tables)
+    for (const auto& h : t.rank_hosts)
+      if (!h.empty() && seen.insert(h).second) env.hosts.push_back(h);
+  env.params = {{"importer", "nccl-tests"}, {"file", o.file}, {"collective", o.collective}};
+  env.data = baseline::to_bench_envelope_data(*imp);
+  env.findings = baseline::nccl_tests_findings(*imp, o.file);
+  env.errors = imp->gaps;
+
+  Document doc;
+  doc.title = "fabdiag import nccl-tests " + o.file;
+  for (const auto& t : imp->tables) doc.sections.push_back(table_section(t));
+  return emit(g, env, doc);
+}
+
+}  // namespace fabdiag::cmd

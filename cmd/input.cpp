@@ -1,0 +1,33 @@
+#include "cmd/input.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "cmd/common.h"
+#include "core/atomic_file.h"
+#include "core/exit_codes.h"
+
+namespace fabdiag::cmd {
+
+Result<std::string> read_input(const std::string& file) {
+  if (file != "-") return read_file(file);
+  std::ostringstream ss;
+  ss << std::cin.rdbuf();
+  if (std::cin.bad()) return make_error(ErrorCode::kIo, "cannot read standard input", "-");
+  return ss.str();
+}
+
+int fail_input(const Error& e) {
+  print_error(e.to_string());
+  switch (e.code) {
+    case ErrorCode::kNotFound:
+    case ErrorCode::kInvalidArgument:
+    case ErrorCode::kParse:
+    case ErrorCode::kUnsupported:
+      return kExitUsage;
+    default:
+      return kExitInternal;
+  }
+}
+
+}  // namespace fabdiag::cmd

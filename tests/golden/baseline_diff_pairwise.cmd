@@ -1,0 +1,1 @@
+baseline diff nightly-pairwise tests/fixtures/baseline/current-pairwise.json --store tests/fixtures/baseline/store --format table
