@@ -205,8 +205,14 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
   auto netdevs = fs.list_sys("class/net");
   if (!netdevs) {
     Error e = netdevs.error();
-    if (e.code == ErrorCode::kNotFound && !have_rdma_class)
+    if (e.code == ErrorCode::kNotFound && !have_rdma_class) {
+      // Nothing at all to read: say so instead of printing an empty table.
+      e.code = ErrorCode::kInvalidArgument;
       e.message = "neither class/net nor class/infiniband exists: not a sysfs tree?";
+      e.source = fs.sysfs_root();
+    } else if (e.code == ErrorCode::kNotFound) {
+      e.message = "no class/net directory: no network interfaces read";
+    }
     snap.gaps.push_back(e.with_context("listing network interfaces"));
     return;
   }

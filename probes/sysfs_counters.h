@@ -39,7 +39,8 @@ struct CounterReadOptions {
 /// Never fails as a whole: what cannot be read becomes a gap in Snapshot::gaps (see there for
 /// the codes); "N/A (no PMA)" values are gathered into one kUnsupported gap per directory; a
 /// port without a counters/ directory (irdma) is a kNotFound gap (normal); a counter that
-/// vanishes between listing and reading is a kNotFound gap; garbage is a kParse gap.
+/// vanishes between listing and reading is a kNotFound gap; garbage is a kParse gap; a tree
+/// with neither class/net nor class/infiniband is a kInvalidArgument gap (not a sysfs tree).
 Snapshot read_counter_snapshot(const FsRoot& fs, const CounterReadOptions& opts);
 
 /// Parses the text of one counter file. Errors: kUnsupported for "N/A (no PMA)" (or any "N/A"),
