@@ -15,8 +15,9 @@ mask() {
          -e 's/("tool_version": )"[^"]*"/\1"<masked>"/' \
          -e '/"hosts": \[/,/\]/{/"hosts": \[/!{/\]/!d}}'
 }
-actual=$(eval "\"$bin\" $args" 2>/dev/null | mask)
-rc=${PIPESTATUS[0]}
+# PIPESTATUS must be read inside the substitution: outside it only sees the assignment.
+actual=$(eval "\"$bin\" $args" 2>/dev/null | mask; exit "${PIPESTATUS[0]}")
+rc=$?
 if [ "${FABDIAG_REGEN_GOLDEN:-0}" = 1 ]; then
   printf '%s\n' "$actual" >"$base.out"
   echo "$rc" >"$base.rc"
