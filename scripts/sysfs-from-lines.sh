@@ -28,39 +28,48 @@ root=$(cd "$out" && pwd -P)
 
 die() { echo "sysfs-from-lines: $*" >&2; exit 1; }
 
-# Prints the index of the ':' that ends the path, or -1.
+# Sets SPLIT to the index of the ':' that ends the path, or -1 (no subshell: it runs per line).
 split_index() {
-  local line=$1 i rest seg
-  for ((i = 0; i < ${#line}; i++)); do
-    [ "${line:i:1}" = ":" ] || continue
-    rest=${line:i+1}
+  local pre="" rest=$1 seg
+  SPLIT=-1
+  while [[ $rest == *:* ]]; do
+    pre+=${rest%%:*}
+    rest=${rest#*:}
     if [[ $rest == */* ]]; then
       seg=${rest%%/*}
-      if [[ -n $seg && $seg =~ ^[0-9a-fA-F.:]+$ ]]; then continue; fi
+      if [[ -n $seg && $seg =~ ^[0-9a-fA-F.:]+$ ]]; then
+        pre+=":"
+        continue
+      fi
     fi
-    echo "$i"
+    SPLIT=${#pre}
     return
   done
-  echo -1
 }
 
+# Sets `path` to the logical path of $1 (leading "/sys/" dropped); refuses escapes.
 clean_path() {
-  local p=$1
-  p=${p#/sys/}
-  [ "$p" = "/sys" ] && p=""
-  [[ $p == /* ]] && die "line $n: absolute path outside /sys: $p"
-  [[ /$p/ == */../* ]] && die "line $n: '..' in a path: $p"
-  printf '%s' "$p"
+  path=${1#/sys/}
+  [ "$path" = "/sys" ] && path=""
+  [[ $path == /* ]] && die "line $n: absolute path outside /sys: $path"
+  [[ /$path/ == */../* ]] && die "line $n: '..' in a path: $path"
+  return 0
 }
 
-# Resolves DIR (relative to the root) through existing links, creates it, checks it stays inside.
+# Resolves DIR (relative to the root) through existing links, creates it, checks it stays
+# inside; sets DIR_PATH. Cached per directory (realpath/mkdir are processes).
+declare -A made=()
 make_dir() {
+  if [ -n "${made[$1]+x}" ]; then DIR_PATH=${made[$1]}; return; fi
   local d
   d=$(realpath -m "$root/$1")
   [[ $d == "$root" || $d == "$root"/* ]] || die "line $n: $1 resolves outside the tree ($d)"
   mkdir -p "$d"
-  printf '%s' "$d"
+  made[$1]=$d
+  DIR_PATH=$d
 }
+# make_dir for the directory that holds `path`.
+make_parent() { if [[ $path == */* ]]; then make_dir "${path%/*}"; else make_dir "."; fi; }
 
 link_n=() link_path=() link_target=() file_n=() file_path=() file_value=()
 n=0
@@ -68,28 +77,33 @@ while IFS= read -r line || [ -n "$line" ]; do
   n=$((n + 1))
   line=${line%$'\r'}
   [[ -z ${line//[[:space:]]/} || $line == \#* ]] && continue
-  if [[ $line =~ ^([^[:space:]]+)\ -\>\ ([^[:space:]]+)$ ]] &&
-     [ "$(split_index "${BASH_REMATCH[1]}")" = -1 ]; then
-    link_n+=("$n") link_path+=("${BASH_REMATCH[1]}") link_target+=("${BASH_REMATCH[2]}")
-    continue
+  if [[ $line =~ ^([^[:space:]]+)\ -\>\ ([^[:space:]]+)$ ]]; then
+    lhs=${BASH_REMATCH[1]} rhs=${BASH_REMATCH[2]}
+    split_index "$lhs"
+    if [ "$SPLIT" = -1 ]; then
+      link_n+=("$n") link_path+=("$lhs") link_target+=("$rhs")
+      continue
+    fi
   fi
-  i=$(split_index "$line")
+  split_index "$line"
+  i=$SPLIT
   [ "$i" -ge 0 ] || die "line $n: no 'path:value' or 'path -> target': $line"
   file_n+=("$n") file_path+=("${line:0:i}") file_value+=("${line:i+1}")
 done < <(if [ $# -gt 0 ]; then cat -- "$@"; else cat; fi)
 
 for ((k = 0; k < ${#link_n[@]}; k++)); do
   n=${link_n[k]} target=${link_target[k]}
-  path=$(clean_path "${link_path[k]}")
+  clean_path "${link_path[k]}"
   [[ $target == /* ]] && die "line $n: link target must be relative (fixtures resolve inside the root): $target"
-  dir=$(make_dir "$(dirname "$path")")
-  ln -sfn "$target" "$dir/$(basename "$path")"
+  made=()  # a new link can change where later paths resolve
+  make_parent
+  ln -sfn "$target" "$DIR_PATH/${path##*/}"
 done
 for ((k = 0; k < ${#file_n[@]}; k++)); do
   n=${file_n[k]} value=${file_value[k]}
-  path=$(clean_path "${file_path[k]}")
+  clean_path "${file_path[k]}"
   [ -n "$path" ] || die "line $n: empty path"
-  dir=$(make_dir "$(dirname "$path")")
-  printf '%s\n' "$value" >"$dir/$(basename "$path")"
+  make_parent
+  printf '%s\n' "$value" >"$DIR_PATH/${path##*/}"
 done
 echo "sysfs-from-lines: ${#file_n[@]} files, ${#link_n[@]} links under $out"
