@@ -137,11 +137,22 @@ const char* const kPauseDurations[] = {"rx_prio#_pause_duration", "tx_prio#_paus
                                        "rx_global_pause_duration", "tx_global_pause_duration",
                                        "pfc_pri#_rx_duration_us", "pfc_pri#_tx_duration_us"};
 
-bool matches(const std::string& canonical, const char* list) {
-  std::string norm = normalize_counter_name(canonical);
-  for (const auto& pat : split_ws(list))
-    if (pat == canonical || pat == norm) return true;
-  return false;
+// The rule whose counter list names `canonical` (exactly, or with digit runs as '#'), or null.
+// The lists are split once.
+const Rule* rule_for(const std::string& canonical) {
+  static const std::vector<std::pair<std::string, const Rule*>> index = [] {
+    std::vector<std::pair<std::string, const Rule*>> v;
+    for (const auto& r : kRules)
+      for (auto& pat : split_ws(r.counters)) v.emplace_back(std::move(pat), &r);
+    return v;
+  }();
+  std::string norm;
+  bool has_digit = false;
+  for (char c : canonical) has_digit = has_digit || (c >= '0' && c <= '9');
+  if (has_digit) norm = normalize_counter_name(canonical);
+  for (const auto& [pat, r] : index)
+    if (pat == canonical || (has_digit && pat == norm)) return r;
+  return nullptr;
 }
 
 // 3 significant digits, but plain digits (no exponent) from 1000 up.
@@ -185,6 +196,58 @@ bool error_kind(CounterCategory c) {
 
 void add_names(std::string& list, const std::string& item) {
   list += (list.empty() ? "" : ", ") + item;
+}
+
+using Summary = std::map<std::pair<std::string, std::string>, std::string>;
+
+// Applies rule `r` to one counter change: adds evidence to (device, code) when it fires.
+void apply_rule(const Rule& r, const CounterChange& ch, std::optional<double> window_s,
+                Accumulator& acc, Summary& summary) {
+  const Counter& c = ch.counter;
+  Evidence e;
+  e.unit = c.unit;
+  e.source = c.source;
+  e.threshold_text = r.basis;
+  S sev;
+  std::string item;
+  if (window_s) {
+    if (!ch.delta || *ch.delta == 0) return;
+    double per_hour = *window_s > 0 ? static_cast<double>(*ch.delta) * 3600.0 / *window_s : 0;
+    sev = r.on_growth;
+    if (r.escalate_delta_at && *ch.delta >= r.escalate_delta_at) sev = std::max(sev, r.escalated);
+    if (r.escalate_per_hour > 0 && *ch.delta >= 2 && per_hour >= r.escalate_per_hour)
+      sev = std::max(sev, r.escalated);
+    e.metric = c.name + " delta over " + window_text(*window_s);
+    e.value = static_cast<double>(*ch.delta);
+    e.at_least = ch.at_least;
+    e.value_text = fmt_num(per_hour) + "/h";
+    e.threshold = 0;
+    e.threshold_text = std::string("> 0 in the window");
+    if (r.escalate_delta_at)
+      e.threshold_text += "; " + std::string(to_string(r.escalated)) + " at >= " +
+                          std::to_string(r.escalate_delta_at);
+    if (r.escalate_per_hour > 0)
+      e.threshold_text += "; " + std::string(to_string(r.escalated)) + " at >= " +
+                          fmt_num(r.escalate_per_hour) + "/h with >= 2 events";
+    e.threshold_text += "; " + std::string(r.basis);
+    item = c.name + " +" + std::to_string(*ch.delta) + (ch.at_least ? " (at least)" : "");
+  } else {
+    if (r.cumulative_at == 0 || c.value < r.cumulative_at) return;
+    sev = r.cumulative_severity;
+    e.metric = c.name + " (cumulative since the last reset)";
+    e.value = static_cast<double>(c.value);
+    e.at_least = c.saturated;
+    e.threshold = static_cast<double>(r.cumulative_at);
+    item = c.name + " " + (c.saturated ? ">= " : "") + std::to_string(c.value);
+  }
+  Finding& f = acc.get(c.device, r.code, r.layer, sev);
+  f.evidence.push_back(e);
+  f.action = r.action;
+  add_names(summary[{c.device, r.code}], item);
+  f.message = std::string(r.what) + ": " + summary[{c.device, r.code}] +
+              (window_s ? " in " + window_text(*window_s)
+                        : " since the counters were last reset (one snapshot: no time "
+                          "base, no rate)");
 }
 
 }  // namespace
@@ -273,7 +336,7 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
   Accumulator acc;
   std::map<std::string, std::vector<const CounterChange*>> saturated, set_changed, reset;
   std::vector<std::string> devices;  // in order of first appearance
-  std::map<std::pair<std::string, std::string>, std::string> summary;  // (device, code) -> list
+  Summary summary;  // (device, code) -> "name +delta, ..."
 
   for (const auto& ch : changes) {
     const Counter& c = ch.counter;
@@ -284,54 +347,7 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
       set_changed[c.device].push_back(&ch);
     if (ch.status == DeltaStatus::kReset) reset[c.device].push_back(&ch);
 
-    for (const auto& r : kRules) {
-      if (!matches(c.canonical, r.counters)) continue;
-      Evidence e;
-      e.unit = c.unit;
-      e.source = c.source;
-      e.threshold_text = r.basis;
-      S sev;
-      std::string item;
-      if (window_s) {
-        if (!ch.delta || *ch.delta == 0) break;
-        double per_hour = *window_s > 0 ? static_cast<double>(*ch.delta) * 3600.0 / *window_s : 0;
-        sev = r.on_growth;
-        if (r.escalate_delta_at && *ch.delta >= r.escalate_delta_at) sev = std::max(sev, r.escalated);
-        if (r.escalate_per_hour > 0 && *ch.delta >= 2 && per_hour >= r.escalate_per_hour)
-          sev = std::max(sev, r.escalated);
-        e.metric = c.name + " delta over " + window_text(*window_s);
-        e.value = static_cast<double>(*ch.delta);
-        e.at_least = ch.at_least;
-        e.value_text = fmt_num(per_hour) + "/h";
-        e.threshold = 0;
-        e.threshold_text = std::string("> 0 in the window");
-        if (r.escalate_delta_at)
-          e.threshold_text += "; " + std::string(to_string(r.escalated)) + " at >= " +
-                              std::to_string(r.escalate_delta_at);
-        if (r.escalate_per_hour > 0)
-          e.threshold_text += "; " + std::string(to_string(r.escalated)) + " at >= " +
-                              fmt_num(r.escalate_per_hour) + "/h with >= 2 events";
-        e.threshold_text += "; " + std::string(r.basis);
-        item = c.name + " +" + std::to_string(*ch.delta) + (ch.at_least ? " (at least)" : "");
-      } else {
-        if (r.cumulative_at == 0 || c.value < r.cumulative_at) break;
-        sev = r.cumulative_severity;
-        e.metric = c.name + " (cumulative since the last reset)";
-        e.value = static_cast<double>(c.value);
-        e.at_least = c.saturated;
-        e.threshold = static_cast<double>(r.cumulative_at);
-        item = c.name + " " + (c.saturated ? ">= " : "") + std::to_string(c.value);
-      }
-      Finding& f = acc.get(c.device, r.code, r.layer, sev);
-      f.evidence.push_back(e);
-      f.action = r.action;
-      add_names(summary[{c.device, r.code}], item);
-      f.message = std::string(r.what) + ": " + summary[{c.device, r.code}] +
-                  (window_s ? " in " + window_text(*window_s)
-                            : " since the counters were last reset (one snapshot: no time "
-                              "base, no rate)");
-      break;  // one rule per counter
-    }
+    if (const Rule* r = rule_for(c.canonical)) apply_rule(*r, ch, window_s, acc, summary);
 
     // Paused fraction from pause durations (microseconds) over the window.
     if (window_s && *window_s > 0 && ch.delta && *ch.delta > 0) {
