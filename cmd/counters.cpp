@@ -245,6 +245,8 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   }
 
   // Counters, one table per device (ports first, then device-level hw_counters and netdevs).
+  // In the terminal table the rows are indented under the device title.
+  const std::string indent = resolve_format(g) == Format::kTable ? "  " : "";
   Section cs;
   cs.title = "counters";
   std::vector<std::string> quiet;
@@ -267,14 +269,14 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       if (!attrs.empty()) t.title += " (" + attrs + ")";
     }
     if (window_s) {
-      t.columns = {"  COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
+      t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
       t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
     } else {
-      t.columns = {"  COUNTER", "SRC", "CATEGORY", "VALUE"};
+      t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "VALUE"};
       t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight};
     }
     for (const CounterChange* ch : it->second) {
-      std::vector<std::string> row = {"  " + ch->counter.name, short_group(ch->counter.group),
+      std::vector<std::string> row = {indent + ch->counter.name, short_group(ch->counter.group),
                                       to_string(ch->counter.category)};
       if (window_s) {
         row.push_back(fmt_delta(*ch));
@@ -284,7 +286,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       }
       t.rows.push_back(row);
     }
-    t.notes.push_back("");
+    if (!indent.empty()) t.notes.push_back("");  // blank line between device tables
     cs.tables.push_back(t);
   };
   for (const auto& p : ports) add_device(p.device, &p);
