@@ -86,6 +86,15 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
     return kExitUsage;
   }
+  std::optional<CounterCategory> only;
+  if (!o.only.empty()) {
+    only = parse_counter_category(o.only);
+    if (!only) {
+      print_error("--only: unknown category \"" + o.only + "\"");
+      return kExitUsage;
+    }
+  }
+
   auto fs = make_fs_root(g);
   if (!fs) {
     print_error(fs.error().to_string() + " (check --sysfs-root / --procfs-root)");
@@ -148,15 +157,6 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   if (second) changes = compute_delta(first, *second, *window_s).changes;
   else changes = snapshot_readings(first);
   std::vector<Error> gaps = merged_gaps(first, second ? &*second : nullptr);
-
-  std::optional<CounterCategory> only;
-  if (!o.only.empty()) {
-    only = parse_counter_category(o.only);
-    if (!only) {
-      print_error("--only: unknown category \"" + o.only + "\"");
-      return kExitUsage;
-    }
-  }
 
   Envelope env = make_envelope("fabdiag.counters/1");
   env.params["sysfs_root"] = g.sysfs_root;
