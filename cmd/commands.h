@@ -47,5 +47,18 @@ struct ImportNcclTestsOptions {
   std::string collective;  ///< Collective of tables the output does not name.
 };
 int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o);
+// ---- counters ----
+/// `fabdiag counters`: one snapshot (cumulative values), or two snapshots --interval seconds
+/// apart with deltas and per-second rates, classified and interpreted (cmd/counters.cpp).
+struct CountersOptions {
+  double interval_s = 0;         ///< 0 = single snapshot; > 0 = window between two snapshots.
+  std::string only;              ///< Category filter ("pause", "phy_error", ...); empty = all.
+  bool all = false;              ///< Also list zero / unmoved counters.
+  std::string after_sysfs_root;  ///< Second snapshot from this tree instead of waiting (fixtures).
+  std::vector<std::string> devices;  ///< Only these ibdevs, ibdev/port or netdevs.
+  bool no_ethtool = false;       ///< Skip driver (ethtool) statistics.
+};
+int run_counters(const GlobalOptions& g, const CountersOptions& o);
+// ---- end counters ----
 
 }  // namespace fabdiag::cmd

@@ -115,6 +115,48 @@ int main(int argc, char** argv) {
       "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[].\n"
       "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
       "result table, 4 some rows or tables could not be read (listed under errors).");
+  // ---- counters ----
+  CountersOptions counters_opts;
+  auto* counters = app.add_subcommand(
+      "counters",
+      "RDMA port counters, hw_counters, netdev and ethtool stats: one snapshot, or deltas and "
+      "rates over --interval; classified (traffic, pause, ecn, cnp, phy_error, discard, "
+      "retransmit, link) and interpreted into findings");
+  counters->footer(
+      "A single snapshot shows cumulative values since the counters were last reset: it has no\n"
+      "time base, so no rates are given and only absolute-count rules apply. Use --interval to\n"
+      "measure what moves now. IB counters are read from sysfs (each read is a PMA query).\n"
+      "port_xmit_data/port_rcv_data count 4-octet words and are shown in bytes. Driver stats\n"
+      "come from the SIOCETHTOOL ioctl on the live host, or from <root>/ethtool/<netdev>\n"
+      "(`ethtool -S` text) under a fixture --sysfs-root. A missing --sysfs-root or\n"
+      "--after-sysfs-root directory is a usage error (exit 2).\n"
+      "Examples:\n"
+      "  fabdiag counters                     # non-zero counters now\n"
+      "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
+      "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
+      "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60");
+  auto* counters_interval = counters->add_option(
+      "--interval", counters_opts.interval_s,
+      "Take two snapshots SECONDS apart and show deltas and per-second rates (0.001-86400)")
+      ->check(CLI::Range(0.001, 86400.0));
+  counters->add_option("--only", counters_opts.only,
+                       "Show only counters of one CATEGORY (findings are never filtered)")
+      ->check(CLI::IsMember({"traffic", "pause", "ecn", "cnp", "phy_error", "discard",
+                             "retransmit", "link", "other"}));
+  counters->add_flag("--all", counters_opts.all,
+                     "Also list zero (snapshot) or unmoved (--interval) counters; by default "
+                     "they are hidden and counted");
+  counters->add_option("--after-sysfs-root", counters_opts.after_sysfs_root,
+                       "Read the second snapshot from DIR instead of waiting (fixtures, saved "
+                       "captures); --interval then gives the assumed window in seconds")
+      ->check(CLI::ExistingDirectory)
+      ->needs(counters_interval);
+  counters->add_option("--device", counters_opts.devices,
+                       "Only this device: an ibdev (mlx5_0), a port (mlx5_0/1) or a netdev "
+                       "(repeatable)");
+  counters->add_flag("--no-ethtool", counters_opts.no_ethtool,
+                     "Do not read driver (ethtool -S) statistics");
+  // ---- end counters ----
 
   try {
     app.parse(argc, argv);
@@ -142,6 +184,7 @@ int main(int argc, char** argv) {
     if (topo->parsed()) return run_topo(g, topo_opts);
     if (baseline->parsed()) return run_baseline(g, baseline_opts);
     if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
+    if (counters->parsed()) return run_counters(g, counters_opts);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;

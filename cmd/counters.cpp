@@ -1,0 +1,320 @@
+// `fabdiag counters`: snapshot, or deltas and rates over --interval, of RDMA port counters,
+// hw_counters, netdev and ethtool statistics; classified and interpreted by probes/.
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "cmd/commands.h"
+#include "core/exit_codes.h"
+#include "probes/counter_delta.h"
+#include "probes/counter_rules.h"
+#include "probes/ethtool_ioctl.h"
+#include "probes/sysfs_counters.h"
+#include "report/humanize.h"
+
+namespace fabdiag::cmd {
+namespace {
+
+const char* short_group(CounterGroup g) {
+  switch (g) {
+    case CounterGroup::kIbPortCounters: return "port";
+    case CounterGroup::kIbHwCounters: return "hw";
+    case CounterGroup::kNetdevStats: return "netdev";
+    case CounterGroup::kEthtoolStats: return "ethtool";
+  }
+  return "";
+}
+
+std::string fmt_amount(double v, const std::string& unit) {
+  if (unit == "bytes") return format_bytes_si(v);
+  if (unit == "us") return format_seconds(v / 1e6);
+  if (unit == "bits") return format_sig(v, 3) + " bit";
+  return format_count(static_cast<uint64_t>(v));
+}
+
+std::string fmt_value(const CounterChange& ch) {
+  return (ch.counter.saturated ? ">= " : "") +
+         fmt_amount(static_cast<double>(ch.counter.value), ch.counter.unit);
+}
+
+std::string fmt_delta(const CounterChange& ch) {
+  switch (ch.status) {
+    case DeltaStatus::kAppeared: return "new";
+    case DeltaStatus::kVanished: return "gone";
+    case DeltaStatus::kReset: return "reset";
+    default: break;
+  }
+  if (!ch.delta) return ch.at_least ? "maxed" : "?";
+  std::string s = (ch.at_least ? ">= +" : "+") + fmt_amount(static_cast<double>(*ch.delta), ch.counter.unit);
+  if (ch.status == DeltaStatus::kWrapped) s += " (wrap)";
+  return s;
+}
+
+std::string fmt_rate(const CounterChange& ch) {
+  if (!ch.rate_per_s) return "";
+  double r = *ch.rate_per_s;
+  const std::string& u = ch.counter.unit;
+  if (u == "bytes") return format_bytes_si(r) + "/s";
+  if (u == "bits") return format_bits_per_s(r);
+  if (u == "us") return format_sig(r / 1e4, 3) + " % paused";
+  return format_rate_per_s(r);
+}
+
+bool device_matches(const PortInfo& p, const std::string& d) {
+  return d == p.device || (!p.ibdev.empty() && d == p.ibdev) || (!p.netdev.empty() && d == p.netdev);
+}
+
+// Merges the gaps of two snapshots without repeating the same line.
+std::vector<Error> merged_gaps(const Snapshot& a, const Snapshot* b) {
+  std::vector<Error> out;
+  std::set<std::string> seen;
+  for (const Snapshot* s : {&a, b}) {
+    if (!s) continue;
+    for (const auto& e : s->gaps)
+      if (seen.insert(e.to_string()).second) out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_counters(const GlobalOptions& g, const CountersOptions& o) {
+  auto started = std::chrono::steady_clock::now();
+  if (o.interval_s < 0 || (!o.after_sysfs_root.empty() && o.interval_s <= 0)) {
+    print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
+    return kExitUsage;
+  }
+  std::optional<CounterCategory> only;
+  if (!o.only.empty()) {
+    only = parse_counter_category(o.only);
+    if (!only) {
+      print_error("--only: unknown category \"" + o.only + "\"");
+      return kExitUsage;
+    }
+  }
+
+  auto fs = make_fs_root(g);
+  if (!fs) {
+    print_error(fs.error().to_string() + " (check --sysfs-root / --procfs-root)");
+    return kExitUsage;
+  }
+  Progress progress = stderr_progress(g);
+  SocketEthtoolIoctl ioctl_transport;
+  auto ethtool = make_ethtool_stats_source(*fs, ioctl_transport);
+  CounterReadOptions ro;
+  ro.ethtool = o.no_ethtool ? nullptr : ethtool.get();
+  ro.devices = o.devices;
+
+  Snapshot first = read_counter_snapshot(*fs, ro);
+  for (const auto& d : o.devices) {
+    bool found = std::any_of(first.ports.begin(), first.ports.end(),
+                             [&](const PortInfo& p) { return device_matches(p, d); });
+    if (!found) {
+      print_error("no RDMA port or netdev named \"" + d + "\" under " + fs->sys_path("class") +
+                  " (give an ibdev such as mlx5_0, a port such as mlx5_0/1, or a netdev)");
+      return kExitUsage;
+    }
+  }
+
+  std::optional<Snapshot> second;
+  std::optional<double> window_s;
+  std::string ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
+  if (o.interval_s > 0) {
+    if (!o.after_sysfs_root.empty()) {
+      FsRoot fs2(o.after_sysfs_root, g.procfs_root);
+      if (auto st = fs2.validate(); !st) {
+        print_error(st.error().to_string() + " (--after-sysfs-root)");
+        return kExitUsage;
+      }
+      auto ethtool2 = make_ethtool_stats_source(fs2, ioctl_transport);
+      CounterReadOptions ro2 = ro;
+      ro2.ethtool = o.no_ethtool ? nullptr : ethtool2.get();
+      second = read_counter_snapshot(fs2, ro2);
+      window_s = o.interval_s;
+    } else {
+      progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
+               std::to_string(first.ports.size()) + " devices; waiting " +
+               format_sig(o.interval_s, 4) + " s for the second");
+      auto deadline = std::chrono::steady_clock::now() +
+                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                          std::chrono::duration<double>(o.interval_s));
+      while (std::chrono::steady_clock::now() < deadline) {
+        auto left = deadline - std::chrono::steady_clock::now();
+        auto step = std::min<std::chrono::steady_clock::duration>(left, std::chrono::seconds(10));
+        std::this_thread::sleep_for(step);
+        double left_s = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+        if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
+      }
+      second = read_counter_snapshot(*fs, ro);
+      window_s = second->monotonic_s - first.monotonic_s;
+    }
+  }
+
+  std::vector<CounterChange> changes;
+  const std::vector<PortInfo>& ports = second ? second->ports : first.ports;
+  if (second) changes = compute_delta(first, *second, *window_s).changes;
+  else changes = snapshot_readings(first);
+  std::vector<Error> gaps = merged_gaps(first, second ? &*second : nullptr);
+
+  Envelope env = make_envelope("fabdiag.counters/1");
+  env.params["sysfs_root"] = g.sysfs_root;
+  if (!o.after_sysfs_root.empty()) env.params["after_sysfs_root"] = o.after_sysfs_root;
+  env.params["interval_s"] = o.interval_s > 0 ? nlohmann::json(o.interval_s) : nlohmann::json(nullptr);
+  env.params["only"] = o.only;
+  env.params["all"] = o.all;
+  env.params["devices"] = o.devices;
+  env.params["ethtool_source"] = ethtool_desc;
+  env.findings = evaluate_counter_rules(ports, changes, window_s);
+
+  // Which counters are shown: category filter, then moving / non-zero unless --all.
+  std::map<std::string, std::vector<const CounterChange*>> shown_by_device;
+  std::vector<std::string> device_order;
+  size_t hidden = 0, shown = 0;
+  nlohmann::json counters_json = nlohmann::json::array();
+  for (const auto& ch : changes) {
+    if (only && ch.counter.category != *only) continue;
+    if (!o.all && !is_interesting(ch)) {
+      ++hidden;
+      continue;
+    }
+    ++shown;
+    counters_json.push_back(ch);
+    if (!shown_by_device.count(ch.counter.device)) device_order.push_back(ch.counter.device);
+    shown_by_device[ch.counter.device].push_back(&ch);
+  }
+  nlohmann::json unavailable = nlohmann::json::array();
+  for (const auto& e : gaps) {
+    if (is_failure(e)) env.errors.push_back(e);
+    else unavailable.push_back(e);
+  }
+  env.data["window_s"] = window_s ? nlohmann::json(*window_s) : nlohmann::json(nullptr);
+  env.data["ports"] = ports;
+  env.data["counters"] = counters_json;
+  env.data["hidden_counters"] = hidden;
+  env.data["unavailable"] = unavailable;
+
+  Document doc;
+  doc.title = window_s ? "fabdiag counters: deltas over " + format_sig(*window_s, 4) + " s"
+                       : "fabdiag counters: one snapshot (cumulative since the last reset; no rates)";
+  Section summary;
+  summary.title = "summary";
+  summary.fields.emplace_back("read", std::to_string(changes.size()) + " counters on " +
+                                          std::to_string(ports.size()) + " devices");
+  summary.fields.emplace_back(
+      "shown", std::to_string(shown) + (o.all ? "" : ", " + std::to_string(hidden) +
+                                                         (window_s ? " unmoved" : " zero") +
+                                                         " hidden (--all shows them)"));
+  if (only) summary.fields.emplace_back("category", o.only);
+  summary.fields.emplace_back("ethtool", ethtool_desc);
+  if (window_s)
+    summary.lines.push_back("DELTA: \">=\" saturated counter (at least), \"(wrap)\" 32-bit wrap, "
+                            "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down.");
+  doc.sections.push_back(summary);
+
+  // RDMA ports: one line each, with what makes their counters meaningful.
+  Section port_section;
+  port_section.title = "rdma ports";
+  Table pt;
+  pt.columns = {"PORT", "NETDEV", "LINK", "STATE", "PHYS_STATE", "RATE"};
+  bool nonstandard = false, not_up = false;
+  for (const auto& p : ports) {
+    if (!p.is_rdma) continue;
+    auto st = parse_numbered_state(p.state);
+    bool up = st && (st->number == 4 || st->number == 5) && !phys_state_is_down(p.phys_state);
+    std::string ps = p.phys_state.empty() ? "?" : p.phys_state;
+    if (!p.phys_state.empty() && !phys_state_is_ibta(p.phys_state)) {
+      ps += " *";
+      nonstandard = true;
+    }
+    std::string rate = p.rate.empty() ? "?" : p.rate;
+    if (!up && !p.rate.empty()) {
+      rate += " **";
+      not_up = true;
+    }
+    pt.rows.push_back({p.device, p.netdev.empty() ? "-" : p.netdev,
+                       p.link_layer.empty() ? "?" : p.link_layer, p.state.empty() ? "?" : p.state,
+                       ps, rate});
+  }
+  if (nonstandard) pt.notes.push_back("*  not an IBTA phys_state value; ignored (no link judgement from it)");
+  if (not_up) pt.notes.push_back("** the port has no link: the rate is not a link speed");
+  if (!pt.rows.empty()) {
+    port_section.tables.push_back(pt);
+    doc.sections.push_back(port_section);
+  }
+
+  // Counters, one table per device (ports first, then device-level hw_counters and netdevs).
+  // In the terminal table the rows are indented under the device title.
+  const std::string indent = resolve_format(g) == Format::kTable ? "  " : "";
+  Section cs;
+  cs.title = "counters";
+  std::vector<std::string> quiet;
+  std::set<std::string> done;
+  auto add_device = [&](const std::string& device, const PortInfo* p) {
+    done.insert(device);
+    auto it = shown_by_device.find(device);
+    if (it == shown_by_device.end()) {
+      if (p && p->is_rdma) quiet.push_back(device);
+      return;
+    }
+    Table t;
+    t.title = device;
+    if (p && p->is_rdma && !p->netdev.empty()) t.title += " (netdev " + p->netdev + ")";
+    if (p && !p->is_rdma) {
+      std::string attrs = p->state;
+      if (!p->link_layer.empty()) attrs += ", " + p->link_layer;
+      if (!p->rate.empty()) attrs += ", " + p->rate;
+      if (!p->driver.empty()) attrs += ", " + p->driver;
+      if (!attrs.empty()) t.title += " (" + attrs + ")";
+    }
+    if (window_s) {
+      t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
+      t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
+    } else {
+      t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "VALUE"};
+      t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight};
+    }
+    for (const CounterChange* ch : it->second) {
+      std::vector<std::string> row = {indent + ch->counter.name, short_group(ch->counter.group),
+                                      to_string(ch->counter.category)};
+      if (window_s) {
+        row.push_back(fmt_delta(*ch));
+        row.push_back(fmt_rate(*ch));
+      } else {
+        row.push_back(fmt_value(*ch));
+      }
+      t.rows.push_back(row);
+    }
+    if (!indent.empty()) t.notes.push_back("");  // blank line between device tables
+    cs.tables.push_back(t);
+  };
+  for (const auto& p : ports) add_device(p.device, &p);
+  for (const auto& d : device_order)
+    if (!done.count(d)) add_device(d, nullptr);
+  if (!cs.tables.empty()) cs.tables.back().notes.clear();  // the section adds its own blank line
+  if (!quiet.empty()) {
+    std::string list;
+    for (const auto& d : quiet) list += (list.empty() ? "" : ", ") + d;
+    cs.lines.push_back((window_s ? "No counter moved on: " : "All counters zero on: ") + list);
+  }
+  if (cs.tables.empty() && cs.lines.empty())
+    cs.lines.push_back(window_s ? "No counter moved." : "All counters are zero.");
+  doc.sections.push_back(cs);
+
+  if (!unavailable.empty()) {
+    Section s;
+    s.title = "not available";
+    s.lines.push_back("  " + std::to_string(unavailable.size()) +
+                      " source(s) unsupported or absent on these devices (normal; not an error)" +
+                      (g.verbose ? ":" : "; -v lists them"));
+    if (g.verbose)
+      for (const auto& e : gaps)
+        if (!is_failure(e)) s.lines.push_back("  " + e.to_string());
+    doc.sections.push_back(s);
+  }
+  finish_envelope(env, started);
+  return emit(g, env, doc);
+}
+
+}  // namespace fabdiag::cmd

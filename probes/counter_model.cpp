@@ -1,0 +1,60 @@
+#include "probes/counter_model.h"
+
+#include <nlohmann/json.hpp>
+
+namespace fabdiag {
+
+const char* to_string(CounterGroup g) {
+  switch (g) {
+    case CounterGroup::kIbPortCounters: return "ib_port_counters";
+    case CounterGroup::kIbHwCounters: return "ib_hw_counters";
+    case CounterGroup::kNetdevStats: return "netdev_stats";
+    case CounterGroup::kEthtoolStats: return "ethtool_stats";
+  }
+  return "netdev_stats";
+}
+
+const char* to_string(CounterCategory c) {
+  switch (c) {
+    case CounterCategory::kTraffic: return "traffic";
+    case CounterCategory::kPause: return "pause";
+    case CounterCategory::kEcn: return "ecn";
+    case CounterCategory::kCnp: return "cnp";
+    case CounterCategory::kPhyError: return "phy_error";
+    case CounterCategory::kDiscard: return "discard";
+    case CounterCategory::kRetransmit: return "retransmit";
+    case CounterCategory::kLink: return "link";
+    case CounterCategory::kOther: return "other";
+  }
+  return "other";
+}
+
+std::vector<CounterCategory> all_counter_categories() {
+  return {CounterCategory::kTraffic,    CounterCategory::kPause,   CounterCategory::kEcn,
+          CounterCategory::kCnp,        CounterCategory::kPhyError, CounterCategory::kDiscard,
+          CounterCategory::kRetransmit, CounterCategory::kLink,    CounterCategory::kOther};
+}
+
+std::optional<CounterCategory> parse_counter_category(const std::string& s) {
+  for (auto c : all_counter_categories())
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+
+bool is_failure(const Error& gap) {
+  return gap.code != ErrorCode::kUnsupported && gap.code != ErrorCode::kNotFound;
+}
+
+void to_json(nlohmann::json& j, const PortInfo& p) {
+  j = nlohmann::json{{"device", p.device},
+                     {"ibdev", p.ibdev},
+                     {"port", p.port},
+                     {"netdev", p.netdev},
+                     {"driver", p.driver},
+                     {"link_layer", p.link_layer},
+                     {"state", p.state},
+                     {"phys_state", p.phys_state},
+                     {"rate", p.rate}};
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,106 @@
+// Counter model: one sample of one NIC/RDMA counter, the port it belongs to, and a snapshot of
+// all of them on one host. Produced by probes/sysfs_counters.h (sysfs + ethtool), consumed by
+// probes/counter_delta.h (deltas, rates) and probes/counter_rules.h (findings).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/result.h"
+
+namespace fabdiag {
+
+/// Where a counter was read.
+enum class CounterGroup {
+  kIbPortCounters,  ///< /sys/class/infiniband/<ibdev>/ports/<n>/counters/* (IBTA PMA PortCounters).
+  kIbHwCounters,    ///< /sys/class/infiniband/<ibdev>/ports/<n>/hw_counters/* (driver rdma_hw_stats).
+  kNetdevStats,     ///< /sys/class/net/<netdev>/statistics/* (rtnl_link_stats64).
+  kEthtoolStats,    ///< Driver statistics of `ethtool -S <netdev>` (SIOCETHTOOL ETHTOOL_GSTATS).
+};
+
+/// "ib_port_counters", "ib_hw_counters", "netdev_stats", "ethtool_stats" (the JSON spelling).
+const char* to_string(CounterGroup g);
+
+/// What a counter is evidence of (DOMAIN.md sections 1, 3, 4, 10).
+enum class CounterCategory {
+  kTraffic,     ///< Bytes/packets moved (volume, not health).
+  kPause,       ///< Link-level pause / PFC frames and pause durations (flow control).
+  kEcn,         ///< ECN congestion-experienced marks.
+  kCnp,         ///< RoCE congestion notification packets (DCQCN) sent/handled/ignored.
+  kPhyError,    ///< Physical-layer errors: symbol, CRC/FCS, FEC uncorrectable, ICRC, receive errors.
+  kDiscard,     ///< Packets dropped for lack of buffer, congestion or a down port.
+  kRetransmit,  ///< Transport loss and recovery: ack timeouts, sequence errors, retries, CQE errors.
+  kLink,        ///< Link state events: link down, link error recovery (retrain), carrier changes.
+  kOther,       ///< Anything else (requests by opcode, management packets, unknown names).
+};
+
+/// "traffic", "pause", "ecn", "cnp", "phy_error", "discard", "retransmit", "link", "other".
+const char* to_string(CounterCategory c);
+/// Parses the names above; nullopt for anything else.
+std::optional<CounterCategory> parse_counter_category(const std::string& s);
+/// Every category, in the order above (for help texts and tests).
+std::vector<CounterCategory> all_counter_categories();
+
+/// One sample of one counter.
+///
+/// `raw` is the number as read; `value` = raw x `scale` in `unit`, saturating at UINT64_MAX.
+/// `scale` is 4 for port_xmit_data / port_rcv_data, which count 4-octet words (IBTA), so their
+/// `value` is bytes. Overflow behaviour: a counter narrower than 64 bits either wraps modulo
+/// 2^width_bits (`wraps`, e.g. mlx5 Q counters, 32 bits) or saturates at 2^width_bits - 1 (IBTA
+/// PortCounters: symbol_error 16, link_downed 8, local_link_integrity_errors 4, ...).
+struct Counter {
+  std::string device;     ///< "mlx5_0/1" (ibdev/port), "mlx5_0" (device-level), or a netdev.
+  CounterGroup group = CounterGroup::kNetdevStats;
+  std::string name;       ///< As the kernel or driver spells it ("to_retransmits", "rx_prio3_pause").
+  std::string canonical;  ///< Meaning-level name after aliasing ("local_ack_timeout_err"); = name if none.
+  CounterCategory category = CounterCategory::kOther;
+  std::string unit = "count";  ///< "count", "bytes", "bits" or "us" (pause durations).
+  uint64_t raw = 0;       ///< As read.
+  uint64_t scale = 1;     ///< value = raw * scale.
+  uint64_t value = 0;     ///< In `unit`.
+  unsigned width_bits = 64;  ///< Hardware width; 64 = never overflows in practice.
+  bool wraps = false;     ///< Narrow counter that wraps (true) or saturates (false).
+  bool saturated = false; ///< raw == 2^width_bits - 1 on a saturating counter: "at least value".
+  std::string source;     ///< Physical sysfs path, or "ethtool -S <netdev>" / fixture file.
+};
+
+/// Attributes of one RDMA port (or one netdev) that counters are read for: the evidence that
+/// says whether a counter on it means anything (a DOWN port's rate is not a speed).
+struct PortInfo {
+  std::string device;      ///< "mlx5_0/1" for an RDMA port, the netdev name for a netdev.
+  std::string ibdev;       ///< "mlx5_0"; empty for a plain netdev.
+  int port = 0;            ///< 1-based RDMA port; 0 for a plain netdev.
+  std::string netdev;      ///< Paired netdev ("ens1f0np0"); empty when none is known.
+  std::string driver;      ///< Kernel driver of the PCI function ("mlx5_core"); empty if unknown.
+  std::string link_layer;  ///< "InfiniBand" | "Ethernet" (RDMA ports); "Ethernet", "Loopback", ... (netdev type).
+  std::string state;       ///< RDMA: ports/<n>/state ("4: ACTIVE"); netdev: operstate ("up").
+  std::string phys_state;  ///< RDMA: ports/<n>/phys_state ("5: LinkUp"); empty for a netdev.
+  std::string rate;        ///< RDMA: ports/<n>/rate ("400 Gb/sec (4X NDR)"); netdev: "<speed> Mb/s".
+  bool is_rdma = false;    ///< True for an RDMA port, false for a plain netdev.
+  std::string sysfs_dir;   ///< Physical directory the attributes were read from (evidence source).
+};
+
+/// All counters of one host at one moment.
+struct Snapshot {
+  std::string taken_at;      ///< UTC ISO 8601 when reading started.
+  double monotonic_s = 0;    ///< steady_clock seconds when reading started (for windows).
+  std::vector<PortInfo> ports;
+  std::vector<Counter> samples;
+  /// What could not be read. kUnsupported = "N/A (no PMA)" or EOPNOTSUPP (not applicable),
+  /// kNotFound = absent by design (irdma has no counters/ folder) or vanished while reading;
+  /// anything else (kParse garbage, kIo, kPermission) is a failure: see is_failure().
+  std::vector<Error> gaps;
+};
+
+/// True when a gap is a real failure (the result is partial), false when it only says that a
+/// counter or source does not exist or is not supported on this device.
+bool is_failure(const Error& gap);
+
+/// JSON form of a port: {device, ibdev, port, netdev, driver, link_layer, state, phys_state, rate}.
+void to_json(nlohmann::json& j, const PortInfo& p);
+
+}  // namespace fabdiag
