@@ -1,0 +1,19 @@
+// JSON round trip of a counter Snapshot, so a node's snapshot can travel to rank 0 (triage
+// gathers every node's counters over MPI) and be judged there with the same delta and rules.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/result.h"
+#include "probes/counter_model.h"
+
+namespace fabdiag {
+
+/// {taken_at, monotonic_s, ports[], samples[{device, group, name, canonical, category, unit,
+/// raw, scale, value, width_bits, wraps, saturated, source}], gaps[{code, message, source}]}.
+nlohmann::json snapshot_to_json(const Snapshot& s);
+
+/// Inverse of snapshot_to_json. Errors: kParse naming the first bad member.
+Result<Snapshot> snapshot_from_json(const nlohmann::json& j);
+
+}  // namespace fabdiag
