@@ -61,4 +61,23 @@ struct CountersOptions {
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
 // ---- end counters ----
 
+// ---- triage ----
+/// `fabdiag triage`: the layered walk on a cluster; names slow nodes and links.
+struct TriageOptions {
+  std::string hostfile;                  ///< Launcher mode: compose and run mpirun over these hosts.
+  std::string mpirun = "mpirun";         ///< Launcher program.
+  std::string mpirun_args_file;          ///< Extra mpirun arguments, one per line.
+  std::vector<std::string> mpirun_args;  ///< Extra mpirun arguments (repeatable --mpirun-arg).
+  double timeout_s = 300;                ///< Launcher deadline for the whole job.
+  std::string pair_size = "1M";          ///< Pair test message size per direction.
+  int pair_iters = 3;                    ///< Exchanges per pair test.
+  std::string sweep_min = "1M";          ///< Collective sweep -b.
+  std::string sweep_max = "4M";          ///< Collective sweep -e.
+  int bench_iters = 5;                   ///< Timed iterations per size.
+  bool no_sweeps = false;                ///< Skip the collective sweeps.
+  bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
+};
+int run_triage(const GlobalOptions& g, const TriageOptions& o);
+// ---- end triage ----
+
 }  // namespace fabdiag::cmd

@@ -158,6 +158,42 @@ int main(int argc, char** argv) {
                      "Do not read driver (ethtool -S) statistics");
   // ---- end counters ----
 
+  // ---- triage ----
+  TriageOptions triage_opts;
+  auto* triage = app.add_subcommand(
+      "triage",
+      "Find the slow node or link of a cluster: counters on every node, all_reduce and "
+      "alltoall sweeps, the pairwise matrix, confirmation with known-good partners, counters "
+      "again; then suspects with their evidence chain and the next action");
+  triage->footer(
+      "Two ways to run it:\n"
+      "  mpirun -np N --map-by node fabdiag triage        # inside your own MPI/Slurm job, one rank per node\n"
+      "  fabdiag triage --hostfile hosts.txt              # fabdiag composes and runs mpirun itself\n"
+      "On the emulated cluster (scripts/emucluster.sh up ...):\n"
+      "  fabdiag triage --hostfile /tmp/fabdiag-emucluster/hostfile \\\n"
+      "                 --mpirun-args-file /tmp/fabdiag-emucluster/mpirun-args\n"
+      "--sysfs-root may contain {host}, replaced on each rank by its host name.\n"
+      "Nothing is named on one sample: a node is judged on the median of all its pairs and\n"
+      "confirmed against known-good partners; a link is named only when both ends are fast with\n"
+      "other partners. Exit 1 when suspects are named, 0 when none, 4 when steps failed.");
+  triage->add_option("--hostfile", triage_opts.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
+      ->check(CLI::ExistingFile);
+  triage->add_option("--mpirun", triage_opts.mpirun, "mpirun program to use with --hostfile");
+  triage->add_option("--mpirun-args-file", triage_opts.mpirun_args_file,
+                     "File of extra mpirun arguments, one per line (emucluster writes STATE/mpirun-args)")
+      ->check(CLI::ExistingFile);
+  triage->add_option("--mpirun-arg", triage_opts.mpirun_args, "One extra mpirun argument (repeatable)")->allow_extra_args(false);
+  triage->add_option("--timeout", triage_opts.timeout_s, "Seconds before a --hostfile run is stopped and the silent host reported")
+      ->check(CLI::Range(1.0, 86400.0));
+  triage->add_option("--pair-size", triage_opts.pair_size, "Pair test message size per direction (e.g. 1M, 4M)");
+  triage->add_option("--pair-iters", triage_opts.pair_iters, "Exchanges per pair test")->check(CLI::Range(1, 1000));
+  triage->add_option("--sweep-min", triage_opts.sweep_min, "Smallest collective size (-b)");
+  triage->add_option("--sweep-max", triage_opts.sweep_max, "Largest collective size (-e)");
+  triage->add_option("--bench-iters", triage_opts.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
+  triage->add_flag("--no-sweeps", triage_opts.no_sweeps, "Skip the all_reduce/alltoall sweeps");
+  triage->add_flag("--worker", triage_opts.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
+  // ---- end triage ----
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -185,6 +221,7 @@ int main(int argc, char** argv) {
     if (baseline->parsed()) return run_baseline(g, baseline_opts);
     if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
     if (counters->parsed()) return run_counters(g, counters_opts);
+    if (triage->parsed()) return run_triage(g, triage_opts);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;

@@ -18,7 +18,7 @@
 namespace fabdiag::triage {
 
 /// Parameters of one collective sweep (nccl-tests style).
-struct SweepSpec {
+struct CollectiveSpec {
   std::string collective = "all_reduce";  ///< all_reduce, alltoall, ...
   uint64_t min_bytes = 1 << 20;
   uint64_t max_bytes = 4 << 20;
@@ -38,7 +38,7 @@ class ClusterRunner {
   /// `data` object or an error for that node.
   virtual std::vector<Result<nlohmann::json>> snapshot_counters() = 0;
   /// Runs a collective sweep on all nodes; returns fabdiag.bench/1 `data`.
-  virtual Result<nlohmann::json> run_collective(const SweepSpec& spec) = 0;
+  virtual Result<nlohmann::json> run_collective(const CollectiveSpec& spec) = 0;
   /// Runs one round of concurrent node-disjoint bidirectional pair tests of `size_bytes`,
   /// `iters` times each; returns one sample per pair (NaN bytes_per_s when a pair failed).
   virtual Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs,

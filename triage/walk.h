@@ -16,7 +16,7 @@ namespace fabdiag::triage {
 
 /// What to run.
 struct WalkParams {
-  std::vector<SweepSpec> sweeps = {SweepSpec{"all_reduce"}, SweepSpec{"alltoall"}};
+  std::vector<CollectiveSpec> sweeps = {CollectiveSpec{"all_reduce"}, CollectiveSpec{"alltoall"}};
   uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction).
   int pair_iters = 3;                  ///< Sendrecv repetitions per pair test.
   LocalizeParams localize;

@@ -1,0 +1,114 @@
+#include "cmd/triage_view.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "report/humanize.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+std::string mbps(const nlohmann::json& v) {
+  if (!v.is_number()) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v.get<double>() / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+Document triage_document(const Envelope& env) {
+  const nlohmann::json& d = env.data;
+  Document doc;
+  auto hosts = d.value("hosts", nlohmann::json::array());
+  doc.title = "fabdiag triage: " + std::to_string(hosts.size()) + " nodes";
+
+  Section verdict;
+  verdict.title = "Verdict";
+  const auto suspects = d.value("suspects", nlohmann::json::array());
+  if (suspects.empty()) {
+    verdict.lines.push_back(env.errors.empty() ? "No suspect: every node and link performed like its peers."
+                                               : "No suspect named, but some steps failed (see NOT READ below).");
+  }
+  for (const auto& s : suspects) {
+    std::string who;
+    for (const auto& h : s.value("hosts", nlohmann::json::array())) who += (who.empty() ? "" : " <-> ") + h.get<std::string>();
+    verdict.lines.push_back("SUSPECT " + s.value("kind", "") + " " + who + "  (layer " + s.value("layer", "") + ")");
+    for (const auto& e : s.value("evidence", nlohmann::json::array())) {
+      std::string line = "    - " + e.value("metric", "");
+      if (e.contains("value") && e["value"].is_number()) {
+        double v = e["value"].get<double>();
+        std::string unit = e.value("unit", "");
+        line += ": " + (unit == "bytes/s" ? format_sig(v / 1e6, 3) + " MB/s" : format_sig(v, 6) + (unit.empty() ? "" : " " + unit));
+      }
+      if (e.contains("value_text")) line += " (" + e.value("value_text", "") + ")";
+      if (e.contains("threshold") && e["threshold"].is_number() && e.value("unit", "") == "bytes/s")
+        line += "; limit " + format_sig(e["threshold"].get<double>() / 1e6, 3) + " MB/s";
+      verdict.lines.push_back(line);
+    }
+    verdict.lines.push_back("    -> " + s.value("action", ""));
+  }
+  for (const auto& c : d.value("cleared", nlohmann::json::array()))
+    verdict.lines.push_back("cleared " + c.value("subject", "") + ": " + c.value("reason", ""));
+  for (const auto& i : d.value("inconclusive", nlohmann::json::array()))
+    verdict.lines.push_back("inconclusive: " + i.get<std::string>());
+  doc.sections.push_back(verdict);
+
+  Section bench;
+  bench.title = "Collectives (busbw as nccl-tests defines it)";
+  for (const auto& b : d.value("bench", nlohmann::json::array())) {
+    Table t;
+    t.title = b.value("collective", "") + " on " + std::to_string(b.value("ranks", 0)) + " ranks";
+    t.columns = {"size", "time", "algbw", "busbw", "wrong"};
+    t.align = {Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight};
+    for (const auto& r : b.value("results", nlohmann::json::array()))
+      t.rows.push_back({format_bytes_iec(r.value("size_bytes", 0.0)), format_seconds(r.value("time_s", 0.0)),
+                        format_gbytes_per_s(r.value("algbw_bytes_per_s", 0.0)),
+                        format_gbytes_per_s(r.value("busbw_bytes_per_s", 0.0)),
+                        std::to_string(r.value("wrong_elements", 0))});
+    bench.tables.push_back(t);
+  }
+  if (!bench.tables.empty()) doc.sections.push_back(bench);
+
+  const auto& pw = d.value("pairwise", nlohmann::json::object());
+  if (pw.contains("matrix_bytes_per_s")) {
+    Section m;
+    m.title = "Pairwise screen (MB/s per direction, concurrent round-robin pairs)";
+    Table t;
+    t.columns.push_back("");
+    for (const auto& h : hosts) t.columns.push_back(h.get<std::string>());
+    t.columns.push_back("median");
+    t.align.assign(t.columns.size(), Align::kRight);
+    t.align[0] = Align::kLeft;
+    const auto& mat = pw["matrix_bytes_per_s"];
+    const auto med = pw.value("node_median_bytes_per_s", nlohmann::json::object());
+    for (size_t i = 0; i < mat.size() && i < hosts.size(); ++i) {
+      std::vector<std::string> row = {hosts[i].get<std::string>()};
+      for (const auto& v : mat[i]) row.push_back(mbps(v));
+      row.push_back(mbps(med.value(hosts[i].get<std::string>(), nlohmann::json())));
+      t.rows.push_back(row);
+    }
+    t.notes.push_back("median node: " + mbps(pw.value("fleet_median_bytes_per_s", nlohmann::json())) +
+                      " MB/s; pair size " + format_bytes_iec(pw.value("size_bytes", 0.0)));
+    m.tables.push_back(t);
+    doc.sections.push_back(m);
+  }
+  const auto conf = d.value("confirmation", nlohmann::json::array());
+  if (!conf.empty()) {
+    Section c;
+    c.title = "Confirmation rounds";
+    Table t;
+    t.columns = {"round", "pair", "role", "MB/s"};
+    t.align = {Align::kRight, Align::kLeft, Align::kLeft, Align::kRight};
+    for (size_t r = 0; r < conf.size(); ++r)
+      for (const auto& p : conf[r])
+        t.rows.push_back({std::to_string(r + 1), p["hosts"][0].get<std::string>() + " <-> " + p["hosts"][1].get<std::string>(),
+                          p.value("role", ""), mbps(p.value("bytes_per_s", nlohmann::json()))});
+    c.tables.push_back(t);
+    doc.sections.push_back(c);
+  }
+  return doc;
+}
+
+}  // namespace fabdiag::cmd

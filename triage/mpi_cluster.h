@@ -1,0 +1,58 @@
+// ClusterRunner over MPI ranks (one rank per node): rank 0 runs the triage walk and broadcasts
+// each step as a small JSON command; every other rank executes the same command in
+// serve_followers(), so decisions live in one place and all ranks stay in step.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/fs_root.h"
+#include "core/progress.h"
+#include "triage/cluster.h"
+
+namespace fabdiag::perf {
+class Comm;
+}
+
+namespace fabdiag::triage {
+
+/// How each rank reads its own node.
+struct NodeReadOptions {
+  FsRoot fs;                 ///< This rank's /sys and /proc (already resolved for its host).
+  bool read_ethtool = true;  ///< Driver stats via SIOCETHTOOL (live) or fixture files.
+};
+
+/// Rank 0's side. Every call is collective: the followers must be inside serve_followers().
+class MpiCluster : public ClusterRunner {
+ public:
+  /// `comm` must outlive this object; call only on rank 0.
+  MpiCluster(perf::Comm& comm, NodeReadOptions node, Progress progress);
+  const std::vector<std::string>& hosts() const override;
+  std::vector<Result<nlohmann::json>> snapshot_counters() override;
+  Result<nlohmann::json> run_collective(const CollectiveSpec& spec) override;
+  Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs, int round_id,
+                                            uint64_t size_bytes, int iters) override;
+  /// Releases the followers (they return from serve_followers). Call exactly once at the end.
+  Status finish();
+
+ private:
+  perf::Comm& comm_;
+  NodeReadOptions node_;
+  Progress progress_;
+};
+
+/// Ranks other than 0: executes broadcast commands until rank 0 calls finish(). Errors: a
+/// failed broadcast (rank 0 died); local failures travel to rank 0 inside the results.
+Status serve_followers(perf::Comm& comm, const NodeReadOptions& node);
+
+/// The CounterJudge of real snapshots (fabdiag.counters snapshot JSON as produced by the
+/// followers): delta over the window, then the counter rules of probes/counter_rules.h.
+std::vector<Finding> judge_counter_snapshots(const nlohmann::json& before, const nlohmann::json& after,
+                                             double window_s);
+
+/// Replaces "{host}" in a --sysfs-root/--procfs-root value with this rank's host name, so each
+/// emulated node reads its own fixture copy (/tmp/fabdiag-emucluster/{host}/sys).
+std::string expand_host_placeholder(const std::string& path, const std::string& host);
+
+}  // namespace fabdiag::triage
