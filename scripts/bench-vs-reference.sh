@@ -12,7 +12,7 @@
 #   --bin PATH   fabdiag binary (default: build/fabdiag under the repository root)
 #   --up N       bring an emulated cluster of N nodes up first and take it down at the end;
 #                without it, a cluster must already be up (emucluster.sh up --nodes 2+)
-# Needs: root, mpicc, mpirun, iperf3, jq, and scripts/emucluster.sh (or $EMUCLUSTER).
+# Needs: root, mpicc, mpirun, iperf3, python3, and scripts/emucluster.sh (or $EMUCLUSTER).
 # Traffic stays between the local network namespaces of the emulated cluster.
 set -euo pipefail
 
@@ -42,7 +42,7 @@ while (($#)); do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-for tool in mpicc mpirun iperf3 jq ip; do command -v "$tool" >/dev/null || die "$tool not found"; done
+for tool in mpicc mpirun iperf3 python3 ip numfmt; do command -v "$tool" >/dev/null || die "$tool not found"; done
 [[ -x $BIN ]] || die "fabdiag binary '$BIN' not found (build it, or pass --bin)"
 
 tmp=$(mktemp -d)
@@ -50,7 +50,9 @@ iperf_pid=
 cleanup() {
 	[[ -n $iperf_pid ]] && kill "$iperf_pid" 2>/dev/null || true
 	rm -rf "$tmp"
-	if ((UP > 0)); then "$EMUCLUSTER" down >/dev/null 2>&1 || true; fi
+	if ((UP > 0)); then
+		"$EMUCLUSTER" down >/dev/null || echo "$PROG: warning: '$EMUCLUSTER down' failed; run it by hand" >&2
+	fi
 }
 trap cleanup EXIT
 if ((UP > 0)); then
@@ -72,6 +74,8 @@ pair_bytes=$(numfmt --from=iec "${PAIR_SIZE%B}")
 
 # Open MPI's rsh launcher warns about setpgid inside the namespaces; the warning is harmless.
 mpirun() { command mpirun "$@" 2> >(grep -v 'plm:rsh: Warning: setpgid' >&2); }
+# jval FILE EXPR: evaluates the Python expression EXPR over the JSON document `d` in FILE.
+jval() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 gbs() { awk -v x="$1" 'BEGIN { printf "%.3f", x / 1e9 }'; }
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -81,7 +85,7 @@ fab_runs="" raw_runs="" iperf_runs=""
 for ((r = 0; r < REPEAT; r++)); do
 	mpirun "${MPI_ARGS[@]}" -np 2 "$BIN" pairwise --size "$PAIR_SIZE" -n "$ITERS" --format json -q \
 		>"$tmp/pair.json" || [[ $? == 1 ]]
-	fab_runs+=" $(jq '[.data.matrix_bytes_per_s[0][1], .data.matrix_bytes_per_s[1][0]] | add / 2' "$tmp/pair.json")"
+	fab_runs+=" $(jval "$tmp/pair.json" '(d["data"]["matrix_bytes_per_s"][0][1] + d["data"]["matrix_bytes_per_s"][1][0]) / 2')"
 	raw_runs+=" $(mpirun "${MPI_ARGS[@]}" -np 2 "$tmp/allreduce_ref" sendrecv "$pair_bytes" "$ITERS" 1 |
 		sed -n 's/.*bytes_per_s=\([0-9.e+]*\).*/\1/p')"
 	ip netns exec node02 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
@@ -90,7 +94,7 @@ for ((r = 0; r < REPEAT; r++)); do
 	ip netns exec node01 iperf3 -c "$EMU_NET.2" -p 5201 --bidir -t "$IPERF_SECONDS" -J >"$tmp/iperf.json"
 	wait "$iperf_pid" 2>/dev/null || true
 	iperf_pid=
-	iperf_runs+=" $(jq '(.end.sum_received.bits_per_second + .end.sum_received_bidir_reverse.bits_per_second) / 2 / 8' "$tmp/iperf.json")"
+	iperf_runs+=" $(jval "$tmp/iperf.json" '(d["end"]["sum_received"]["bits_per_second"] + d["end"]["sum_received_bidir_reverse"]["bits_per_second"]) / 2 / 8')"
 done
 fab=$(median <<<"$fab_runs") raw=$(median <<<"$raw_runs") iperf=$(median <<<"$iperf_runs")
 printf '%-28s %10s GB/s\n' "iperf3 --bidir" "$(gbs "$iperf")" "raw MPI_Sendrecv loop" "$(gbs "$raw")" \
@@ -108,7 +112,7 @@ for size in $SIZES; do
 	for ((r = 0; r < REPEAT; r++)); do
 		mpirun "${MPI_ARGS[@]}" -np "$EMU_NODES" "$BIN" bench all_reduce -b "$size" -e "$size" \
 			-w 2 -n "$ITERS" --format json -q >"$tmp/bench.json" || [[ $? == 1 ]]
-		fab_runs+=" $(jq '.data.results[0].busbw_bytes_per_s' "$tmp/bench.json")"
+		fab_runs+=" $(jval "$tmp/bench.json" 'd["data"]["results"][0]["busbw_bytes_per_s"]')"
 		ref_runs+=" $(mpirun "${MPI_ARGS[@]}" -np "$EMU_NODES" "$tmp/allreduce_ref" allreduce "$bytes" "$ITERS" 2 |
 			sed -n 's/.*busbw_bytes_per_s=\([0-9.e+]*\).*/\1/p')"
 	done
