@@ -84,21 +84,19 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   auto coll = perf::parse_collective(o.collective);
   auto dtype = perf::parse_dtype(o.dtype);
   if (!coll || !dtype) {
-    print_error("unknown collective \"" + o.collective + "\" or dtype \"" + o.dtype + "\"");
-    return kExitUsage;
+    return usage_error_once("unknown collective \"" + o.collective + "\" or dtype \"" + o.dtype + "\"");
   }
   bo.collective = *coll;
   bo.dtype = *dtype;
   auto min_bytes = perf::parse_size_bytes(o.min_bytes);
-  if (!min_bytes) return print_error("-b: " + min_bytes.error().message), kExitUsage;
+  if (!min_bytes) return usage_error_once("-b: " + min_bytes.error().message);
   auto max_bytes = perf::parse_size_bytes(o.max_bytes);
-  if (!max_bytes) return print_error("-e: " + max_bytes.error().message), kExitUsage;
+  if (!max_bytes) return usage_error_once("-e: " + max_bytes.error().message);
   bo.sweep = {*min_bytes, *max_bytes, o.factor};
   bo.warmup_iters = o.warmup_iters;
   bo.iters = o.iters;
   if (auto st = perf::validate_bench_options(bo); !st) {
-    print_error(st.error().message);
-    return kExitUsage;
+    return usage_error_once(st.error().message);
   }
   if (o.backend == "nccl") {
     print_error(perf::nccl_backend_unavailable_reason());

@@ -1,6 +1,8 @@
 #include "cmd/mpi_job.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "core/exit_codes.h"
 
@@ -13,6 +15,19 @@ std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
     return nullptr;
   }
   return std::move(*s);
+}
+
+int usage_error_once(const std::string& text) {
+  bool rank0 = true;
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) {
+      rank0 = std::strcmp(v, "0") == 0;
+      break;
+    }
+  }
+  if (rank0) print_error(text);
+  return kExitUsage;
 }
 
 Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm) {

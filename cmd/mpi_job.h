@@ -15,6 +15,11 @@ namespace fabdiag::cmd {
 /// caller exits with kExitMissingCapability.
 std::unique_ptr<perf::MpiSession> open_mpi_or_report();
 
+/// Usage errors found before MPI starts: every rank of an mpirun job finds the same one, so only
+/// the rank the launcher numbers 0 (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID;
+/// no such variable = not launched = rank 0) prints "fabdiag: error: <text>". Returns kExitUsage.
+int usage_error_once(const std::string& text);
+
 /// stderr_progress(g) on rank 0, a sink that drops everything on other ranks.
 Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm);
 

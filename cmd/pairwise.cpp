@@ -94,14 +94,13 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   Envelope env = make_envelope("fabdiag.pairwise/1");
   auto size = perf::parse_size_bytes(o.size);
-  if (!size) return print_error("--size: " + size.error().message), kExitUsage;
+  if (!size) return usage_error_once("--size: " + size.error().message);
   perf::PairwiseOptions po;
   po.size_bytes = *size;
   po.iters = o.iters;
   po.warmup_iters = o.warmup_iters;
   if (auto st = perf::validate_pairwise_options(po); !st) {
-    print_error(st.error().message);
-    return kExitUsage;
+    return usage_error_once(st.error().message);
   }
   if (o.backend == "nccl") {
     print_error(perf::nccl_backend_unavailable_reason());
