@@ -193,6 +193,56 @@ int main(int argc, char** argv) {
   triage->add_flag("--no-sweeps", triage_opts.no_sweeps, "Skip the all_reduce/alltoall sweeps");
   triage->add_flag("--worker", triage_opts.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
   // ---- end triage ----
+  // ---- bench ----
+  BenchOptions bench_opts;
+  auto* bench = app.add_subcommand(
+      "bench",
+      "Collective benchmark over a size sweep, like nccl-tests: time, algbw, busbw, data check "
+      "and per-rank times.\nRun under MPI, e.g.: mpirun -np 8 fabdiag bench all_reduce -b 1M -e 64M");
+  bench->add_option("collective", bench_opts.collective,
+                    "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce or "
+                    "sendrecv")
+      ->required()
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall",
+                             "broadcast", "reduce", "sendrecv"}));
+  bench->add_option("-b,--min-bytes", bench_opts.min_bytes,
+                    "Smallest message size: bytes with optional K/M/G suffix (default 8)");
+  bench->add_option("-e,--max-bytes", bench_opts.max_bytes,
+                    "Largest message size (default 64M); sizes go min, min*f, ... <= max");
+  bench->add_option("-f,--step-factor", bench_opts.factor,
+                    "Multiplication factor between sizes (default 2)");
+  bench->add_option("-w,--warmup", bench_opts.warmup_iters,
+                    "Untimed iterations per size before timing (default 5)");
+  bench->add_option("-n,--iters", bench_opts.iters,
+                    "Timed iterations per size; time = their average, max over ranks (default 20)");
+  bench->add_option("--dtype", bench_opts.dtype, "Element type: float (default), double, int32, int64, uint8 (not for reductions)")
+      ->check(CLI::IsMember({"float", "double", "int32", "int64", "uint8"}));
+  bench->add_option("--backend", bench_opts.backend,
+                    "mpi: host memory and MPI collectives (default); nccl: GPU memory (not in "
+                    "this build: exits 3)")
+      ->check(CLI::IsMember({"mpi", "nccl"}));
+
+  // ---- pairwise ----
+  PairwiseOptions pairwise_opts;
+  auto* pairwise = app.add_subcommand(
+      "pairwise",
+      "Node x node bandwidth matrix: round-robin rounds of concurrent bidirectional pairs, then "
+      "slow nodes and links.\nRun one rank per node, e.g.: mpirun -np 8 --map-by node fabdiag pairwise");
+  pairwise->add_option("--size", pairwise_opts.size,
+                       "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
+  pairwise->add_option("-n,--iters", pairwise_opts.iters, "Timed exchanges per pair (default 5)");
+  pairwise->add_option("-w,--warmup", pairwise_opts.warmup_iters,
+                       "Untimed exchanges per pair before timing (default 1)");
+  pairwise->add_option("--backend", pairwise_opts.backend, "mpi (default) or nccl (not in this build: exits 3)")
+      ->check(CLI::IsMember({"mpi", "nccl"}));
+  pairwise->add_option("--node-ratio", pairwise_opts.node_ratio,
+                       "A node whose median over >= 3 partners is below this fraction of the "
+                       "fleet median is slow (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  pairwise->add_option("--pair-ratio", pairwise_opts.pair_ratio,
+                       "A pair below this fraction of the fleet median, between two healthy "
+                       "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
+      ->check(CLI::Range(0.0, 1.0));
 
   try {
     app.parse(argc, argv);
@@ -222,6 +272,8 @@ int main(int argc, char** argv) {
     if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
     if (counters->parsed()) return run_counters(g, counters_opts);
     if (triage->parsed()) return run_triage(g, triage_opts);
+    if (bench->parsed()) return run_bench(g, bench_opts);
+    if (pairwise->parsed()) return run_pairwise(g, pairwise_opts);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;

@@ -24,7 +24,7 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
                                const Progress& progress) {
   const std::string op = cmd.value("op", "");
   if (op == "counters") {
-    EthtoolIoctl ioctl;
+    SocketEthtoolIoctl ioctl;
     auto source = node.read_ethtool ? make_ethtool_stats_source(node.fs, ioctl) : nullptr;
     CounterReadOptions opts;
     opts.ethtool = source.get();

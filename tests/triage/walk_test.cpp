@@ -33,7 +33,7 @@ class FakeCluster : public ClusterRunner {
     }
     return out;
   }
-  Result<nlohmann::json> run_collective(const SweepSpec& spec) override {
+  Result<nlohmann::json> run_collective(const CollectiveSpec& spec) override {
     ++collectives_;
     return nlohmann::json{{"collective", spec.collective}, {"ranks", hosts_.size()}, {"results", nlohmann::json::array()}};
   }

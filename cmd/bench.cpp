@@ -1,0 +1,124 @@
+// `fabdiag bench COLL`: parse and check the flags (before MPI starts, so usage errors exit 2
+// at once), run the sweep on MPI_COMM_WORLD, and let rank 0 print the nccl-tests-like table or
+// the fabdiag.bench/1 document.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "cmd/commands.h"
+#include "cmd/mpi_job.h"
+#include "core/exit_codes.h"
+#include "core/stats.h"
+#include "perf/bandwidth.h"
+#include "perf/capabilities.h"
+#include "perf/collective_bench.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+std::string fixed(double v, const char* fmt) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// nccl-tests prints time in us with 2, 1 or 0 decimals depending on magnitude.
+std::string time_us(double s) {
+  double us = s * 1e6;
+  return fixed(us, us >= 10000 ? "%.0f" : us >= 100 ? "%.1f" : "%.2f");
+}
+
+Document bench_document(const perf::BenchResult& r) {
+  Document doc;
+  doc.title = std::string("fabdiag bench ") + perf::to_string(r.collective);
+  Section s;
+  s.title = std::string(perf::to_string(r.collective)) + ", " + perf::to_string(r.dtype) + ", " +
+            std::to_string(r.ranks) + " ranks, " + r.backend + " backend";
+  s.fields = {{"hosts", std::to_string(distinct_hosts(r.hosts).size()) + " (" +
+                            (r.hosts.empty() ? "" : r.hosts.front()) +
+                            (r.hosts.size() > 1 ? " .. " + r.hosts.back() : "") + ")"},
+              {"iterations", std::to_string(r.warmup_iters) + " warm-up + " +
+                                 std::to_string(r.iters) + " timed per size"},
+              {"busbw factor", perf::busbw_factor_formula(r.collective)}};
+  if (perf::has_root(r.collective)) s.fields.push_back({"root", "rank " + std::to_string(r.root)});
+  Table t;
+  t.columns = {"size (B)", "count (elts)", "type", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
+               "#wrong", "slowest rank"};
+  t.align = {Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
+             Align::kRight, Align::kRight, Align::kLeft};
+  double busbw_sum = 0;
+  for (const auto& row : r.results) {
+    std::string slowest = std::to_string(row.slowest_rank);
+    if (static_cast<size_t>(row.slowest_rank) < r.hosts.size())
+      slowest += " " + r.hosts[static_cast<size_t>(row.slowest_rank)];
+    auto med = median(row.per_rank_time_s);
+    if (med && *med > 0 && r.ranks > 1)
+      slowest += " (+" + fixed((row.time_s / *med - 1) * 100, "%.0f") + "% vs median rank)";
+    t.rows.push_back({std::to_string(row.size_bytes), std::to_string(row.count),
+                      perf::to_string(r.dtype), time_us(row.time_s),
+                      fixed(row.algbw_bytes_per_s / 1e9, "%.2f"),
+                      fixed(row.busbw_bytes_per_s / 1e9, "%.2f"),
+                      std::to_string(row.wrong_elements), slowest});
+    busbw_sum += row.busbw_bytes_per_s;
+  }
+  t.notes.push_back("time: average per iteration of the slowest rank; algbw = size / time; "
+                    "busbw = algbw x " + std::string(perf::busbw_factor_formula(r.collective)) +
+                    " (nccl-tests); GB/s = 1e9 bytes/s");
+  if (!r.results.empty())
+    t.notes.push_back("Avg bus bandwidth: " +
+                      fixed(busbw_sum / static_cast<double>(r.results.size()) / 1e9, "%.3f") +
+                      " GB/s");
+  s.tables.push_back(std::move(t));
+  doc.sections.push_back(std::move(s));
+  return doc;
+}
+
+}  // namespace
+
+int run_bench(const GlobalOptions& g, const BenchOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  Envelope env = make_envelope("fabdiag.bench/1");
+
+  perf::BenchOptions bo;
+  auto coll = perf::parse_collective(o.collective);
+  auto dtype = perf::parse_dtype(o.dtype);
+  if (!coll || !dtype) {
+    return usage_error_once("unknown collective \"" + o.collective + "\" or dtype \"" + o.dtype + "\"");
+  }
+  bo.collective = *coll;
+  bo.dtype = *dtype;
+  auto min_bytes = perf::parse_size_bytes(o.min_bytes);
+  if (!min_bytes) return usage_error_once("-b: " + min_bytes.error().message);
+  auto max_bytes = perf::parse_size_bytes(o.max_bytes);
+  if (!max_bytes) return usage_error_once("-e: " + max_bytes.error().message);
+  bo.sweep = {*min_bytes, *max_bytes, o.factor};
+  bo.warmup_iters = o.warmup_iters;
+  bo.iters = o.iters;
+  if (auto st = perf::validate_bench_options(bo); !st) {
+    return usage_error_once(st.error().message);
+  }
+  if (o.backend == "nccl") {
+    print_error(perf::nccl_backend_unavailable_reason());
+    return kExitMissingCapability;
+  }
+
+  auto session = open_mpi_or_report();
+  if (!session) return kExitMissingCapability;
+  perf::Comm& comm = session->world();
+  auto result = perf::run_collective_bench(comm, bo, rank0_progress(g, comm));
+  if (!result) return fail_mpi_run(*session, result.error());
+  if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
+
+  env.hosts = distinct_hosts(result->hosts);
+  env.params = {{"collective", o.collective}, {"min_bytes", *min_bytes},
+                {"max_bytes", *max_bytes},    {"step_factor", o.factor},
+                {"warmup", o.warmup_iters},   {"iters", o.iters},
+                {"dtype", o.dtype},           {"backend", o.backend}};
+  perf::to_json(env.data, *result);
+  env.findings = perf::bench_findings(*result);
+  finish_envelope(env, started);
+  return emit(g, env, bench_document(*result));
+}
+
+}  // namespace fabdiag::cmd

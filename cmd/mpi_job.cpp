@@ -1,0 +1,55 @@
+#include "cmd/mpi_job.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/exit_codes.h"
+
+namespace fabdiag::cmd {
+
+std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
+  auto s = perf::MpiSession::open();
+  if (!s) {
+    print_error("cannot start MPI: " + s.error().to_string());
+    return nullptr;
+  }
+  return std::move(*s);
+}
+
+int usage_error_once(const std::string& text) {
+  bool rank0 = true;
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    const char* v = std::getenv(var);
+    if (v && *v) {
+      rank0 = std::strcmp(v, "0") == 0;
+      break;
+    }
+  }
+  if (rank0) print_error(text);
+  return kExitUsage;
+}
+
+Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm) {
+  return comm.rank() == 0 ? stderr_progress(g) : no_progress();
+}
+
+int fail_mpi_run(perf::MpiSession& session, const Error& e) {
+  perf::Comm& comm = session.world();
+  if (e.code == ErrorCode::kInvalidArgument) {
+    if (comm.rank() == 0) print_error(e.to_string());
+    return kExitUsage;
+  }
+  print_error(comm.describe_rank(comm.rank()) + ": " + e.to_string());
+  if (comm.size() > 1) session.abort(kExitInternal);
+  return kExitInternal;
+}
+
+std::vector<std::string> distinct_hosts(const std::vector<std::string>& per_rank) {
+  std::vector<std::string> out;
+  for (const auto& h : per_rank)
+    if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+  return out;
+}
+
+}  // namespace fabdiag::cmd

@@ -1,0 +1,35 @@
+// What the MPI-launched subcommands (bench, pairwise) share: opening MPI, progress from rank 0
+// only, and failing without leaving the other ranks waiting.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cmd/common.h"
+#include "perf/comm.h"
+
+namespace fabdiag::cmd {
+
+/// Opens MPI (perf::MpiSession::open). On failure prints the reason and returns nullptr; the
+/// caller exits with kExitMissingCapability.
+std::unique_ptr<perf::MpiSession> open_mpi_or_report();
+
+/// Usage errors found before MPI starts: every rank of an mpirun job finds the same one, so only
+/// the rank the launcher numbers 0 (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID;
+/// no such variable = not launched = rank 0) prints "fabdiag: error: <text>". Returns kExitUsage.
+int usage_error_once(const std::string& text);
+
+/// stderr_progress(g) on rank 0, a sink that drops everything on other ranks.
+Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm);
+
+/// Reports `e` from this rank on stderr and returns the exit code: kExitUsage for
+/// kInvalidArgument (every rank sees the same options, so all return it together); otherwise
+/// the job is aborted with kExitInternal when it has more than one rank, since the other ranks
+/// may be blocked in a collective.
+int fail_mpi_run(perf::MpiSession& session, const Error& e);
+
+/// Host names without repeats, in first-seen (rank) order: the envelope's `hosts`.
+std::vector<std::string> distinct_hosts(const std::vector<std::string>& per_rank);
+
+}  // namespace fabdiag::cmd

@@ -1,0 +1,137 @@
+// `fabdiag pairwise`: parse and check the flags before MPI starts, run the round-robin pair
+// rounds on MPI_COMM_WORLD, analyse the matrix, and let rank 0 print the matrix, the per-node
+// medians and the verdict (or the fabdiag.pairwise/1 document).
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "cmd/commands.h"
+#include "cmd/mpi_job.h"
+#include "core/exit_codes.h"
+#include "perf/capabilities.h"
+#include "perf/pairwise.h"
+#include "perf/pairwise_analysis.h"
+#include "perf/sweep.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+std::string gb(double bytes_per_s) {
+  if (!std::isfinite(bytes_per_s)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", bytes_per_s / 1e9);
+  return buf;
+}
+
+std::string ratio(double r) {
+  if (!std::isfinite(r)) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", r);
+  return buf;
+}
+
+Document pairwise_document(const perf::PairwiseMatrix& m, const perf::PairwiseAnalysis& a) {
+  Document doc;
+  doc.title = "fabdiag pairwise";
+  Section s;
+  s.title = "Pair bandwidth, " + std::to_string(m.hosts.size()) + " nodes, " +
+            perf::format_size_bytes(m.size_bytes) + " x " + std::to_string(m.iters) +
+            " bidirectional exchanges per pair, " + std::to_string(m.rounds.size()) + " rounds";
+  Table t;
+  t.title = "GB/s per direction (row = sender, column = receiver)";
+  t.columns.push_back("src \\ dst");
+  t.align.push_back(Align::kLeft);
+  for (const auto& h : m.hosts) {
+    t.columns.push_back(h);
+    t.align.push_back(Align::kRight);
+  }
+  for (size_t i = 0; i < m.hosts.size(); ++i) {
+    std::vector<std::string> row{m.hosts[i]};
+    for (size_t j = 0; j < m.hosts.size(); ++j)
+      row.push_back(i == j ? "-" : gb(m.matrix_bytes_per_s[i][j]));
+    t.rows.push_back(std::move(row));
+  }
+  s.tables.push_back(std::move(t));
+
+  Table nodes;
+  nodes.title = "Per node (median over its partners)";
+  nodes.columns = {"host", "median (GB/s)", "ratio", "partners", "verdict"};
+  nodes.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  const double ref = a.reference_bytes_per_s;
+  for (size_t i = 0; i < m.hosts.size(); ++i) {
+    double med = a.node_median_bytes_per_s[i];
+    nodes.rows.push_back({m.hosts[i], gb(med),
+                          std::isfinite(ref) && ref > 0 ? ratio(med / ref) : "n/a",
+                          std::to_string(a.partners[i]), perf::to_string(a.status[i])});
+  }
+  if (a.reference_source.empty())
+    nodes.notes.push_back("no reference: too few pairs to judge (see the findings)");
+  else if (a.reference_source == "fleet median")
+    nodes.notes.push_back("ratio = node median / fleet median (" + gb(ref) + " GB/s)");
+  else
+    nodes.notes.push_back("ratio = node median / " + a.reference_source + " (" + gb(ref) +
+                          " GB/s); fleet median " + gb(a.fleet_median_bytes_per_s) + " GB/s");
+  s.tables.push_back(std::move(nodes));
+
+  std::string verdict;
+  for (const auto& o : a.outlier_nodes) verdict += (verdict.empty() ? "" : ", ") + o.host + " slow";
+  for (const auto& l : a.outlier_links)
+    verdict += (verdict.empty() ? "" : ", ") + ("link " + l.host_a + "<->" + l.host_b + " slow");
+  if (verdict.empty())
+    verdict = a.inconclusive.empty() ? "no slow node or link" : "no slow node or link named yet";
+  s.fields.push_back({"verdict", verdict});
+  if (!a.inconclusive.empty())
+    s.fields.push_back({"inconclusive", std::to_string(a.inconclusive.size()) +
+                                            " item(s), listed under the findings"});
+  doc.sections.push_back(std::move(s));
+  return doc;
+}
+
+}  // namespace
+
+int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  Envelope env = make_envelope("fabdiag.pairwise/1");
+  auto size = perf::parse_size_bytes(o.size);
+  if (!size) return usage_error_once("--size: " + size.error().message);
+  perf::PairwiseOptions po;
+  po.size_bytes = *size;
+  po.iters = o.iters;
+  po.warmup_iters = o.warmup_iters;
+  if (auto st = perf::validate_pairwise_options(po); !st) {
+    return usage_error_once(st.error().message);
+  }
+  if (o.backend == "nccl") {
+    print_error(perf::nccl_backend_unavailable_reason());
+    return kExitMissingCapability;
+  }
+  perf::PairwiseThresholds thresholds;
+  thresholds.node_ratio = o.node_ratio;
+  thresholds.pair_ratio = o.pair_ratio;
+
+  auto session = open_mpi_or_report();
+  if (!session) return kExitMissingCapability;
+  perf::Comm& comm = session->world();
+  if (comm.size() < 2) {
+    if (comm.rank() == 0)
+      print_error("pairwise needs at least 2 ranks, one per node: run it under mpirun -np N");
+    return kExitUsage;
+  }
+  auto matrix = perf::run_pairwise(comm, po, rank0_progress(g, comm));
+  if (!matrix) return fail_mpi_run(*session, matrix.error());
+  if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
+
+  perf::PairwiseAnalysis analysis = perf::analyze_pairwise(*matrix, thresholds);
+  env.hosts = distinct_hosts(comm.hosts());
+  env.params = {{"size_bytes", *size},          {"iters", o.iters},
+                {"warmup", o.warmup_iters},     {"backend", o.backend},
+                {"node_ratio", o.node_ratio},   {"pair_ratio", o.pair_ratio},
+                {"min_partners", thresholds.min_partners}};
+  perf::pairwise_to_json(env.data, *matrix, analysis);
+  env.findings = perf::pairwise_findings(*matrix, analysis, thresholds);
+  finish_envelope(env, started);
+  return emit(g, env, pairwise_document(*matrix, analysis));
+}
+
+}  // namespace fabdiag::cmd

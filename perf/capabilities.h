@@ -1,0 +1,38 @@
+// Run-time probes of the GPU-side libraries the `nccl` backend would load (dlopen, so one
+// binary serves CPU-only and GPU nodes). The MPI probe lives with the MPI adapter (comm.h,
+// probe_mpi_capability). Each probe loads the library, asks its version and unloads it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/capability.h"
+
+namespace fabdiag::perf {
+
+/// Where libnccl is looked for, in order: the loader's search path ("libnccl.so.2",
+/// "libnccl.so"), $NCCL_HOME/lib, $CUDA_HOME/lib64 and /usr/local/cuda/lib64.
+std::vector<std::string> nccl_library_candidates();
+/// Same for libcudart (libcudart.so, .so.13, .so.12, .so.11).
+std::vector<std::string> cudart_library_candidates();
+
+/// NCCL: dlopen + ncclGetVersion (2.9+: major*10000 + minor*100 + patch; older:
+/// major*1000 + minor*100 + patch). compiled = false: this build has no NCCL backend for bench
+/// and pairwise, so why_not says so even when the library loads (version and path are still
+/// reported in version/detail). Side effects: none beyond loading the library.
+Capability probe_nccl_capability(const std::vector<std::string>& candidates =
+                                     nccl_library_candidates());
+
+/// CUDA runtime: dlopen + cudaRuntimeGetVersion (13000 -> "13.0") + cudaGetDeviceCount (count
+/// initialised to 0 first: without a driver it may stay unwritten). Return codes 35
+/// (insufficient driver), 100 (no device) and 34 (stub library) mean "no GPU or driver here":
+/// loaded = true (the runtime answered), detail "0 GPUs", why_not explains. Cost: initialises
+/// the CUDA runtime when a driver is present (may take a second).
+Capability probe_cuda_runtime_capability(const std::vector<std::string>& candidates =
+                                             cudart_library_candidates());
+
+/// One sentence for `--backend nccl`: why the NCCL backend cannot run in this build and on this
+/// host, from the two probes ("NCCL backend not available in this build/here: ...").
+std::string nccl_backend_unavailable_reason();
+
+}  // namespace fabdiag::perf

@@ -1,0 +1,81 @@
+// `fabdiag bench`: one collective over a size sweep on a Comm, timed like nccl-tests (warm-up,
+// timed loop, average time per iteration), with algbw/busbw (bandwidth.h), a data check of the
+// last iteration's output (data_check.h) and every rank's time, so a straggler shows.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/finding.h"
+#include "core/progress.h"
+#include "core/result.h"
+#include "perf/collective.h"
+#include "perf/comm.h"
+#include "perf/dtype.h"
+#include "perf/sweep.h"
+
+namespace fabdiag::perf {
+
+/// What to run (the flags of `fabdiag bench`).
+struct BenchOptions {
+  Collective collective = Collective::kAllReduce;
+  DataType dtype = DataType::kFloat;
+  SweepSpec sweep;        ///< -b/-e/-f
+  int warmup_iters = 5;   ///< -w: untimed calls per size before the timed loop
+  int iters = 20;         ///< -n: timed calls per size
+  int root = 0;           ///< Root of broadcast and reduce.
+};
+
+/// Errors (kInvalidArgument): bad sweep, iters < 1, warmup_iters < 0, root < 0, uint8 with a
+/// reduction (8-bit overflow is not portable across MPI libraries).
+Status validate_bench_options(const BenchOptions& o);
+
+/// One row of the sweep.
+struct SizeResult {
+  uint64_t size_bytes = 0;            ///< nccl-tests "size" (collective_shape()).
+  uint64_t count = 0;                 ///< nccl-tests "count" (elements).
+  double time_s = 0;                  ///< Average seconds per iteration, max over ranks.
+  double algbw_bytes_per_s = 0;       ///< size_bytes / time_s.
+  double busbw_bytes_per_s = 0;       ///< algbw * busbw_factor(collective, ranks).
+  uint64_t wrong_elements = 0;        ///< Sum over ranks of wrong output elements.
+  std::vector<double> per_rank_time_s;             ///< Average seconds per iteration, per rank.
+  std::vector<uint64_t> per_rank_wrong_elements;   ///< Per rank (not in the JSON contract).
+  int slowest_rank = 0;               ///< argmax of per_rank_time_s.
+};
+
+/// The whole run; identical on every rank after run_collective_bench().
+struct BenchResult {
+  Collective collective = Collective::kAllReduce;
+  std::string backend = "mpi";
+  DataType dtype = DataType::kFloat;
+  int ranks = 0;
+  std::vector<std::string> hosts;  ///< Per rank.
+  int warmup_iters = 0;
+  int iters = 0;
+  int root = 0;
+  std::vector<SizeResult> results;
+};
+
+/// Collective over `comm`: runs the sweep. Sizes that round to 0 elements (smaller than one
+/// element per rank) are skipped. Buffers (send + receive at the largest size) are host memory,
+/// allocated once and paged in before timing. Progress lines go to `progress` on rank 0 only.
+/// Cost: (warmup + iters + 1) calls per size; sends real traffic between the ranks.
+/// Errors: kInvalidArgument (options, root >= ranks), kUnavailable (allocation, MPI failure,
+/// naming the rank and host).
+Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options,
+                                         const Progress& progress);
+
+/// The `data` object of schema fabdiag.bench/1:
+///   {collective, backend, dtype, ranks, hosts[], warmup, iters, busbw_factor,
+///    results: [{size_bytes, count, time_s, algbw_bytes_per_s, busbw_bytes_per_s,
+///               wrong_elements, per_rank_time_s[]}]}
+void to_json(nlohmann::json& j, const BenchResult& r);
+
+/// Findings of a run: one critical L1 `data_corruption` per rank that received wrong elements,
+/// with the wrong count per size as evidence. Empty when every check passed.
+std::vector<Finding> bench_findings(const BenchResult& r);
+
+}  // namespace fabdiag::perf

@@ -1,0 +1,121 @@
+// Comm: the small communication interface that benchmarks (and later triage) program against.
+// Implementations: MPI (mpi_comm.cpp, the only file that includes mpi.h; opened through
+// MpiSession below) and an in-process simulation for tests (sim_comm.h). Callers receive a
+// Comm& explicitly; there are no globals and no link seams.
+//
+// Collective calls (marked "collective") must be made by every rank in the same order, as in
+// MPI. Errors come back as Result with the failing rank and host in Error::source; after an
+// error in a collective the other ranks may be left waiting, so callers abort the job
+// (MpiSession::abort) rather than carry on.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/capability.h"
+#include "core/result.h"
+#include "perf/dtype.h"
+
+namespace fabdiag::perf {
+
+/// Two ranks that exchange data in one round.
+using RankPair = std::pair<int, int>;
+
+/// A group of ranks that communicate (MPI_COMM_WORLD, or a simulated group).
+class Comm {
+ public:
+  virtual ~Comm() = default;
+
+  /// This process's rank, 0 <= rank() < size().
+  virtual int rank() const = 0;
+  /// Number of ranks.
+  virtual int size() const = 0;
+  /// Host name of every rank (index = rank), gathered once when the Comm was created.
+  virtual const std::vector<std::string>& hosts() const = 0;
+  /// Wall-clock time in seconds from an arbitrary origin (MPI_Wtime); only differences count.
+  virtual double wall_time_s() = 0;
+
+  /// Collective: returns when every rank has entered.
+  virtual Status barrier() = 0;
+  /// Collective: every rank receives every rank's string (index = rank).
+  virtual Result<std::vector<std::string>> allgather_strings(const std::string& mine) = 0;
+  /// Collective: `root` receives every rank's string (index = rank); other ranks get an empty
+  /// vector. Used to collect per-rank JSON (counter snapshots) on rank 0.
+  virtual Result<std::vector<std::string>> gather_strings(const std::string& mine, int root) = 0;
+  /// Collective: every rank receives `root`'s `value` (other ranks' `value` is ignored).
+  virtual Result<std::string> broadcast_string(const std::string& value, int root) = 0;
+  /// Collective: every rank receives every rank's number (index = rank).
+  virtual Result<std::vector<double>> allgather_double(double mine) = 0;
+
+  // Collectives on host buffers of `dtype` elements; reductions are sums. Buffers are
+  // out-of-place (send and recv must not overlap).
+  /// recv[i] = sum over ranks of send[i]; `count` elements in each.
+  virtual Status all_reduce(const void* send, void* recv, size_t count, DataType dtype) = 0;
+  /// recv[r*count + i] = send of rank r [i]; send has `count`, recv n*count elements.
+  virtual Status all_gather(const void* send, void* recv, size_t count, DataType dtype) = 0;
+  /// recv[i] = sum over ranks of send[rank()*count + i]; send has n*count, recv count elements.
+  virtual Status reduce_scatter(const void* send, void* recv, size_t count, DataType dtype) = 0;
+  /// recv[r*count + i] = send of rank r [rank()*count + i]; both hold n*count elements.
+  virtual Status alltoall(const void* send, void* recv, size_t count, DataType dtype) = 0;
+  /// recv = send of `root` on every rank but the root; the root's recv is not written (MPI_Bcast
+  /// has no separate output buffer at the root). `count` elements.
+  virtual Status broadcast(const void* send, void* recv, size_t count, DataType dtype,
+                           int root) = 0;
+  /// recv at `root` = sum over ranks of send; recv is not written on other ranks.
+  virtual Status reduce(const void* send, void* recv, size_t count, DataType dtype,
+                        int root) = 0;
+  /// Point to point (not collective): sends `send_count` elements to `dest` and receives
+  /// `recv_count` elements from `source` at the same time (MPI_Sendrecv, tag 0). The partner
+  /// ranks must make the matching call.
+  virtual Status sendrecv(const void* send, size_t send_count, int dest, void* recv,
+                          size_t recv_count, int source, DataType dtype) = 0;
+
+  /// "rank 3 (node03)": how errors and findings name a rank.
+  std::string describe_rank(int r) const;
+};
+
+/// The peer of `rank` in a set of disjoint pairs, or -1 when it sits the round out.
+int peer_of(const std::vector<RankPair>& pairs, int rank);
+
+/// Checks that `pairs` are disjoint (no rank twice), in range [0, n_ranks) and not self-pairs.
+/// Errors: kInvalidArgument naming the offending rank.
+Status validate_disjoint_pairs(const std::vector<RankPair>& pairs, int n_ranks);
+
+/// Labels that tell ranks apart: the host names, with "#<rank>" appended to every host name that
+/// more than one rank shares (all ranks on one machine -> "h#0", "h#1", ...).
+std::vector<std::string> unique_rank_labels(const std::vector<std::string>& hosts);
+
+/// RAII owner of MPI: MPI_Init_thread on open, MPI_Finalize on destruction (only when this
+/// session initialised MPI). Errors of MPI calls are returned, not fatal (MPI_ERRORS_RETURN on
+/// the world communicator).
+class MpiSession {
+ public:
+  /// Initialises MPI (thread level MPI_THREAD_FUNNELED: only the main thread calls MPI) and
+  /// gathers every rank's host name. Collective over MPI_COMM_WORLD. Without mpirun it starts a
+  /// singleton (1 rank). Errors: kUnavailable when MPI_Init_thread or the host-name gather fails.
+  static Result<std::unique_ptr<MpiSession>> open();
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+  /// MPI_COMM_WORLD as a Comm; valid while the session lives.
+  Comm& world();
+
+  /// Ends every rank of the job with `exit_code` (MPI_Abort). Use after an error that other
+  /// ranks cannot see, so they do not wait forever in the next collective.
+  [[noreturn]] void abort(int exit_code);
+
+ private:
+  MpiSession() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// MPI capability for `fabdiag doctor`: MPI_Get_library_version (valid before MPI_Init, so it
+/// starts nothing). compiled is always true (MPI is a required build dependency).
+Capability probe_mpi_capability();
+
+}  // namespace fabdiag::perf

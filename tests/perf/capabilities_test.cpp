@@ -1,0 +1,100 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cstring>
+
+#include "core/envelope.h"
+#include "perf/capabilities.h"
+#include "perf/comm.h"
+
+using namespace fabdiag;
+using namespace fabdiag::perf;
+
+namespace {
+bool is_dotted_version(const std::string& v) {
+  int dots = 0;
+  for (char c : v) {
+    if (c == '.') ++dots;
+    else if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return dots >= 1 && !v.empty() && v.front() != '.' && v.back() != '.';
+}
+bool exists(const char* path) { return access(path, F_OK) == 0; }
+}  // namespace
+
+TEST_CASE("NCCL probe: a missing library is a reason, not a crash") {
+  Capability c = probe_nccl_capability({"/nonexistent/libnccl.so.2"});
+  CHECK(c.name == "nccl");
+  CHECK_FALSE(c.loaded);
+  CHECK(c.why_not.find("libnccl.so.2 not found") == 0);
+  CHECK(c.why_not.find("/nonexistent/libnccl.so.2") != std::string::npos);
+}
+
+TEST_CASE("NCCL probe on this host") {
+  Capability c = probe_nccl_capability();
+  CHECK_FALSE(c.compiled);  // no NCCL backend in this build
+  CHECK_FALSE(c.why_not.empty());
+  if (exists("/usr/local/cuda/lib64/libnccl.so.2")) {
+    REQUIRE(c.loaded);
+    CHECK(is_dotted_version(c.version));
+    CHECK(c.detail.find("libnccl") != std::string::npos);
+    CHECK(c.why_not.find("not implemented in this build") != std::string::npos);
+  }
+}
+
+TEST_CASE("CUDA runtime probe on this host") {
+  CHECK_FALSE(probe_cuda_runtime_capability({"/nonexistent/libcudart.so"}).loaded);
+  Capability c = probe_cuda_runtime_capability();
+  CHECK(c.name == "cuda_runtime");
+  if (exists("/usr/local/cuda/lib64/libcudart.so")) {
+    REQUIRE(c.loaded);
+    CHECK(is_dotted_version(c.version));
+    CHECK(c.detail.find("GPU") != std::string::npos);
+    if (c.detail.rfind("0 GPUs", 0) == 0)  // no driver here (EMULATION.md: returns 35)
+      CHECK(c.why_not.find("no GPU") != std::string::npos);
+  } else {
+    CHECK_FALSE(c.why_not.empty());
+  }
+  std::string why = nccl_backend_unavailable_reason();
+  CHECK(why.rfind("NCCL backend not available in this build/here: ", 0) == 0);
+}
+
+TEST_CASE("MPI probe works before MPI_Init") {
+  Capability c = probe_mpi_capability();
+  CHECK(c.name == "mpi");
+  CHECK(c.compiled);
+  REQUIRE(c.loaded);
+  CHECK(c.version.find("MPI") != std::string::npos);
+  CHECK(c.detail.find("MPI standard 3.") == 0);
+}
+
+TEST_CASE("MpiSession as a singleton: one rank, this host, collectives are copies") {
+  auto s = MpiSession::open();
+  REQUIRE_MESSAGE(s, (s ? "" : s.error().to_string()));
+  Comm& c = (*s)->world();
+  CHECK(c.rank() == 0);
+  CHECK(c.size() == 1);
+  CHECK(c.hosts() == std::vector<std::string>{local_hostname()});
+  CHECK(c.describe_rank(0) == "rank 0 (" + local_hostname() + ")");
+  float in[3] = {1, 2, 3}, out[3] = {0, 0, 0};
+  REQUIRE(c.all_reduce(in, out, 3, DataType::kFloat));
+  CHECK(out[2] == 3);
+  int64_t a = 42, b = 0;
+  REQUIRE(c.sendrecv(&a, 1, 0, &b, 1, 0, DataType::kInt64));
+  CHECK(b == 42);
+  auto all = c.allgather_strings("{\"x\":1}");
+  REQUIRE(all);
+  CHECK(*all == std::vector<std::string>{"{\"x\":1}"});
+  auto t = c.allgather_double(0.5);
+  REQUIRE(t);
+  CHECK((*t)[0] == 0.5);
+  auto bad = c.broadcast(in, out, 3, DataType::kFloat, 4);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().code == ErrorCode::kInvalidArgument);
+  CHECK(bad.error().source == "rank 0 (" + local_hostname() + ")");
+  const double t0 = c.wall_time_s();
+  usleep(2000);
+  CHECK(c.wall_time_s() - t0 >= 0.0015);
+}

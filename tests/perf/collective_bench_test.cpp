@@ -1,0 +1,196 @@
+#include <doctest/doctest.h>
+
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "perf/collective_bench.h"
+#include "perf/sim_comm.h"
+
+using namespace fabdiag;
+using namespace fabdiag::perf;
+
+namespace {
+// Runs the benchmark on every simulated rank and returns rank 0's result.
+BenchResult run_on_sim(const SimSpec& spec, const BenchOptions& o, std::vector<std::string>* lines = nullptr) {
+  BenchResult out;
+  std::mutex mu;
+  auto st = run_simulated(spec, [&](Comm& c) -> Status {
+    Progress p = lines ? Progress([&](const std::string& l) {
+      std::lock_guard lk(mu);
+      lines->push_back(l);
+    })
+                       : no_progress();
+    auto r = run_collective_bench(c, o, p);
+    if (!r) return r.error();
+    if (c.rank() == 0) {
+      std::lock_guard lk(mu);
+      out = std::move(*r);
+    }
+    return Ok{};
+  });
+  REQUIRE_MESSAGE(st, (st ? "" : st.error().to_string()));
+  return out;
+}
+}  // namespace
+
+TEST_CASE("every collective passes its data check on 4 simulated ranks") {
+  SimSpec spec;
+  spec.ranks = 4;
+  for (const auto& name : collective_names()) {
+    for (auto dtype : {DataType::kFloat, DataType::kDouble, DataType::kInt32, DataType::kInt64}) {
+      CAPTURE(name);
+      CAPTURE(to_string(dtype));
+      BenchOptions o;
+      o.collective = *parse_collective(name);
+      o.dtype = dtype;
+      o.sweep = {8, 1 << 16, 4};
+      o.warmup_iters = 1;
+      o.iters = 2;
+      o.root = 3;
+      BenchResult r = run_on_sim(spec, o);
+      CHECK(r.ranks == 4);
+      REQUIRE_FALSE(r.results.empty());
+      for (const auto& row : r.results) {
+        CHECK(row.wrong_elements == 0);
+        CHECK(row.count > 0);
+        CHECK(row.per_rank_time_s.size() == 4);
+        CHECK(row.time_s > 0);
+        CHECK(row.busbw_bytes_per_s > 0);
+      }
+      CHECK(bench_findings(r).empty());
+    }
+  }
+}
+
+TEST_CASE("a corrupted receive buffer is counted per rank and reported as data_corruption") {
+  SimSpec spec;
+  spec.ranks = 4;
+  spec.corrupt_rank = 2;
+  spec.corrupt_elements = 3;
+  BenchOptions o;
+  o.sweep = {1024, 4096, 2};
+  o.warmup_iters = 0;
+  o.iters = 1;
+  BenchResult r = run_on_sim(spec, o);
+  REQUIRE(r.results.size() == 3);
+  for (const auto& row : r.results) {
+    CHECK(row.wrong_elements == 3);
+    CHECK(row.per_rank_wrong_elements == std::vector<uint64_t>{0, 0, 3, 0});
+  }
+  auto findings = bench_findings(r);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].code == "data_corruption");
+  CHECK(findings[0].severity == Severity::kCritical);
+  CHECK(findings[0].layer == Layer::kCollective);
+  CHECK(findings[0].subject == "node03");
+  CHECK(findings[0].evidence.size() == 3);
+  CHECK(*findings[0].evidence[0].value == 3);
+}
+
+TEST_CASE("times: the reported time is the slowest rank's, and busbw follows it") {
+  SimSpec spec;
+  spec.ranks = 4;
+  spec.latency_s = 0;
+  spec.collective_bytes_per_s = 1e9;
+  spec.rank_time_factor = {1, 1, 3, 1};  // rank 2 straggles
+  BenchOptions o;
+  o.sweep = {1 << 20, 1 << 20, 2};
+  o.warmup_iters = 2;
+  o.iters = 4;
+  std::vector<std::string> lines;
+  BenchResult r = run_on_sim(spec, o, &lines);
+  REQUIRE(r.results.size() == 1);
+  const auto& row = r.results[0];
+  const double one_call_s = (1 << 20) / 1e9;
+  CHECK(row.slowest_rank == 2);
+  CHECK(row.time_s == doctest::Approx(3 * one_call_s));
+  CHECK(row.per_rank_time_s[2] == doctest::Approx(3 * one_call_s));
+  // Others wait for the straggler in every call but the last one they leave early.
+  CHECK(row.per_rank_time_s[0] == doctest::Approx(3 * one_call_s - 2 * one_call_s / 4));
+  CHECK(row.algbw_bytes_per_s == doctest::Approx((1 << 20) / (3 * one_call_s)));
+  CHECK(row.busbw_bytes_per_s == doctest::Approx(row.algbw_bytes_per_s * 1.5));
+  REQUIRE(lines.size() == 1);  // rank 0 only
+  CHECK(lines[0].find("all_reduce at 1048576 bytes") == 0);
+}
+
+TEST_CASE("sizes below one element per rank are skipped") {
+  SimSpec spec;
+  spec.ranks = 4;
+  BenchOptions o;
+  o.collective = Collective::kAllGather;
+  o.sweep = {8, 64, 2};  // floats: 8 B = 2 elements < 4 ranks
+  o.warmup_iters = 0;
+  o.iters = 1;
+  BenchResult r = run_on_sim(spec, o);
+  REQUIRE(r.results.size() == 3);
+  CHECK(r.results[0].size_bytes == 16);
+  CHECK(r.results[0].count == 1);
+}
+
+TEST_CASE("option errors") {
+  BenchOptions o;
+  o.iters = 0;
+  CHECK_FALSE(validate_bench_options(o));
+  o = {};
+  o.warmup_iters = -1;
+  CHECK_FALSE(validate_bench_options(o));
+  o = {};
+  o.sweep = {64, 8, 2};
+  CHECK_FALSE(validate_bench_options(o));
+  o = {};
+  o.dtype = DataType::kUint8;
+  auto e = validate_bench_options(o);
+  REQUIRE_FALSE(e);
+  CHECK(e.error().message.find("ompi#8045") != std::string::npos);
+  o.collective = Collective::kAllGather;
+  CHECK(validate_bench_options(o));
+  // root beyond the rank count is found when the run starts
+  SimSpec spec;
+  spec.ranks = 2;
+  BenchOptions rooted;
+  rooted.collective = Collective::kBroadcast;
+  rooted.root = 5;
+  auto st = run_simulated(spec, [&](Comm& c) -> Status {
+    auto r = run_collective_bench(c, rooted, no_progress());
+    CHECK_FALSE(r);
+    if (!r) CHECK(r.error().code == ErrorCode::kInvalidArgument);
+    return Ok{};
+  });
+  CHECK(st);
+}
+
+TEST_CASE("JSON follows the fabdiag.bench/1 data contract exactly") {
+  SimSpec spec;
+  spec.ranks = 2;
+  BenchOptions o;
+  o.sweep = {1024, 2048, 2};
+  o.warmup_iters = 1;
+  o.iters = 3;
+  BenchResult r = run_on_sim(spec, o);
+  nlohmann::json j;
+  to_json(j, r);
+  std::vector<std::string> keys;
+  for (auto& [k, v] : j.items()) keys.push_back(k);
+  CHECK(keys == std::vector<std::string>{"backend", "busbw_factor", "collective", "dtype", "hosts",
+                                         "iters", "ranks", "results", "warmup"});
+  CHECK(j["collective"] == "all_reduce");
+  CHECK(j["backend"] == "mpi");
+  CHECK(j["dtype"] == "float");
+  CHECK(j["ranks"] == 2);
+  CHECK(j["hosts"] == nlohmann::json({"node01", "node02"}));
+  CHECK(j["warmup"] == 1);
+  CHECK(j["iters"] == 3);
+  CHECK(j["busbw_factor"] == "2(n-1)/n");
+  REQUIRE(j["results"].size() == 2);
+  const auto& row = j["results"][1];
+  std::vector<std::string> row_keys;
+  for (auto& [k, v] : row.items()) row_keys.push_back(k);
+  CHECK(row_keys == std::vector<std::string>{"algbw_bytes_per_s", "busbw_bytes_per_s", "count",
+                                             "per_rank_time_s", "size_bytes", "time_s",
+                                             "wrong_elements"});
+  CHECK(row["size_bytes"] == 2048);
+  CHECK(row["count"] == 512);
+  CHECK(row["wrong_elements"] == 0);
+  CHECK(row["per_rank_time_s"].size() == 2);
+}
