@@ -41,8 +41,12 @@ std::string format_bytes_iec(double bytes) {
 
 std::string format_gbytes_per_s(double bytes_per_s) {
   if (std::isnan(bytes_per_s)) return "n/a";
+  // Two decimals as nccl-tests prints them; below 1 GB/s (emulated or degraded links) three
+  // significant digits, so 0.0081 GB/s does not read as 0.01.
+  double gb = bytes_per_s / 1e9;
+  if (gb != 0 && std::fabs(gb) < 1) return format_sig(gb, 3) + " GB/s";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f GB/s", bytes_per_s / 1e9);
+  std::snprintf(buf, sizeof buf, "%.2f GB/s", gb);
   return buf;
 }
 

@@ -150,7 +150,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   };
   auto pair_evidence = [&](const PairSample& t, double ratio, const std::string& what) {
     Evidence e;
-    e.metric = what + " " + link_name(rep.hosts, t.a, t.b) + " (round " + std::to_string(t.round) + ")";
+    e.metric = what + " " + link_name(rep.hosts, t.a, t.b) + " (confirmation round " + std::to_string(t.round + 1) + ")";
     e.value = t.bytes_per_s;
     e.unit = "bytes/s";
     e.value_text = "ratio " + std::to_string(ratio).substr(0, 5) + " of the round's reference";
