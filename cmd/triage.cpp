@@ -167,6 +167,17 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
   if (!res->timed_out && env.ok()) return emit_triage(g, *env);
 
   Error why = triage::diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, o.timeout_s, last_progress);
+  if (why.source == "mpirun") {
+    // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
+    if (!g.quiet) std::cerr << "fabdiag: triage: checking which of the " << hosts->size() << " hosts answer\n";
+    auto silent = triage::find_silent_hosts(spec, *hosts, std::min(30.0, o.timeout_s));
+    if (!silent.empty()) {
+      std::string names;
+      for (const auto& [h, r] : silent) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
+      std::string head = why.message.substr(0, why.message.find("; a host did not answer"));
+      why = make_error(why.code, head + "; not answering: " + names, silent[0].first);
+    }
+  }
   print_error(why.to_string());
   Envelope failed = make_envelope("fabdiag.triage/1");
   failed.hosts = *hosts;

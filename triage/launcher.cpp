@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "core/atomic_file.h"
+#include "core/subprocess.h"
 #include "core/text.h"
 
 namespace fabdiag::triage {
@@ -88,11 +90,38 @@ Error diagnose_launch_failure(const std::string& stderr_text, int exit_code, boo
     return make_error(ErrorCode::kTimeout, msg, host.empty() ? "mpirun" : host);
   }
   if (!host.empty()) {
-    msg = what + (last_progress.empty() ? "" : " during '" + last_progress + "'");
+    msg = what + (last_progress.empty() ? "" : " (last progress: '" + last_progress + "')");
     return make_error(ErrorCode::kUnavailable, msg, host);
   }
   msg = "mpirun exited with code " + std::to_string(exit_code) + (tail.empty() ? "" : ": " + tail);
   return make_error(ErrorCode::kUnavailable, msg, "mpirun");
+}
+
+std::vector<std::pair<std::string, std::string>> find_silent_hosts(const LaunchSpec& spec,
+                                                                   const std::vector<std::string>& hosts,
+                                                                   double timeout_s) {
+  std::vector<std::pair<std::string, std::string>> silent;
+  std::vector<std::string> reason(hosts.size());
+  constexpr size_t kBatch = 16;
+  for (size_t start = 0; start < hosts.size(); start += kBatch) {
+    std::vector<std::thread> threads;
+    for (size_t i = start; i < std::min(hosts.size(), start + kBatch); ++i) {
+      threads.emplace_back([&, i] {
+        LaunchSpec one = spec;
+        one.nodes = 1;
+        one.mpirun_args.insert(one.mpirun_args.end(), {"--host", hosts[i]});
+        one.worker_args = {"--version"};
+        auto r = run_process(compose_mpirun_argv(one), timeout_s, nullptr);
+        if (!r.ok()) reason[i] = r.error().to_string();
+        else if (r->timed_out) reason[i] = "no process could be started there within " + std::to_string(static_cast<int>(timeout_s)) + " s";
+        else if (r->exit_code != 0) reason[i] = "starting fabdiag there failed (mpirun exit " + std::to_string(r->exit_code) + ")";
+      });
+    }
+    for (auto& t : threads) t.join();
+  }
+  for (size_t i = 0; i < hosts.size(); ++i)
+    if (!reason[i].empty()) silent.emplace_back(hosts[i], reason[i]);
+  return silent;
 }
 
 }  // namespace fabdiag::triage

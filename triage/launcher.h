@@ -38,4 +38,12 @@ std::vector<std::string> compose_mpirun_argv(const LaunchSpec& spec);
 Error diagnose_launch_failure(const std::string& stderr_text, int exit_code, bool timed_out,
                               double timeout_s, const std::string& last_progress);
 
+/// After a launch that timed out or failed without naming a host: starts `fabdiag --version`
+/// on each host alone (mpirun -np 1 --host H, the same flags, 16 at a time) and returns the
+/// hosts where that did not succeed within `timeout_s`, each with a reason. Cost: one short
+/// mpirun per host.
+std::vector<std::pair<std::string, std::string>> find_silent_hosts(const LaunchSpec& spec,
+                                                                   const std::vector<std::string>& hosts,
+                                                                   double timeout_s);
+
 }  // namespace fabdiag::triage

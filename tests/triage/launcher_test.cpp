@@ -54,7 +54,7 @@ TEST_CASE("launch failures name the host") {
   CHECK(e.source == "node04");
   CHECK(e.code == ErrorCode::kUnavailable);
   CHECK(e.message.find("rank 3") != std::string::npos);
-  CHECK(e.message.find("round 2/7") != std::string::npos);
+  CHECK(e.message.find("last progress: 'pairwise: round 2/7'") != std::string::npos);
 
   auto t = diagnose_launch_failure("", -1, true, 60, "bench: all_reduce on 8 nodes");
   CHECK(t.code == ErrorCode::kTimeout);
