@@ -56,15 +56,6 @@ void to_json(nlohmann::json& j, const Envelope& e) {
   for (const auto& err : e.errors) j["errors"].push_back(err);
 }
 
-namespace {
-ErrorCode parse_error_code(const std::string& s) {
-  for (auto c : {ErrorCode::kNotFound, ErrorCode::kUnsupported, ErrorCode::kPermission,
-                 ErrorCode::kIo, ErrorCode::kParse, ErrorCode::kInvalidArgument,
-                 ErrorCode::kTimeout, ErrorCode::kUnavailable, ErrorCode::kInternal})
-    if (s == to_string(c)) return c;
-  return ErrorCode::kInternal;
-}
-}  // namespace
 
 Result<Envelope> envelope_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return make_error(ErrorCode::kParse, "result document is not a JSON object");

@@ -17,6 +17,13 @@ const char* to_string(ErrorCode code) {
   return "internal";
 }
 
+ErrorCode parse_error_code(const std::string& name) {
+  for (auto c : {ErrorCode::kNotFound, ErrorCode::kUnsupported, ErrorCode::kPermission, ErrorCode::kIo,
+                 ErrorCode::kParse, ErrorCode::kInvalidArgument, ErrorCode::kTimeout, ErrorCode::kUnavailable})
+    if (name == fabdiag::to_string(c)) return c;
+  return ErrorCode::kInternal;
+}
+
 std::string Error::to_string() const {
   std::string out;
   if (!source.empty()) out += source + ": ";

@@ -28,6 +28,8 @@ enum class ErrorCode {
 
 /// Stable lower-case name of an ErrorCode ("not_found", "unsupported", ...), used in JSON.
 const char* to_string(ErrorCode code);
+/// Inverse of to_string(ErrorCode); kInternal for an unknown name (a newer tool's code).
+ErrorCode parse_error_code(const std::string& name);
 
 /// An error with its origin: `source` names the file, device or host it is about.
 struct Error {

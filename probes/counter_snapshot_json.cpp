@@ -15,13 +15,6 @@ std::optional<CounterGroup> parse_group(const std::string& s) {
   return std::nullopt;
 }
 
-ErrorCode parse_code(const std::string& s) {
-  for (auto c : {ErrorCode::kNotFound, ErrorCode::kUnsupported, ErrorCode::kPermission, ErrorCode::kIo,
-                 ErrorCode::kParse, ErrorCode::kInvalidArgument, ErrorCode::kTimeout, ErrorCode::kUnavailable})
-    if (s == to_string(c)) return c;
-  return ErrorCode::kInternal;
-}
-
 }  // namespace
 
 nlohmann::json snapshot_to_json(const Snapshot& s) {
@@ -89,7 +82,7 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
       s.samples.push_back(std::move(c));
     }
     for (const auto& g : j.value("gaps", nlohmann::json::array()))
-      s.gaps.push_back(make_error(parse_code(g.value("code", "internal")), g.value("message", ""), g.value("source", "")));
+      s.gaps.push_back(make_error(parse_error_code(g.value("code", "internal")), g.value("message", ""), g.value("source", "")));
     return s;
   } catch (const nlohmann::json::exception& e) {
     return make_error(ErrorCode::kParse, std::string("malformed counter snapshot: ") + e.what());

@@ -7,27 +7,9 @@
 #include <set>
 
 #include "core/stats.h"
+#include "perf/pairwise.h"
 
 namespace fabdiag::triage {
-
-std::vector<std::vector<std::pair<int, int>>> round_robin_rounds(int nodes) {
-  std::vector<std::vector<std::pair<int, int>>> rounds;
-  if (nodes < 2) return rounds;
-  // Circle method: fix slot 0, rotate the others. Odd N gets a phantom node (a bye).
-  int m = nodes % 2 == 0 ? nodes : nodes + 1;
-  std::vector<int> slot(static_cast<size_t>(m));
-  for (int i = 0; i < m; ++i) slot[static_cast<size_t>(i)] = i;
-  for (int r = 0; r < m - 1; ++r) {
-    std::vector<std::pair<int, int>> round;
-    for (int i = 0; i < m / 2; ++i) {
-      int a = slot[static_cast<size_t>(i)], b = slot[static_cast<size_t>(m - 1 - i)];
-      if (a < nodes && b < nodes) round.emplace_back(std::min(a, b), std::max(a, b));
-    }
-    rounds.push_back(std::move(round));
-    std::rotate(slot.begin() + 1, slot.end() - 1, slot.end());
-  }
-  return rounds;
-}
 
 namespace {
 
@@ -74,7 +56,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   }
 
   // ---- L2 screen: round-robin pairs ----
-  auto schedule = round_robin_rounds(n);
+  auto schedule = perf::round_robin_schedule(n);  // circle method; odd N: one bye per round
   std::vector<PairSample> screen_samples;
   std::vector<std::vector<double>> matrix(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(n), NAN));
   for (size_t r = 0; r < schedule.size(); ++r) {

@@ -47,10 +47,6 @@ struct TriageReport {
   double window_s = 0;                ///< Counter window: first to last snapshot.
 };
 
-/// Round-robin schedule by the circle method: rounds of node-disjoint pairs covering every pair
-/// once; N-1 rounds for even N, N rounds for odd N (one node rests each round).
-std::vector<std::vector<std::pair<int, int>>> round_robin_rounds(int nodes);
-
 /// Runs the walk on `cluster`. `judge` turns a node's counter snapshots into findings (may be
 /// empty: no counter evidence). Never throws; what fails lands in report.errors.
 TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,

@@ -86,24 +86,6 @@ std::vector<Finding> symbol_judge(const nlohmann::json& before, const nlohmann::
 
 }  // namespace
 
-TEST_CASE("round-robin rounds cover every pair exactly once with disjoint rounds") {
-  for (int n = 2; n <= 17; ++n) {
-    auto rounds = round_robin_rounds(n);
-    CHECK(static_cast<int>(rounds.size()) == (n % 2 == 0 ? n - 1 : n));
-    std::set<std::pair<int, int>> pairs;
-    for (const auto& r : rounds) {
-      std::set<int> nodes;
-      for (auto [a, b] : r) {
-        CHECK(nodes.insert(a).second);
-        CHECK(nodes.insert(b).second);
-        CHECK(pairs.insert({a, b}).second);
-      }
-    }
-    CHECK(static_cast<int>(pairs.size()) == n * (n - 1) / 2);
-  }
-  CHECK(round_robin_rounds(1).empty());
-}
-
 TEST_CASE("walk names the slow node with evidence and runs both sweeps") {
   FakeCluster c(8);
   c.factor_[2] = 0.03;
