@@ -2,6 +2,7 @@
 // fixture directory and/or a .tar.gz made with the system tar (argv, no shell).
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 
 #include "cmd/commands.h"
@@ -28,6 +29,7 @@ struct TempDir {
 }  // namespace
 
 int run_gather(const GlobalOptions& g, const GatherOptions& o) {
+  auto started = std::chrono::steady_clock::now();
   if (o.out_dir.empty() && o.tar_file.empty()) {
     print_error("gather needs --output DIR (a new directory) and/or --tar FILE (a .tar.gz to write)");
     return kExitUsage;
@@ -81,7 +83,7 @@ int run_gather(const GlobalOptions& g, const GatherOptions& o) {
                 {"ipv4_in_gids", cap->ipv4_replaced},
                 {"pcie_serial_numbers", cap->serials_cleared}}}};
   env.errors = cap->gaps;
-  finish_envelope(env, std::chrono::steady_clock::now());
+  finish_envelope(env, started);
 
   Document doc;
   doc.title = "fabdiag gather";

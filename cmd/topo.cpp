@@ -25,7 +25,7 @@ namespace {
 // True when --sysfs-root is this machine's /sys (NVML describes this machine only).
 bool is_live_sysfs(const std::string& root) {
   std::error_code ec;
-  return std::filesystem::weakly_canonical(root, ec) == std::filesystem::path("/sys") && !ec;
+  return std::filesystem::equivalent(root, "/sys", ec) && !ec;
 }
 
 // The baseline's data member. Errors (exit 2): missing or unreadable file, not JSON, not a

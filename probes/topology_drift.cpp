@@ -1,5 +1,6 @@
 #include "probes/topology_drift.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -111,6 +112,60 @@ Finding finding(Severity s, const std::string& code, const std::string& subject,
   return f;
 }
 
+// A GPU pair joined by fewer NVLinks than in the baseline (no per-GPU link counts to blame one).
+struct LostPair {
+  const Dev* a;
+  const Dev* b;
+  std::string was, is;
+};
+
+// One finding per GPU that lost links to several peers (the GPU with the most lost pairs first:
+// a GPU with links down drags every pair it is in), one per remaining pair.
+void report_lost_pairs(std::vector<LostPair> pairs, std::vector<Finding>& out) {
+  const std::string action =
+      "Look for NVLink errors and Xid 74 in dmesg and run the NVLink diagnostics (dcgmi diag, nvidia-smi nvlink -s)";
+  auto cell_text = [](const std::string& c) { return nv_links(c) ? c : c + " (no NVLink)"; };
+  while (!pairs.empty()) {
+    std::map<const Dev*, int> count;
+    for (const auto& p : pairs) {
+      ++count[p.a];
+      ++count[p.b];
+    }
+    auto best = std::max_element(count.begin(), count.end(), [](const auto& x, const auto& y) {
+      return x.second < y.second || (x.second == y.second && x.first->index > y.first->index);
+    });
+    if (best->second < 2) break;
+    const Dev* gpu = best->first;
+    Finding f = finding(Severity::kError, "nvlink_links_lost", gpu->key.rfind("name:", 0) == 0 ? gpu->name : gpu->key, "",
+                        action);
+    std::vector<LostPair> rest;
+    std::vector<std::string> peers;
+    for (const auto& p : pairs) {
+      if (p.a != gpu && p.b != gpu) {
+        rest.push_back(p);
+        continue;
+      }
+      const Dev* peer = p.a == gpu ? p.b : p.a;
+      peers.push_back(peer->name);
+      f.evidence.push_back(ev_text(gpu->name + "-" + peer->name + " matrix cell", cell_text(p.is), p.was, "fabdiag topo matrix"));
+    }
+    std::string list;
+    for (const auto& n : peers) list += (list.empty() ? "" : ", ") + n;
+    f.message = gpu->label + " has fewer NVLinks than in the baseline to " + std::to_string(peers.size()) +
+                " GPUs (" + list + ")";
+    out.push_back(std::move(f));
+    pairs = std::move(rest);
+  }
+  for (const auto& p : pairs) {
+    Finding f = finding(Severity::kError, "nvlink_links_lost", p.a->name + "<->" + p.b->name,
+                        p.a->label + " and " + p.b->label + " are joined by " + cell_text(p.is) + ", it was " + p.was +
+                            " in the baseline",
+                        action);
+    f.evidence.push_back(ev_text("matrix cell", cell_text(p.is), p.was, "fabdiag topo matrix"));
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 Result<TopologyDrift> diff_topology(const json& baseline, const json& current, const std::string& baseline_source) {
@@ -122,19 +177,34 @@ Result<TopologyDrift> diff_topology(const json& baseline, const json& current, c
     if (!now_r) return now_r.error();
     const auto& base = *base_r;
     const auto& now = *now_r;
-    std::map<std::string, const Dev*> base_by, now_by;
-    for (const auto& d : base) base_by[d.key] = &d;
-    for (const auto& d : now) now_by[d.key] = &d;
+    // Pair devices: by BDF when both sides have one, else by name (an imported nvidia-smi
+    // matrix has no BDFs). base_of[current] = baseline device.
+    std::map<std::string, const Dev*> now_by_bdf, now_by_name;
+    for (const auto& d : now) {
+      if (d.key.rfind("name:", 0) != 0) now_by_bdf[d.key] = &d;
+      now_by_name[d.name] = &d;
+    }
+    std::map<const Dev*, const Dev*> base_of;
+    std::set<const Dev*> matched_base;
+    for (const auto& b : base) {
+      bool has_bdf = b.key.rfind("name:", 0) != 0;
+      auto it = has_bdf ? now_by_bdf.find(b.key) : now_by_name.find(b.name);
+      if (it == (has_bdf ? now_by_bdf.end() : now_by_name.end()) || base_of.count(it->second)) continue;
+      base_of[it->second] = &b;
+      matched_base.insert(&b);
+    }
+    if (!base.empty() && std::all_of(base.begin(), base.end(), [](const Dev& d) { return d.key.rfind("name:", 0) == 0; }))
+      out.not_checked.push_back("device identity: the baseline has no PCI bus ids, devices were paired by name (GPU0, NIC0)");
     const std::string src = baseline_source;
 
     for (const auto& b : base)
-      if (!now_by.count(b.key))
+      if (!matched_base.count(&b))
         out.findings.push_back(finding(Severity::kError, "topo_device_missing", b.key.rfind("name:", 0) == 0 ? b.name : b.key,
                                        b.label + " (" + b.kind + ") is in the baseline but not on the node now",
                                        "Check lspci and dmesg for the device (fell off the bus, Xid 79, link down, "
                                        "disabled in the BIOS) and reseat it or its riser"));
     for (const auto& n : now)
-      if (!base_by.count(n.key))
+      if (!base_of.count(&n))
         out.findings.push_back(finding(Severity::kInfo, "topo_device_added", n.key.rfind("name:", 0) == 0 ? n.name : n.key,
                                        n.label + " (" + n.kind + ") is on the node but not in the baseline",
                                        "If the hardware was changed on purpose, save a new baseline"));
@@ -153,8 +223,8 @@ Result<TopologyDrift> diff_topology(const json& baseline, const json& current, c
     bool ports_noted = false;
     std::set<std::string> nvlink_reported;
     for (const auto& n : now) {
-      auto it = base_by.find(n.key);
-      if (it == base_by.end()) continue;
+      auto it = base_of.find(&n);
+      if (it == base_of.end()) continue;
       const Dev& b = *it->second;
       const json& bj = *b.j;
       const json& nj = *n.j;
@@ -256,26 +326,19 @@ Result<TopologyDrift> diff_topology(const json& baseline, const json& current, c
 
     // Matrix cells between devices present on both sides.
     std::map<std::string, Finding> relation_changes;  // per NIC key
+    std::vector<LostPair> lost_pairs;                  // GPU pairs with fewer NVLinks
     for (size_t x = 0; x < now.size(); ++x) {
       for (size_t y = x + 1; y < now.size(); ++y) {
         const Dev& a = now[x];
         const Dev& c = now[y];
-        auto ba = base_by.find(a.key), bc = base_by.find(c.key);
-        if (ba == base_by.end() || bc == base_by.end()) continue;
+        auto ba = base_of.find(&a), bc = base_of.find(&c);
+        if (ba == base_of.end() || bc == base_of.end()) continue;
         std::string was = cell(baseline, ba->second->index, bc->second->index);
         std::string is = cell(current, a.index, c.index);
         if (was.empty() || is.empty() || was == is) continue;
         if (compare_nvlink && a.kind == "gpu" && c.kind == "gpu") {
-          int wl = nv_links(was), il = nv_links(is);
-          if (wl > il && !nvlink_reported.count(a.key) && !nvlink_reported.count(c.key)) {
-            Finding f = finding(Severity::kError, "nvlink_links_lost", a.name + "<->" + c.name,
-                                a.label + " and " + c.label + " are joined by " + (il ? "NV" + std::to_string(il) : is) +
-                                    ", it was " + was + " in the baseline",
-                                "Look for NVLink errors and Xid 74 in dmesg and run the NVLink diagnostics "
-                                "(dcgmi diag, nvidia-smi nvlink -s)");
-            f.evidence.push_back(ev_text("matrix cell", is, was, "fabdiag topo matrix"));
-            out.findings.push_back(std::move(f));
-          }
+          if (nv_links(was) > nv_links(is) && !nvlink_reported.count(a.key) && !nvlink_reported.count(c.key))
+            lost_pairs.push_back({&a, &c, was, is});
           continue;
         }
         if (a.kind == c.kind) continue;  // GPU-NIC pairs only
@@ -296,6 +359,7 @@ Result<TopologyDrift> diff_topology(const json& baseline, const json& current, c
         it->second.evidence.push_back(ev_text(gpu.name + "-" + nic.name + " relation", is, was, "fabdiag topo matrix"));
       }
     }
+    report_lost_pairs(lost_pairs, out.findings);
     for (auto& n : now) {
       auto it = relation_changes.find(n.key);
       if (it == relation_changes.end()) continue;

@@ -3,7 +3,8 @@
 // topology_json.h), so a baseline from another fabdiag version or an imported nvidia-smi
 // matrix works as long as the members exist; what cannot be compared is listed, not guessed.
 //
-// Devices are matched by pci_bdf (by name when a side has no BDF). Findings (layer L4):
+// Devices are paired by pci_bdf, or by name (GPU0, NIC0) when the baseline has no BDF (an
+// imported `nvidia-smi topo -m`). Findings (layer L4):
 //   error "topo_device_missing"          a GPU or NIC of the baseline is gone
 //   info  "topo_device_added"            a GPU or NIC that the baseline did not have
 //   error "nvlink_links_lost"            a GPU has fewer active NVLinks (per GPU from NVML),

@@ -163,3 +163,26 @@ TEST_CASE("drift: a baseline without ports says port rates were not compared; ba
   CHECK(j["devices_compared"] == 16);
   CHECK(j["changes"] == 0);
 }
+
+TEST_CASE("drift: an imported nvidia-smi matrix as baseline pairs devices by name") {
+  // The healthy tab-separated output of the dgx8 machine; now GPU3 lost two NVLinks.
+  auto base = topo("dgx8", 18);
+  for (auto& dev : base["devices"]) {
+    dev["pci_bdf"] = nullptr;
+    dev["nvml"] = nullptr;
+  }
+  auto d = diff_topology(base, topo("dgx8", 16), "nvsmi.json");
+  REQUIRE(d.ok());
+  CHECK(d->devices_compared == 16);
+  // Seven pairs dropped, all with GPU3: one finding about GPU3.
+  REQUIRE(d->findings.size() == 1);
+  CHECK(d->findings[0].code == "nvlink_links_lost");
+  CHECK(d->findings[0].subject == "0000:2e:00.0");
+  CHECK(d->findings[0].message ==
+        "GPU3 (0000:2e:00.0) has fewer NVLinks than in the baseline to 7 GPUs (GPU0, GPU1, GPU2, GPU4, GPU5, GPU6, GPU7)");
+  REQUIRE(d->findings[0].evidence.size() == 7);
+  CHECK(d->findings[0].evidence[0].metric == "GPU3-GPU0 matrix cell");
+  CHECK(d->findings[0].evidence[0].value_text == "NV16");
+  CHECK(d->findings[0].evidence[0].threshold_text == "baseline: NV18");
+  CHECK(d->not_checked.back().find("paired by name") != std::string::npos);
+}
