@@ -96,7 +96,7 @@ static int load_config(int* init_rc) {
     while (n < 6 && token(&p, t[n], sizeof t[n])) ++n;
     if (n == 0) continue;
     if (!strcmp(t[0], "driver") && n >= 2) {
-      snprintf(driver_version, sizeof driver_version, "%s", t[1]);
+      snprintf(driver_version, sizeof driver_version, "%.*s", (int)sizeof driver_version - 1, t[1]);
     } else if (!strcmp(t[0], "init_rc") && n >= 2) {
       *init_rc = atoi(t[1]);
     } else if (!strcmp(t[0], "gpu") && n >= 5) {
@@ -105,8 +105,8 @@ static int load_config(int* init_rc) {
       FakeGpu* g = &gpus[i];
       g->present = 1;
       if (!parse_bdf(t[2], &g->domain, &g->bus, &g->device, &g->function)) { ok = 0; break; }
-      snprintf(g->name, sizeof g->name, "%s", t[3]);
-      snprintf(g->uuid, sizeof g->uuid, "%s", t[4]);
+      snprintf(g->name, sizeof g->name, "%.*s", (int)sizeof g->name - 1, t[3]);
+      snprintf(g->uuid, sizeof g->uuid, "%.*s", (int)sizeof g->uuid - 1, t[4]);
       if (i + 1 > gpu_count) gpu_count = i + 1;
     } else if (!strcmp(t[0], "link") && n >= 4) {
       unsigned i = (unsigned)atoi(t[1]), l = (unsigned)atoi(t[2]);
