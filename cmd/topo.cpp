@@ -91,12 +91,14 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
 
   Rails rails = compute_rails(report);
   auto rail_findings = judge_rails(rails, report, "fabdiag topo matrix (sysfs PCIe paths)");
+  auto nvlink_findings = judge_nvlinks(report);
 
   Envelope env = make_envelope(kTopoSchema);
   env.params = {{"sysfs_root", g.sysfs_root}, {"nvml_lib", nvml_lib}, {"against", o.against}};
   env.data = topology_to_json(report);
   env.data["rails"] = rails_to_json(rails);
   env.findings = report.findings;
+  env.findings.insert(env.findings.end(), nvlink_findings.begin(), nvlink_findings.end());
   env.findings.insert(env.findings.end(), rail_findings.begin(), rail_findings.end());
   env.errors = report.gaps;
 

@@ -91,4 +91,46 @@ void apply_gpu_inventory(TopologyReport& report, const GpuInventory& inv, bool r
   }
 }
 
+std::vector<Finding> judge_nvlinks(const TopologyReport& report) {
+  std::vector<Finding> out;
+  if (!report.nvlink.known) return out;
+  int best = 0;
+  for (const auto& d : report.devices)
+    if (d.nvml) best = std::max(best, active_nvlinks(*d.nvml));
+  if (best == 0) return out;
+  for (const auto& d : report.devices) {
+    if (!d.nvml) continue;
+    int active = active_nvlinks(*d.nvml);
+    if (active >= best) continue;
+    std::string down;
+    int n_down = 0;
+    for (const auto& l : d.nvml->nvlinks)
+      if (!l.active) {
+        down += (down.empty() ? "" : ", ") + std::to_string(l.link);
+        ++n_down;
+      }
+    Finding f;
+    f.severity = Severity::kWarn;
+    f.layer = Layer::kPhysical;
+    f.code = "nvlink_links_down";
+    f.subject = d.pci.bdf;
+    f.message = d.name + " has " + std::to_string(active) + " active NVLinks, other GPUs of this node have " +
+                std::to_string(best) + (down.empty() ? "" : n_down == 1 ? " (link " + down + " is not active)" : " (links " + down + " are not active)") +
+                ": GPU-to-GPU bandwidth through this GPU is lower, and collectives run at its pace";
+    Evidence e;
+    e.metric = "active NVLinks";
+    e.value = active;
+    e.unit = "links";
+    e.threshold = best;
+    e.threshold_text = "most active NVLinks of a GPU on this node";
+    e.source = "NVML nvmlDeviceGetNvLinkState";
+    f.evidence.push_back(e);
+    f.action = "Run nvidia-smi nvlink -s -i " + (d.nvml ? std::to_string(d.nvml->nvml_index) : std::string("<gpu>")) +
+               " and nvidia-smi nvlink -e, look for Xid 74 in dmesg, run dcgmi diag -r 2; if links stay down, have the "
+               "GPU baseboard serviced";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 }  // namespace fabdiag

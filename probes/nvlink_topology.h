@@ -43,4 +43,11 @@ int active_nvlinks(const GpuInfo& gpu);
 /// this is a live GPU node), its why_not is also a gap (kUnsupported) so the result is partial.
 void apply_gpu_inventory(TopologyReport& report, const GpuInventory& inv, bool require);
 
+/// Findings from the NVLink state alone, without a baseline: warn "nvlink_links_down" (layer
+/// L4, subject = the GPU's BDF) for each GPU with fewer active NVLinks than the GPU with the
+/// most on this node; the evidence names the active count, the peers' count and the link
+/// indexes NVML lists as present but not active. Nothing when no GPU has an active link
+/// (PCIe GPUs without bridges) or NVLink is unknown.
+std::vector<Finding> judge_nvlinks(const TopologyReport& report);
+
 }  // namespace fabdiag

@@ -156,3 +156,37 @@ TEST_CASE("apply_gpu_inventory: no NVML leaves NVLink unknown, a gap only when r
   CHECK(r.gaps[0].code == ErrorCode::kUnsupported);
   CHECK(r.gaps[0].message == "NVLink unknown: no driver");
 }
+
+TEST_CASE("judge_nvlinks: a GPU with fewer active NVLinks than its peers is named, with its down links") {
+  auto r = discover_topology(fixture("dgx8"));
+  apply_gpu_inventory(r, dgx8_inventory(16), true);
+  auto f = judge_nvlinks(r);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::kWarn);
+  CHECK(f[0].code == "nvlink_links_down");
+  CHECK(f[0].subject == "0000:2e:00.0");
+  CHECK(f[0].message.find("GPU3 has 16 active NVLinks, other GPUs of this node have 18 (links 16, 17 are not active)") == 0);
+  CHECK(f[0].evidence[0].value == 16.0);
+  CHECK(f[0].evidence[0].threshold == 18.0);
+  CHECK(f[0].action.find("nvidia-smi nvlink -s -i 3") != std::string::npos);
+
+  auto healthy = discover_topology(fixture("dgx8"));
+  apply_gpu_inventory(healthy, dgx8_inventory(), true);
+  CHECK(judge_nvlinks(healthy).empty());
+  auto unknown = discover_topology(fixture("dgx8"));
+  CHECK(judge_nvlinks(unknown).empty());
+  // PCIe GPUs: links present but none active anywhere (no NVLink bridge): nothing to say.
+  auto bridgeless = discover_topology(fixture("dgx8"));
+  apply_gpu_inventory(bridgeless, dgx8_inventory(0), true);
+  GpuInventory none;
+  none.available = true;
+  for (unsigned i = 0; i < 8; ++i) none.gpus.push_back(switch_gpu(i, kDgx8Gpus[i], 0, 18));
+  auto pcie_only = discover_topology(fixture("dgx8"));
+  apply_gpu_inventory(pcie_only, none, true);
+  CHECK(judge_nvlinks(pcie_only).empty());
+  CHECK(relation_code(pcie_only.matrix[0][1]) == "PIX");
+  // One GPU with every link down while the others have 18.
+  auto f0 = judge_nvlinks(bridgeless);
+  REQUIRE(f0.size() == 1);
+  CHECK(f0[0].message.find("GPU3 has 0 active NVLinks") == 0);
+}
