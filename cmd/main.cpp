@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
       "NODE across host bridges of one NUMA node, SYS across NUMA nodes, NV# # bonded NVLinks\n"
       "(through NVSwitch: the smaller active switch-link count of the two GPUs). NVML is read\n"
       "on a live /sys; for a fixture or capture only with --nvml-lib (else NVLink is unknown).\n"
+      "A GPU with fewer active NVLinks than the other GPUs of the node is a warn.\n"
       "Rails: each GPU's closest RDMA NIC; a warn when GPUs share their local NICs or a GPU\n"
       "has none within PXB (no GPUDirect RDMA by default); info for NICs close to no GPU.\n"
       "PCIe: a link below the lower max of its two ends is a finding: narrower = error,\n"

@@ -376,7 +376,8 @@ with two root ports each; each root port has a Gen4 switch with one GPU and one 
                 40:03.1 -> switch 61:00.0 -> GPU3 63:00.0, NIC3 64:00.0 (mlx5_3)
 
 With tests/fakes/nvml/hgx4-direct.conf (12 links per GPU, 4 to each peer): NV4 between every
-GPU pair. With hgx4-link-down.conf (link 0 of GPU0, to GPU1, down at both ends): GPU0-GPU1 NV3.
+GPU pair. With hgx4-link-down.conf (link 0 of GPU0, to GPU1, down at both ends): GPU0-GPU1 NV3
+and warn nvlink_links_down for GPU0 and GPU1 (11 active links, the others 12).
 PCIe: PIX inside a switch, PHB across root ports of one host bridge, NODE across the two.
 Rails: each GPU has its own PIX NIC; nothing shared, no finding.
 """
