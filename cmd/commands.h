@@ -15,13 +15,30 @@ struct DoctorOptions {};
 int run_doctor(const GlobalOptions& g, const DoctorOptions& o);
 
 // ---- topo ----
-/// `fabdiag topo`: GPU/NIC matrix like `nvidia-smi topo -m`, NIC <-> ibdev <-> netdev, CPU and
-/// NUMA affinity, PCIe link speed/width with downgrade findings. Exit codes: 0 ok, 1 a PCIe
-/// link finding of warn or worse, 2 usage (also: --sysfs-root/--procfs-root not a directory),
-/// 4 partial (something could not be read).
-struct TopoOptions {};
+/// `fabdiag topo`: GPU/NIC matrix like `nvidia-smi topo -m` (NV# from NVML), NIC <-> ibdev <->
+/// netdev, CPU/NUMA affinity, GPU NUMA ID, rails, PCIe link speed/width with downgrade
+/// findings, and with --against the drift from a saved result. Exit codes: 0 ok, 1 a finding
+/// of warn or worse, 2 usage (also: --sysfs-root/--procfs-root not a directory, --against
+/// missing or not a fabdiag.topo/1 result), 4 partial (something could not be read, also an
+/// NVML asked for with --nvml-lib / FABDIAG_NVML_LIB that does not answer).
+struct TopoOptions {
+  std::string nvml_lib;  ///< --nvml-lib PATH; empty = $FABDIAG_NVML_LIB, else libnvidia-ml.so.1 on a live /sys.
+  std::string against;   ///< --against FILE: a saved `fabdiag topo --format json` result.
+};
 int run_topo(const GlobalOptions& g, const TopoOptions& o);
 // ---- end topo ----
+// ---- gather ----
+/// `fabdiag gather`: copies the /sys subset topo, check and counters read into --output DIR
+/// (new or empty) and/or --tar FILE (.tar.gz through the system tar), with GUIDs, GIDs, MACs,
+/// node descriptions and PCIe serial numbers replaced (probes/sysfs_capture.h). Exit codes: 0
+/// ok, 2 neither --output nor --tar, DIR not empty, --sysfs-root not a sysfs tree; 3 no tar
+/// program; 4 some files could not be read; 70 DIR or FILE cannot be written.
+struct GatherOptions {
+  std::string out_dir;   ///< --output DIR.
+  std::string tar_file;  ///< --tar FILE.
+};
+int run_gather(const GlobalOptions& g, const GatherOptions& o);
+// ---- end gather ----
 // ---- baseline ----
 /// `fabdiag baseline save|diff|show`: named result baselines (baseline/store.h, diff.h).
 /// Exit codes: 0 ok; 1 diff found a regression; 4 diff compared only part (sizes, pairs or
@@ -108,5 +125,16 @@ struct PairwiseOptions {
   double pair_ratio = 0.15;    ///< --pair-ratio: slow pair below this x reference
 };
 int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o);
+
+// ---- import nvidia-smi-topo ----
+/// `fabdiag import nvidia-smi-topo FILE`: saved `nvidia-smi topo -m` output -> one
+/// fabdiag.topo/1 envelope (matrix, affinity, NIC legend, rails; probes/import_nvsmi_topo.h).
+/// Exit codes: 0 ok; 1 a rails finding of warn or worse (NICs shared by GPUs, a GPU without a
+/// local NIC); 4 rows cut off, truncated or no NIC legend; 2 FILE missing or without a matrix.
+struct ImportNvsmiTopoOptions {
+  std::string file;  ///< nvidia-smi topo -m output; "-" = stdin.
+};
+int run_import_nvsmi_topo(const GlobalOptions& g, const ImportNvsmiTopoOptions& o);
+// ---- end import nvidia-smi-topo ----
 
 }  // namespace fabdiag::cmd

@@ -46,18 +46,50 @@ int main(int argc, char** argv) {
   // ---- topo ----
   TopoOptions topo_opts;
   auto* topo = app.add_subcommand(
-      "topo", "GPU/NIC/CPU/NUMA matrix like `nvidia-smi topo -m`, NIC names, PCIe link speed/width");
+      "topo", "GPU/NIC/CPU/NUMA matrix like `nvidia-smi topo -m`, NVLink, rails, PCIe link speed/width, drift");
+  topo->add_option("--nvml-lib", topo_opts.nvml_lib,
+                   "NVML library to dlopen for GPU names and NVLinks (default: $FABDIAG_NVML_LIB, else "
+                   "libnvidia-ml.so.1 when reading this machine's /sys)")
+      ->type_name("PATH");
+  topo->add_option("--against", topo_opts.against,
+                   "Report what changed since BASELINE, a saved `fabdiag topo --format json` result: lost "
+                   "NVLinks, moved NICs, narrower/slower PCIe links, lower port rates, devices gone or added")
+      ->type_name("BASELINE.json");
   topo->footer(
-      "Reads sysfs only (--sysfs-root DIR reads a fixture or a `fabdiag gather` capture).\n"
+      "Reads sysfs (--sysfs-root DIR reads a fixture or a `fabdiag gather` capture) and NVML.\n"
       "Matrix: X self, PIX one PCIe switch, PXB several switches, PHB through the host bridge,\n"
-      "NODE across host bridges of one NUMA node, SYS across NUMA nodes; NV# needs NVML (not\n"
-      "loaded by this version, so NVLink shows as unknown).\n"
+      "NODE across host bridges of one NUMA node, SYS across NUMA nodes, NV# # bonded NVLinks\n"
+      "(through NVSwitch: the smaller active switch-link count of the two GPUs). NVML is read\n"
+      "on a live /sys; for a fixture or capture only with --nvml-lib (else NVLink is unknown).\n"
+      "A GPU with fewer active NVLinks than the other GPUs of the node is a warn.\n"
+      "Rails: each GPU's closest RDMA NIC; a warn when GPUs share their local NICs or a GPU\n"
+      "has none within PXB (no GPUDirect RDMA by default); info for NICs close to no GPU.\n"
       "PCIe: a link below the lower max of its two ends is a finding: narrower = error,\n"
       "slower = warn (info for GPUs, which slow their link when idle: re-check under load).\n"
-      "Example: fabdiag topo --sysfs-root tests/fixtures/dgx8 --format table\n"
-      "Exit: 0 ok, 1 link findings (warn or worse), 2 usage (also --sysfs-root or\n"
-      "--procfs-root not a directory), 4 partial (something could not be read).");
+      "Examples: fabdiag topo --sysfs-root tests/fixtures/dgx8 --format table\n"
+      "          fabdiag topo --format json -o topo-good.json; later: fabdiag topo --against topo-good.json\n"
+      "Exit: 0 ok, 1 findings (warn or worse), 2 usage (also --sysfs-root or --procfs-root\n"
+      "not a directory, --against missing or not a topo result), 4 partial (something could\n"
+      "not be read, also an NVML named by --nvml-lib or FABDIAG_NVML_LIB that does not answer).");
   // ---- end topo ----
+  // ---- gather ----
+  GatherOptions gather_opts;
+  auto* gather = app.add_subcommand(
+      "gather", "Capture this node's /sys subset (PCI, net, infiniband) as an anonymized fixture directory or .tar.gz");
+  gather->add_option("-o,--output", gather_opts.out_dir, "Directory to create (must not exist or be empty)")
+      ->type_name("DIR");
+  gather->add_option("--tar", gather_opts.tar_file, "Also (or only) write the capture as a .tar.gz (uses the tar program)")
+      ->type_name("FILE");
+  gather->footer(
+      "Copies what topo, check and counters read: bus/pci/devices/* (attributes, config space),\n"
+      "class/net/*, class/infiniband/* (ports, GIDs, counters), NUMA nodes, IOMMU and GPUDirect\n"
+      "module presence; links are recreated as relative links. GUIDs, GIDs, MAC addresses,\n"
+      "node_desc (host name) and PCIe serial numbers are replaced by stable placeholders.\n"
+      "The summary goes to stdout (--format). Example:\n"
+      "  fabdiag gather --output node17-sys && fabdiag topo --sysfs-root node17-sys\n"
+      "Exit: 0 ok, 2 no --output/--tar or DIR not empty, 3 no tar program, 4 some files\n"
+      "unreadable, 70 cannot write.");
+  // ---- end gather ----
   // ---- baseline ----
   BaselineOptions baseline_opts;
   auto* baseline = app.add_subcommand(
@@ -243,6 +275,18 @@ int main(int argc, char** argv) {
                        "A pair below this fraction of the fleet median, between two healthy "
                        "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
       ->check(CLI::Range(0.0, 1.0));
+  // ---- import nvidia-smi-topo ----
+  ImportNvsmiTopoOptions import_nvsmi_topo_opts;
+  auto* import_nvsmi_topo = import_cmd->add_subcommand(
+      "nvidia-smi-topo", "`nvidia-smi topo -m` output -> fabdiag.topo/1 (matrix, affinity, NIC legend, rails)");
+  import_nvsmi_topo->add_option("FILE", import_nvsmi_topo_opts.file,
+                                "nvidia-smi topo -m output, space or tab separated ('-' = stdin)")
+      ->required();
+  import_nvsmi_topo->footer(
+      "Rows cut off or truncated, no NIC rows, no legend are tolerated: those cells stay unknown.\n"
+      "Exit codes: 0 ok, 1 rails findings (warn or worse: NICs shared by GPUs, GPU without a local\n"
+      "NIC), 2 FILE unreadable or without a matrix, 4 rows missing or truncated.");
+  // ---- end import nvidia-smi-topo ----
 
   try {
     app.parse(argc, argv);
@@ -268,6 +312,8 @@ int main(int argc, char** argv) {
   try {
     if (doctor->parsed()) return run_doctor(g, doctor_opts);
     if (topo->parsed()) return run_topo(g, topo_opts);
+    if (gather->parsed()) return run_gather(g, gather_opts);
+    if (import_nvsmi_topo->parsed()) return run_import_nvsmi_topo(g, import_nvsmi_topo_opts);
     if (baseline->parsed()) return run_baseline(g, baseline_opts);
     if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
     if (counters->parsed()) return run_counters(g, counters_opts);

@@ -88,11 +88,54 @@ std::vector<std::string> natural_sorted(const std::set<std::string>& s) {
   return v;
 }
 
+// Ports of an RDMA device. A missing ports/ directory or attribute is left empty (not a gap:
+// some providers lack files); a file that exists but cannot be read is a gap.
+std::vector<RdmaPort> read_rdma_ports(const FsRoot& fs, const std::string& ibdev, std::vector<Error>& gaps) {
+  std::vector<RdmaPort> out;
+  const std::string dir = "class/infiniband/" + ibdev + "/ports";
+  auto names = fs.list_sys(dir);
+  if (!names) {
+    if (names.error().code != ErrorCode::kNotFound) gaps.push_back(names.error());
+    return out;
+  }
+  for (const auto& n : *names) {
+    auto num = parse_u64(n);
+    if (!num || *num == 0 || *num > 255) continue;
+    RdmaPort p;
+    p.port = static_cast<int>(*num);
+    auto attr = [&](const char* name, std::string& into) {
+      auto v = fs.read_sys(dir + "/" + n + "/" + name);
+      if (v) into = *v;
+      else if (v.error().code != ErrorCode::kNotFound && v.error().code != ErrorCode::kUnsupported)
+        gaps.push_back(v.error().with_context("reading RDMA port " + ibdev + "/" + n));
+    };
+    attr("state", p.state);
+    attr("phys_state", p.phys_state);
+    attr("rate", p.rate);
+    attr("link_layer", p.link_layer);
+    // "400 Gb/sec (4X NDR)": the number is the effective rate in Gb/s (DOMAIN.md section 2).
+    if (auto gbps = parse_leading_double(p.rate); gbps && *gbps > 0) p.rate_bits_per_s = *gbps * 1e9;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// NICs with an RDMA device first, in natural ibdev order (how nvidia-smi numbers NIC0..), then
+// the others by BDF (their input order).
+void order_nics(std::vector<TopoDevice>& nics) {
+  std::stable_sort(nics.begin(), nics.end(), [](const TopoDevice& a, const TopoDevice& b) {
+    if (a.ibdev.has_value() != b.ibdev.has_value()) return a.ibdev.has_value();
+    if (a.ibdev && b.ibdev) return natural_less(*a.ibdev, *b.ibdev);
+    return false;
+  });
+}
+
 }  // namespace
 
 const char* to_string(TopoKind kind) { return kind == TopoKind::kGpu ? "gpu" : "nic"; }
 
 std::string relation_code(const Relation& r) {
+  if (r.missing) return "-";
   if (r.nvlink_links && *r.nvlink_links > 0) return "NV" + std::to_string(*r.nvlink_links);
   return to_string(r.pcie);
 }
@@ -150,9 +193,12 @@ TopologyReport discover_topology(const FsRoot& fs, const Progress& progress) {
       auto ib_sorted = natural_sorted(ib);
       if (!ib_sorted.empty()) d.ibdev = ib_sorted.front();
       d.netdevs = natural_sorted(net);
+      d.rdma = d.ibdev.has_value();
+      if (d.ibdev) d.ports = read_rdma_ports(fs, *d.ibdev, gaps);
     }
     (d.kind == TopoKind::kGpu ? gpus : nics).push_back(std::move(d));
   }
+  order_nics(nics);
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i].name = "GPU" + std::to_string(i);
   for (size_t i = 0; i < nics.size(); ++i) nics[i].name = "NIC" + std::to_string(i);
   report.devices = std::move(gpus);

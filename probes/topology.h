@@ -1,8 +1,10 @@
 // Node topology from sysfs, like `nvidia-smi topo -m`: the GPUs and NICs of this node, the
 // NIC <-> ibdev <-> netdev mapping, the PCIe relation of every pair (X, PIX, PXB, PHB, NODE,
-// SYS), CPU/NUMA affinity and the PCIe link state of each device and switch uplink.
-// NVLink counts come from NVML, which this first cut does not load: the model has the slot
-// for them (Relation::nvlink_links) and says why it is empty (TopologyReport::nvlink).
+// SYS), CPU/NUMA affinity, the PCIe link state of each device and switch uplink, and the
+// state and rate of each RDMA port. NVLink counts come from NVML (probes/nvlink_topology.h
+// applies a GpuInventory to the report); without it the report says why NVLink is unknown
+// (TopologyReport::nvlink). A report can also come from a saved `nvidia-smi topo -m`
+// (probes/import_nvsmi_topo.h), with no PCI details and possibly missing rows.
 #pragma once
 
 #include <optional>
@@ -13,6 +15,7 @@
 #include "core/fs_root.h"
 #include "core/progress.h"
 #include "core/result.h"
+#include "probes/gpu_inventory.h"
 #include "probes/pci.h"
 #include "probes/pcie_path.h"
 
@@ -23,9 +26,23 @@ enum class TopoKind { kGpu, kNic };
 /// "gpu", "nic".
 const char* to_string(TopoKind kind);
 
+/// One port of a NIC's RDMA device: class/infiniband/<ibdev>/ports/<port>/{state,phys_state,
+/// rate,link_layer} as the kernel prints them (DOMAIN.md section 2). "" = file absent.
+struct RdmaPort {
+  int port = 1;                  ///< 1-based port number.
+  std::string state;             ///< "4: ACTIVE".
+  std::string phys_state;        ///< "5: LinkUp".
+  std::string rate;              ///< "400 Gb/sec (4X NDR)".
+  std::optional<double> rate_bits_per_s;  ///< Leading number of `rate` x 1e9; nullopt unknown.
+  std::string link_layer;        ///< "InfiniBand" or "Ethernet".
+};
+
 /// One GPU or NIC of the matrix.
 struct TopoDevice {
-  std::string name;  ///< "GPU0".."GPUn" (GPUs by BDF), then "NIC0".."NICn" (NICs by BDF).
+  /// "GPU0".."GPUn" (GPUs by BDF, which is NVML's default order), then "NIC0".."NICn" (NICs
+  /// with an RDMA device in natural ibdev order, mlx5_2 < mlx5_10, as nvidia-smi numbers them;
+  /// then NICs without one, by BDF).
+  std::string name;
   TopoKind kind = TopoKind::kGpu;
   PciDevice pci;
   PciePath path;     ///< Parsed pci.sysfs_path; device empty when the path is unknown.
@@ -39,6 +56,16 @@ struct TopoDevice {
   std::string parent_bdf;
   std::optional<double> parent_max_speed_gts;  ///< parent's max_link_speed, GT/s.
   std::optional<int> parent_max_width;         ///< parent's max_link_width, lanes.
+  /// NICs: usable by NCCL's IB/RoCE transport (has an RDMA device; every NIC column of an
+  /// imported nvidia-smi matrix). Only these count for rails (probes/rails.h).
+  bool rdma = false;
+  /// Ports of `ibdev`, by port number (NICs with an RDMA device only).
+  std::vector<RdmaPort> ports;
+  /// GPUs: what NVML says about this GPU (name, UUID, NVLinks); nullopt without NVML.
+  std::optional<GpuInfo> nvml;
+  /// GPUs: NUMA node of the GPU's own memory (nvidia-smi's "GPU NUMA ID", set on coherent
+  /// CPU-GPU systems); nullopt = N/A or not known (fabdiag does not query it from NVML).
+  std::optional<int> gpu_numa_id;
 };
 
 /// The link between a PCIe switch's upstream port and the port above it (a root port or a
@@ -56,15 +83,19 @@ struct Relation {
   /// Active NVLinks between two GPUs (NVML fills it; links to NVSwitch on switch systems).
   /// Empty = not known. Shown as "NV<n>" instead of the PCIe level when set and > 0.
   std::optional<int> nvlink_links;
+  /// The cell is not known at all: an imported matrix whose row was cut off or truncated.
+  /// Such cells are never derived from the symmetric cell (JSON: null).
+  bool missing = false;
 };
 
-/// The cell text: "NV<n>" when nvlink_links > 0, else to_string(pcie).
+/// The cell text: "-" when missing, "NV<n>" when nvlink_links > 0, else to_string(pcie).
 std::string relation_code(const Relation& r);
 
 /// Whether NVLink information is present, and why not.
 struct NvlinkState {
   bool known = false;
   std::string reason = "NVML not loaded";  ///< Why not known; "" when known.
+  std::string source;  ///< What told us when known: "NVML libnvidia-ml.so.1, driver 550.54.15".
 };
 
 /// Everything `fabdiag topo` reports for one node.
@@ -79,8 +110,9 @@ struct TopologyReport {
 
 /// Reads the node's topology through `fs`: every function in bus/pci/devices (SR-IOV virtual
 /// functions skipped), GPUs (NVIDIA class 0x0300/0x0302) and NICs (class 0x0200/0x0207),
-/// their parent ports and switch uplinks, the class/infiniband and class/net maps, the
-/// relation matrix and the PCIe link findings. Never fails: a missing bus/pci/devices or an
+/// their parent ports and switch uplinks, the class/infiniband and class/net maps, RDMA port
+/// state and rate, the relation matrix and the PCIe link findings. NVLink stays unknown
+/// (apply_gpu_inventory adds it). Never fails: a missing bus/pci/devices or an
 /// unreadable attribute becomes a gap and the rest is still returned. Cost: a few hundred small
 /// sysfs reads; no device is opened.
 TopologyReport discover_topology(const FsRoot& fs, const Progress& progress = no_progress());

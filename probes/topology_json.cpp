@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "probes/nvlink_topology.h"
+
 namespace fabdiag {
 
 namespace {
@@ -44,7 +46,7 @@ nlohmann::json topology_to_json(const TopologyReport& report) {
     nlohmann::json j = nlohmann::json::object();
     j["name"] = d.name;
     j["kind"] = to_string(d.kind);
-    j["pci_bdf"] = d.pci.bdf;
+    j["pci_bdf"] = str_or_null(d.pci.bdf);
     j["numa_node"] = d.pci.numa_node;
     j["cpu_affinity"] = d.pci.local_cpulist;
     j["pci_vendor_id"] = hex_id(d.pci.vendor_id);
@@ -54,6 +56,33 @@ nlohmann::json topology_to_json(const TopologyReport& report) {
     if (d.kind == TopoKind::kNic) {
       j["ibdev"] = opt(d.ibdev);
       j["netdev"] = d.netdevs;
+      j["rdma"] = d.rdma;
+      nlohmann::json ports = nlohmann::json::array();
+      for (const auto& p : d.ports)
+        ports.push_back({{"port", p.port},
+                         {"state", p.state},
+                         {"phys_state", p.phys_state},
+                         {"rate", p.rate},
+                         {"rate_bits_per_s", opt(p.rate_bits_per_s)},
+                         {"link_layer", p.link_layer}});
+      j["ports"] = std::move(ports);
+    } else {
+      j["gpu_numa_id"] = opt(d.gpu_numa_id);
+      if (d.nvml) {
+        nlohmann::json links = nlohmann::json::array();
+        for (const auto& l : d.nvml->nvlinks)
+          links.push_back({{"link", l.link},
+                           {"active", l.active},
+                           {"remote", to_string(l.remote)},
+                           {"remote_pci_bdf", str_or_null(l.remote_pci_bdf)}});
+        j["nvml"] = {{"index", d.nvml->nvml_index},
+                     {"name", d.nvml->name},
+                     {"uuid", d.nvml->uuid},
+                     {"active_links", active_nvlinks(*d.nvml)},
+                     {"nvlinks", std::move(links)}};
+      } else {
+        j["nvml"] = nullptr;
+      }
     }
     j["pcie"] = {{"current_speed_gts", opt(d.pci.link.current_speed_gts)},
                  {"max_speed_gts", opt(d.pci.link.max_speed_gts)},
@@ -69,7 +98,7 @@ nlohmann::json topology_to_json(const TopologyReport& report) {
   nlohmann::json matrix = nlohmann::json::array();
   for (const auto& row : report.matrix) {
     nlohmann::json r = nlohmann::json::array();
-    for (const auto& cell : row) r.push_back(relation_code(cell));
+    for (const auto& cell : row) r.push_back(cell.missing ? nlohmann::json(nullptr) : nlohmann::json(relation_code(cell)));
     matrix.push_back(std::move(r));
   }
   data["matrix"] = std::move(matrix);
@@ -78,8 +107,14 @@ nlohmann::json topology_to_json(const TopologyReport& report) {
   for (const auto& [code, meaning] : topology_legend()) legend[code] = meaning;
   data["legend"] = std::move(legend);
 
+  nlohmann::json nic_legend = nlohmann::json::object();
+  for (const auto& d : report.devices)
+    if (d.kind == TopoKind::kNic && d.ibdev) nic_legend[d.name] = *d.ibdev;
+  data["nic_legend"] = std::move(nic_legend);
+
   data["nvlink"] = {{"state", report.nvlink.known ? "known" : "unknown"},
-                    {"reason", report.nvlink.reason}};
+                    {"reason", report.nvlink.reason},
+                    {"source", report.nvlink.source}};
 
   nlohmann::json uplinks = nlohmann::json::array();
   for (const auto& u : report.uplinks) {

@@ -34,6 +34,10 @@ AMD_RP_GEN4 = dict(vendor="0x1022", device="0x1483", cls="0x060400", driver="pci
 AMD_RP_GEN5 = dict(vendor="0x1022", device="0x14ab", cls="0x060400", driver="pcieport", max_speed=GEN5, max_width=16)
 PEX_USP = dict(vendor="0x1000", device="0xc030", cls="0x060400", driver="pcieport", max_speed=GEN5, max_width=16)
 PEX_DSP = dict(vendor="0x1000", device="0xc030", cls="0x060400", driver="pcieport", max_speed=GEN5, max_width=16)
+A100 = dict(vendor="0x10de", device="0x20b0", cls="0x030200", driver="nvidia", max_speed=GEN4, max_width=16)
+CX6_IB = dict(vendor="0x15b3", device="0x101b", cls="0x020700", driver="mlx5_core", max_speed=GEN4, max_width=16)
+PEX4_USP = dict(vendor="0x1000", device="0xc010", cls="0x060400", driver="pcieport", max_speed=GEN4, max_width=16)
+PEX4_DSP = dict(vendor="0x1000", device="0xc010", cls="0x060400", driver="pcieport", max_speed=GEN4, max_width=16)
 
 
 # ---- description helpers ---------------------------------------------------------------------
@@ -47,9 +51,10 @@ def bridge(bdf, model, children, **extra):
     return dict(bdf=bdf, model=model, children=children, **extra)
 
 
-def switch(usp_bdf, ports):
+def switch(usp_bdf, ports, gen4=False):
     """A PCIe switch: upstream port usp_bdf; ports = [(dsp_bdf, child), ...]."""
-    return bridge(usp_bdf, PEX_USP, [bridge(d, PEX_DSP, [c]) for d, c in ports])
+    usp, dsp = (PEX4_USP, PEX4_DSP) if gen4 else (PEX_USP, PEX_DSP)
+    return bridge(usp_bdf, usp, [bridge(d, dsp, [c]) for d, c in ports])
 
 
 def cpumask(cpulist, ncpus):
@@ -75,6 +80,29 @@ def ib_nic(bdf, ibdev, **kw):
 
 def gpu(bdf, **kw):
     return ep(bdf, H100, **kw)
+
+
+def hdr_nic(bdf, ibdev):
+    bus = int(bdf.split(":")[1], 16)
+    return ep(bdf, CX6_IB, ibdev=ibdev, netdev="ibp%ds0" % bus, link_layer="InfiniBand",
+              rate="200 Gb/sec (4X HDR)")
+
+
+def roce_nic(bdf, ibdev):
+    bus = int(bdf.split(":")[1], 16)
+    fn = int(bdf.split(".")[1])
+    return ep(bdf, CX6DX_ETH, ibdev=ibdev, netdev="enp%ds0f%dnp%d" % (bus, fn, fn),
+              link_layer="Ethernet", rate="100 Gb/sec (4X EDR)")
+
+
+def nps4_numa(sockets=2, cores_per_node=8):
+    """NUMA node n of an AMD 2-socket NPS4 machine with SMT: cores 8n..8n+7 and their
+    hyperthreads 64+8n..64+8n+7."""
+    nodes = 4 * sockets
+    smt = nodes * cores_per_node
+    return {n: "%d-%d,%d-%d" % (n * cores_per_node, n * cores_per_node + cores_per_node - 1,
+                                smt + n * cores_per_node, smt + n * cores_per_node + cores_per_node - 1)
+            for n in range(nodes)}
 
 
 # ---- machines -------------------------------------------------------------------------------
@@ -151,6 +179,66 @@ def rdma_nogpu():
     )
 
 
+def case011():
+    """8x A100 SXM4 (NV12 through NVSwitch, given by tests/fakes/nvml/case011-a100.conf), two
+    GPUs per ConnectX-6 HDR NIC behind a two-level PCIe switch (PXB), and a dual-port
+    ConnectX-6 Dx on a NUMA node without GPUs: the machine of shared case 011."""
+    def pair(hb, numa, rp, usp1, dsp_gpu, usp2, gpu_ports, dsp_nic, nic):
+        return dict(name=hb, numa=numa, root_ports=[
+            bridge(rp, AMD_RP_GEN4, [switch(usp1, [
+                (dsp_gpu, switch(usp2, [(d, ep(g, A100)) for d, g in gpu_ports], gen4=True)),
+                (dsp_nic, nic),
+            ], gen4=True)]),
+        ])
+    return dict(
+        ncpus=128,
+        numa=nps4_numa(),
+        host_bridges=[
+            pair("pci0000:00", 3, "0000:00:01.1", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0",
+                 [("0000:04:00.0", "0000:07:00.0"), ("0000:04:10.0", "0000:0f:00.0")],
+                 "0000:02:08.0", hdr_nic("0000:0c:00.0", "mlx5_1")),
+            dict(name="pci0000:20", numa=2, root_ports=[
+                bridge("0000:20:03.1", AMD_RP_GEN4, [roce_nic("0000:21:00.0", "mlx5_3"),
+                                                     roce_nic("0000:21:00.1", "mlx5_4")]),
+            ]),
+            pair("pci0000:40", 1, "0000:40:01.1", "0000:41:00.0", "0000:42:00.0", "0000:43:00.0",
+                 [("0000:44:00.0", "0000:47:00.0"), ("0000:44:10.0", "0000:4e:00.0")],
+                 "0000:42:08.0", hdr_nic("0000:4b:00.0", "mlx5_0")),
+            pair("pci0000:80", 7, "0000:80:01.1", "0000:81:00.0", "0000:82:00.0", "0000:83:00.0",
+                 [("0000:84:00.0", "0000:87:00.0"), ("0000:84:10.0", "0000:90:00.0")],
+                 "0000:82:08.0", hdr_nic("0000:8c:00.0", "mlx5_5")),
+            pair("pci0000:b0", 5, "0000:b0:01.1", "0000:b1:00.0", "0000:b2:00.0", "0000:b3:00.0",
+                 [("0000:b4:00.0", "0000:b7:00.0"), ("0000:b4:10.0", "0000:bd:00.0")],
+                 "0000:b2:08.0", hdr_nic("0000:ba:00.0", "mlx5_2")),
+        ],
+    )
+
+
+def hgx4():
+    """4x A100 SXM4 on a 4-GPU board (direct NVLinks, tests/fakes/nvml/hgx4-direct.conf), one
+    HDR NIC per GPU under the same Gen4 switch, one socket (NPS1) with two host bridges."""
+    def quad(rp, usp, dsp_gpu, g, dsp_nic, nic):
+        return bridge(rp, AMD_RP_GEN4, [switch(usp, [(dsp_gpu, ep(g, A100)), (dsp_nic, nic)], gen4=True)])
+    return dict(
+        ncpus=64,
+        numa={0: "0-63"},
+        host_bridges=[
+            dict(name="pci0000:00", numa=0, root_ports=[
+                quad("0000:00:01.1", "0000:01:00.0", "0000:02:00.0", "0000:03:00.0", "0000:02:01.0",
+                     hdr_nic("0000:04:00.0", "mlx5_0")),
+                quad("0000:00:03.1", "0000:21:00.0", "0000:22:00.0", "0000:23:00.0", "0000:22:01.0",
+                     hdr_nic("0000:24:00.0", "mlx5_1")),
+            ]),
+            dict(name="pci0000:40", numa=0, root_ports=[
+                quad("0000:40:01.1", "0000:41:00.0", "0000:42:00.0", "0000:43:00.0", "0000:42:01.0",
+                     hdr_nic("0000:44:00.0", "mlx5_2")),
+                quad("0000:40:03.1", "0000:61:00.0", "0000:62:00.0", "0000:63:00.0", "0000:62:01.0",
+                     hdr_nic("0000:64:00.0", "mlx5_3")),
+            ]),
+        ],
+    )
+
+
 def cpu_only():
     """A node with neither GPU nor NIC: one root port with an NVMe drive."""
     return dict(
@@ -169,6 +257,8 @@ MACHINES = {
     "dgx8-degraded": (dgx8, {"degraded": True}),
     "rdma-nogpu": (rdma_nogpu, {}),
     "cpu-only": (cpu_only, {}),
+    "case011-a100": (case011, {}),
+    "hgx4-a100": (hgx4, {}),
 }
 
 # Expected `fabdiag topo` results, written by hand (not computed by this script) so that the
@@ -252,7 +342,49 @@ Generated by scripts/make-topo-fixture.py. One root port 00:01.1 with an NVMe dr
 `fabdiag topo` prints an empty matrix and says that it found no GPU and no NIC (exit 0).
 """
 
+CASE011_README = """# case011-a100: the machine of shared case 011 (nvidia-smi topo -m, NVIDIA/nccl#1435)
+
+Generated by scripts/make-topo-fixture.py. 8x A100 SXM4 (Gen4), AMD 2 sockets in NPS4 (8 NUMA
+nodes, 128 CPUs: node n = cpus 8n..8n+7 and 64+8n..64+8n+7). NVLink comes from the fake NVML
+config tests/fakes/nvml/case011-a100.conf (12 NVSwitch links per GPU -> NV12 everywhere).
+
+    pci0000:00 NUMA 3  root port 00:01.1 -> switch 01:00.0 -> switch 03:00.0 -> GPU0 07:00.0, GPU1 0f:00.0
+                                                         -> NIC1 0c:00.0 (mlx5_1, HDR IB)
+    pci0000:20 NUMA 2  root port 20:03.1 -> NIC3 21:00.0 (mlx5_3), NIC4 21:00.1 (mlx5_4) (CX-6 Dx RoCE)
+    pci0000:40 NUMA 1  ... GPU2 47:00.0, GPU3 4e:00.0 / NIC0 4b:00.0 (mlx5_0)
+    pci0000:80 NUMA 7  ... GPU4 87:00.0, GPU5 90:00.0 / NIC5 8c:00.0 (mlx5_5)
+    pci0000:b0 NUMA 5  ... GPU6 b7:00.0, GPU7 bd:00.0 / NIC2 ba:00.0 (mlx5_2)
+
+NICs are numbered by RDMA device name, as nvidia-smi does (NIC0 = mlx5_0 sits with GPU2/GPU3).
+Each GPU reaches its NIC through two switches (PXB); every other GPU-NIC pair is on another
+NUMA node (SYS). The case's output has no GPU7 row: GPU7 here is the second GPU of NIC2.
+
+Expected (the case, cell by cell for rows GPU0-GPU6): NV12 between GPUs; GPU0/1 -> NIC1 PXB,
+GPU2/3 -> NIC0 PXB, GPU4/5 -> NIC5 PXB, GPU6 -> NIC2 PXB, all else SYS; CPU affinity and NUMA
+as listed above; GPU NUMA ID N/A. Rails: warn nic_shared_by_gpus for NIC0, NIC1, NIC2, NIC5
+(two GPUs each); info nic_far_from_gpus for NIC3 and NIC4; no gpu_without_local_nic.
+"""
+
+HGX4_README = """# hgx4-a100: 4x A100 SXM4 with direct NVLinks, one HDR NIC per GPU
+
+Generated by scripts/make-topo-fixture.py. One socket (NUMA 0, cpus 0-63), two host bridges
+with two root ports each; each root port has a Gen4 switch with one GPU and one NIC:
+
+    pci0000:00  00:01.1 -> switch 01:00.0 -> GPU0 03:00.0, NIC0 04:00.0 (mlx5_0)
+                00:03.1 -> switch 21:00.0 -> GPU1 23:00.0, NIC1 24:00.0 (mlx5_1)
+    pci0000:40  40:01.1 -> switch 41:00.0 -> GPU2 43:00.0, NIC2 44:00.0 (mlx5_2)
+                40:03.1 -> switch 61:00.0 -> GPU3 63:00.0, NIC3 64:00.0 (mlx5_3)
+
+With tests/fakes/nvml/hgx4-direct.conf (12 links per GPU, 4 to each peer): NV4 between every
+GPU pair. With hgx4-link-down.conf (link 0 of GPU0, to GPU1, down at both ends): GPU0-GPU1 NV3
+and warn nvlink_links_down for GPU0 and GPU1 (11 active links, the others 12).
+PCIe: PIX inside a switch, PHB across root ports of one host bridge, NODE across the two.
+Rails: each GPU has its own PIX NIC; nothing shared, no finding.
+"""
+
 READMES = {
+    "case011-a100": CASE011_README,
+    "hgx4-a100": HGX4_README,
     "dgx8": DGX8_README,
     "dgx8-degraded": DGX8_DEGRADED_README,
     "rdma-nogpu": RDMA_NOGPU_README,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the CLI table: each line of TABLE is "<expected exit code> <fabdiag args...>".
-# '#' starts a comment; @SRC@ is replaced by the repository root. Fails listing every mismatch.
+# '#' starts a comment; @SRC@ is replaced by the repository root, @FAKE_NVML@ by
+# $FABDIAG_FAKE_NVML (the test build's fake libnvidia-ml; ctest sets it). Fails listing every mismatch.
 set -u
 bin=$1 table=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,6 +12,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   expected=${line%% *}
   args=${line#* }
   args=${args//@SRC@/$src}
+  args=${args//@FAKE_NVML@/${FABDIAG_FAKE_NVML:-/FABDIAG_FAKE_NVML-not-set}}
   n=$((n + 1))
   # shellcheck disable=SC2086  # word splitting of the table's args is intended
   out=$(eval "\"$bin\" $args" </dev/null 2>&1 >/dev/null)

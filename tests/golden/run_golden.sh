@@ -3,18 +3,36 @@
 # and diffs stdout against CASE.out. Volatile envelope fields (started_at, duration_s, hosts,
 # tool_version) are masked in JSON output. The exit code must equal CASE.rc when that file
 # exists. FABDIAG_REGEN_GOLDEN=1 rewrites CASE.out (and CASE.rc): review the diff before committing.
+# @FAKE_NVML@ in CASE.cmd is the test build's fake libnvidia-ml ($FABDIAG_FAKE_NVML, set by ctest;
+# written back as @FAKE_NVML@ in the output); CASE.env holds NAME=VALUE lines (@SRC@ allowed)
+# exported for the run, e.g. FAKE_NVML_CONFIG.
 set -u
 bin=$1 case_file=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 base=${case_file%.cmd}
 args=$(head -n1 "$case_file")
 args=${args//@SRC@/$src}
+fake=${FABDIAG_FAKE_NVML:-}
+if [[ "$args" == *@FAKE_NVML@* ]]; then
+  if [ -z "$fake" ]; then
+    echo "FAIL: $case_file uses @FAKE_NVML@: set FABDIAG_FAKE_NVML to the built fake NVML (ctest does)"
+    exit 1
+  fi
+  args=${args//@FAKE_NVML@/$fake}
+fi
+if [ -f "$base.env" ]; then
+  while IFS= read -r kv || [ -n "$kv" ]; do
+    case $kv in '' | '#'*) continue ;; esac
+    export "${kv//@SRC@/$src}"
+  done <"$base.env"
+fi
 mask() {
   sed -E -e 's/("started_at": )"[^"]*"/\1"<masked>"/' \
          -e 's/("duration_s": )[0-9.eE+-]+/\1"<masked>"/' \
          -e 's/("tool_version": )"[^"]*"/\1"<masked>"/' \
          -e '/"hosts": \[\]/b' \
-         -e '/"hosts": \[/,/\]/{/"hosts": \[/!{/\]/!d}}'
+         -e '/"hosts": \[/,/\]/{/"hosts": \[/!{/\]/!d}}' |
+    if [ -n "$fake" ]; then sed -e "s|$fake|@FAKE_NVML@|g"; else cat; fi
 }
 # Run first, then mask: the exit code of a pipeline inside $(...) is lost.
 out_file=$(mktemp)

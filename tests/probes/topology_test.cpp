@@ -304,3 +304,62 @@ TEST_CASE("virtio NIC in a VM: netdev found through virtioN, no link attributes 
   CHECK(r.devices[0].parent_bdf.empty());
   CHECK(r.findings.empty());
 }
+
+TEST_CASE("NICs are numbered by RDMA device name (as nvidia-smi does), NICs without one last; ports are read") {
+  FakeSys t;
+  t.root_port();
+  // BDF order: eth-only 01, mlx5_10 02, mlx5_2 03.
+  std::string eth = t.endpoint("0000:01:00.0", "0x8086", "0x020000");
+  std::string a = t.endpoint("0000:02:00.0", "0x15b3", "0x020700");
+  std::string b = t.endpoint("0000:03:00.0", "0x15b3", "0x020000");
+  t.link(a + "/infiniband/mlx5_10/device", "../../../0000:02:00.0");
+  t.link("class/infiniband/mlx5_10", "../../" + a + "/infiniband/mlx5_10");
+  t.write(a + "/infiniband/mlx5_10/ports/1/state", "4: ACTIVE");
+  t.write(a + "/infiniband/mlx5_10/ports/1/phys_state", "5: LinkUp");
+  t.write(a + "/infiniband/mlx5_10/ports/1/rate", "400 Gb/sec (4X NDR)");
+  t.write(a + "/infiniband/mlx5_10/ports/1/link_layer", "InfiniBand");
+  t.write(a + "/infiniband/mlx5_10/ports/2/state", "1: DOWN");
+  t.write(a + "/infiniband/mlx5_10/ports/2/rate", "40 Gb/sec (4X QDR)");
+  t.link(b + "/infiniband/mlx5_2/device", "../../../0000:03:00.0");
+  t.link("class/infiniband/mlx5_2", "../../" + b + "/infiniband/mlx5_2");
+
+  auto r = discover_topology(t.fsroot());
+  CHECK(r.gaps.empty());
+  REQUIRE(r.devices.size() == 3);
+  CHECK(r.devices[0].ibdev == "mlx5_2");
+  CHECK(r.devices[0].name == "NIC0");
+  CHECK(r.devices[0].rdma);
+  CHECK(r.devices[0].ports.empty());  // no ports/ directory: nothing, not a gap
+  CHECK(r.devices[1].ibdev == "mlx5_10");
+  CHECK(r.devices[1].name == "NIC1");
+  CHECK(r.devices[2].pci.bdf == "0000:01:00.0");
+  CHECK_FALSE(r.devices[2].rdma);
+  REQUIRE(r.devices[1].ports.size() == 2);
+  const auto& p1 = r.devices[1].ports[0];
+  CHECK(p1.port == 1);
+  CHECK(p1.state == "4: ACTIVE");
+  CHECK(p1.phys_state == "5: LinkUp");
+  CHECK(p1.rate_bits_per_s == 400e9);
+  CHECK(p1.link_layer == "InfiniBand");
+  CHECK(r.devices[1].ports[1].phys_state.empty());
+  CHECK(r.devices[1].ports[1].rate_bits_per_s == 40e9);
+  nlohmann::json j = topology_to_json(r);
+  CHECK(j["nic_legend"] == nlohmann::json({{"NIC0", "mlx5_2"}, {"NIC1", "mlx5_10"}}));
+  CHECK(j["devices"][1]["ports"][0]["rate_bits_per_s"] == 400e9);
+  CHECK(j["devices"][2]["rdma"] == false);
+}
+
+TEST_CASE("dgx8: every NIC has one ACTIVE 400 Gb/s InfiniBand port") {
+  auto r = discover_topology(fixture("dgx8"));
+  for (size_t i = 8; i < 16; ++i) {
+    CAPTURE(i);
+    REQUIRE(r.devices[i].ports.size() == 1);
+    CHECK(r.devices[i].ports[0].state == "4: ACTIVE");
+    CHECK(r.devices[i].ports[0].rate == "400 Gb/sec (4X NDR)");
+    CHECK(r.devices[i].ports[0].rate_bits_per_s == 400e9);
+  }
+  nlohmann::json j = topology_to_json(r);
+  CHECK(j["devices"][0]["gpu_numa_id"].is_null());
+  CHECK(j["devices"][0]["nvml"].is_null());
+  CHECK(j["nvlink"]["source"] == "");
+}

@@ -1,0 +1,1 @@
+import nvidia-smi-topo tests/fixtures/nvidia-smi-topo/dgx8-nvswitch-tabs.txt --format md

@@ -1,0 +1,1 @@
+topo --sysfs-root tests/fixtures/case011-a100 --nvml-lib @FAKE_NVML@ --format table

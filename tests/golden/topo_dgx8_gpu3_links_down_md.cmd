@@ -1,0 +1,1 @@
+topo --sysfs-root tests/fixtures/dgx8 --nvml-lib @FAKE_NVML@ --format md
