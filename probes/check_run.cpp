@@ -77,7 +77,8 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
     std::string summary = plural(facts.acs_ports->size(), "port") + ":";
     for (const auto& [what, count] : n) summary += " " + std::to_string(count) + " " + what + ",";
     summary.pop_back();
-    bool unknown = n.count("unknown") && !n.count("redirect on");
+    // Unknown only when no port could be read at all (unprivileged run); partly read = decided.
+    bool unknown = n.count("unknown") && n["unknown"] == facts.acs_ports->size();
     r.add("acs", t_acs, acs_findings(*facts.acs_ports, facts.wc_errors), summary, unknown);
   }
 
