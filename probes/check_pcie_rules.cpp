@@ -155,8 +155,7 @@ std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::
     for (const AcsPort* p : unknown) {
       Evidence e;
       e.metric = "ACS Control";
-      e.value_text = std::string("unknown (") + to_string(p->status) + ")";
-      e.threshold_text = p->detail;
+      e.value_text = std::string("unknown (") + to_string(p->status) + ")" + (p->detail.empty() ? "" : ": " + p->detail);
       e.source = p->source;
       f.evidence.push_back(e);
     }
