@@ -162,7 +162,9 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
       continue;
     }
     if (!cur) continue;
-    if (starts_with(t, "Bus: ")) {
+    if (starts_with(t, "Capabilities: <access denied>")) {
+      cur->caps_denied = true;
+    } else if (starts_with(t, "Bus: ")) {
       for (const auto& part : split(t.substr(5), ',')) {
         std::string p = trim(part);
         if (starts_with(p, "secondary=")) cur->secondary_bus = hex_value(p.substr(10));
@@ -242,13 +244,19 @@ HostFacts lspci_to_facts(const LspciListing& l, const std::string& source) {
 
   std::vector<AcsPort> acs;
   for (const auto& fn : l.functions) {
-    if (fn.kind != PciKind::kBridge || !fn.acs_control) continue;
+    if (fn.kind != PciKind::kBridge || (!fn.acs_control && !fn.caps_denied)) continue;
     AcsPort p;
     p.bdf = fn.bdf;
     p.label = label_of(fn);
-    p.status = AcsStatus::kRead;
-    p.control = *fn.acs_control;
-    p.source = where(source, fn.acs_line);
+    if (fn.acs_control) {
+      p.status = AcsStatus::kRead;
+      p.control = *fn.acs_control;
+      p.source = where(source, fn.acs_line);
+    } else {
+      p.status = AcsStatus::kNeedsRoot;
+      p.detail = "lspci printed \"Capabilities: <access denied>\": it ran without root";
+      p.source = where(source, fn.line);
+    }
     if (fn.secondary_bus && fn.subordinate_bus) {
       p.position_known = true;
       auto dom = parse_pci_address(fn.bdf)->domain;

@@ -38,6 +38,7 @@ struct LspciFunction {
   int numa_node = -1;          ///< "NUMA node: 0"; -1 unknown.
   std::string driver;          ///< "Kernel driver in use: mlx5_core".
   std::string product_name;    ///< VPD "Product Name:", trailing blanks removed.
+  bool caps_denied = false;    ///< "Capabilities: <access denied>" (lspci run without root).
   int line = 0;                ///< Line of the header.
 };
 
@@ -67,7 +68,8 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
 ///  - pcie_links: GPUs, NICs and switch upstream ports, each with the LnkCap of the bridge
 ///    whose secondary bus is its bus as the parent's max (nullopt when there are no headers);
 ///  - acs_ports: bridges with an ACSCtl line (position known from the bus numbers, with the
-///    GPUs/NICs in their bus range below), plus loose ACSCtl lines (position unknown);
+///    GPUs/NICs in their bus range below), bridges whose capabilities lspci could not read
+///    ("<access denied>": status kNeedsRoot), plus loose ACSCtl lines (position unknown);
 ///  - no AER, GPUDirect, IOMMU, port or counter facts (an lspci listing has none).
 HostFacts lspci_to_facts(const LspciListing& listing, const std::string& source);
 

@@ -228,3 +228,24 @@ TEST_CASE("text without a header or an ACSCtl line is not lspci") {
   CHECK(r.error().code == ErrorCode::kParse);
   CHECK(r.error().source == "x.txt");
 }
+
+TEST_CASE("lspci run without root: '<access denied>' bridges are ACS 'unknown', not 'no ACS'") {
+  std::string text =
+      "17:01.0 PCI bridge: Broadcom / LSI PEX890xx PCIe Gen 5 Switch (rev b0) (prog-if 00 [Normal decode])\n"
+      "\tBus: primary=17, secondary=19, subordinate=19, sec-latency=0\n"
+      "\tCapabilities: <access denied>\n"
+      "\n"
+      "19:00.0 3D controller: NVIDIA Corporation Device 2330 (rev a1)\n"
+      "\tCapabilities: <access denied>\n";
+  auto l = parse_lspci(text, "user.txt");
+  REQUIRE(l.ok());
+  HostFacts f = lspci_to_facts(*l, "user.txt");
+  REQUIRE(f.acs_ports);
+  REQUIRE(f.acs_ports->size() == 1);
+  CHECK((*f.acs_ports)[0].status == AcsStatus::kNeedsRoot);
+  CHECK((*f.acs_ports)[0].below == std::vector<std::string>{"GPU 0000:19:00.0"});
+  auto r = run_checks(f, {});
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].code == "acs_unknown");
+  CHECK(r.findings[0].severity == Severity::kInfo);
+}
