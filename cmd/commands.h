@@ -78,6 +78,27 @@ struct CountersOptions {
 };
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
 // ---- end counters ----
+// ---- check ----
+/// `fabdiag check`: host data-path lint (probes/check_run.h) over this host's sysfs/procfs, or
+/// over saved tool outputs (--from). Exit codes: 0 nothing at warn or above, 1 findings at warn
+/// or above, 2 usage (bad --expect-rate, --from file missing or not recognized, bad roots),
+/// 4 partial (something could not be read).
+struct CheckOptions {
+  std::vector<std::string> from;          ///< --from FILE...: saved outputs instead of sysfs.
+  std::string from_format = "auto";       ///< --from-format: auto, lspci, ibstat, ibstatus, ibv-devinfo, nccl-log.
+  std::vector<std::string> expect_rates;  ///< --expect-rate GBPS or MODEL=GBPS (repeatable).
+};
+int run_check(const GlobalOptions& g, const CheckOptions& o);
+
+/// `fabdiag import lspci|ibstat|ibstatus|ibv-devinfo FILE`: the parsed host facts as a
+/// fabdiag.hostfacts/1 envelope (no judgement; `check --from` judges). Exit codes: 0 ok,
+/// 2 FILE missing or not in that format, 4 some sections or lines could not be read.
+struct ImportHostOptions {
+  std::string format;  ///< "lspci", "ibstat", "ibstatus", "ibv-devinfo" (set by the parser).
+  std::string file;    ///< The saved output; "-" = stdin.
+};
+int run_import_host(const GlobalOptions& g, const ImportHostOptions& o);
+// ---- end check ----
 
 // ---- triage ----
 /// `fabdiag triage`: the layered walk on a cluster; names slow nodes and links.

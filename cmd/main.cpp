@@ -189,6 +189,59 @@ int main(int argc, char** argv) {
   counters->add_flag("--no-ethtool", counters_opts.no_ethtool,
                      "Do not read driver (ethtool -S) statistics");
   // ---- end counters ----
+  // ---- check ----
+  CheckOptions check_opts;
+  auto* check = app.add_subcommand(
+      "check", "Host data-path lint: PCIe link width/speed, ACS redirect, AER errors, GPUDirect RDMA, "
+               "IOMMU mode, RDMA port state/rate, RoCE MTU and GID, ECN");
+  check->footer(
+      "Reads this host's sysfs and procfs (--sysfs-root/--procfs-root read a fixture or a capture), or\n"
+      "saved outputs of lspci -vvv, ibstat, ibstatus, ibv_devinfo and NCCL logs with --from (case files\n"
+      "in '### <what>' sections are split; each part's format is detected).\n"
+      "What is judged: a PCIe link below the lower max of its two ends (narrower = error, slower = warn;\n"
+      "a GPU slower at idle is info: re-check under load); ACS ReqRedir/CmpltRedir/EgressCtrl on a bridge\n"
+      "above a GPU or NIC (error; needs root to read, otherwise 'unknown'); AER fatal/non-fatal errors\n"
+      "(critical); GPUDirect RDMA without nvidia_peermem or DMA-BUF; an IOMMU that translates (use\n"
+      "iommu=pt); ports down or below the rate of the other ports of the same model (a 100G frontend NIC\n"
+      "is not compared with 400G rails) or below --expect-rate; RoCE MTU below 4096; no RoCE v2 GID;\n"
+      "rp_cnp_ignored > 0 (ECN off). Each check says pass, problems, unknown, n/a or not checked.\n"
+      "Examples:\n"
+      "  sudo fabdiag check\n"
+      "  fabdiag check --expect-rate MT4129=400\n"
+      "  fabdiag check --from lspci-vvv.txt ibstat.txt\n"
+      "Exit: 0 ok, 1 findings at warn or above, 2 usage (bad --expect-rate, --from file missing or not\n"
+      "recognized), 4 partial (something could not be read).");
+  check->add_option("--from", check_opts.from,
+                    "Judge saved outputs instead of this host: lspci -vvv, ibstat, ibstatus, ibv_devinfo, "
+                    "NCCL logs ('-' = stdin); several files are merged")
+      ->expected(1, 64)
+      ->type_name("FILE...");
+  check->add_option("--from-format", check_opts.from_format,
+                    "Format of the --from files: auto (detect per '###' section), lspci, ibstat, ibstatus, "
+                    "ibv-devinfo, nccl-log")
+      ->check(CLI::IsMember({"auto", "lspci", "ibstat", "ibstatus", "ibv-devinfo", "nccl-log"}))
+      ->capture_default_str();
+  check->add_option("--expect-rate", check_opts.expect_rates,
+                    "Expected port rate in Gb/s, for every port (400) or for one model (MT4129=400, the "
+                    "hca_type / CA type); repeatable. Without it ports are compared with their model's majority")
+      ->type_name("[MODEL=]GBPS");
+  // ---- end check ----
+  // ---- import (host facts, for check --from) ----
+  ImportHostOptions import_host_opts;
+  std::vector<CLI::App*> import_host_cmds;
+  for (auto [name, what] : {std::pair{"lspci", "lspci -vvv (LnkCap/LnkSta, ACSCtl, bus tree; also lspci -vvv | grep ACSCtl)"},
+                            {"ibstat", "ibstat (CA type, port State, Physical state, Rate, Link layer)"},
+                            {"ibstatus", "ibstatus (state, phys state, rate, link_layer per port)"},
+                            {"ibv-devinfo", "ibv_devinfo [-v] (state, active_mtu, link_layer; -v: width, speed, GIDs)"}}) {
+    auto* sub = import_cmd->add_subcommand(name, std::string(what) + " -> the host facts fabdiag check judges");
+    sub->add_option("FILE", import_host_opts.file, "The saved output ('-' = stdin); '### <what>' sections are split")
+        ->required();
+    sub->footer("Prints the parsed model (fabdiag.hostfacts/1); run `fabdiag check --from FILE` for the verdict.\n"
+                "Exit codes: 0 ok, 2 FILE missing or not in this format, 4 some sections could not be read.");
+    sub->callback([&import_host_opts, n = std::string(name)] { import_host_opts.format = n; });
+    import_host_cmds.push_back(sub);
+  }
+  // ---- end import (host facts) ----
 
   // ---- triage ----
   TriageOptions triage_opts;
@@ -320,6 +373,9 @@ int main(int argc, char** argv) {
     if (triage->parsed()) return run_triage(g, triage_opts);
     if (bench->parsed()) return run_bench(g, bench_opts);
     if (pairwise->parsed()) return run_pairwise(g, pairwise_opts);
+    if (check->parsed()) return run_check(g, check_opts);
+    for (auto* sub : import_host_cmds)
+      if (sub->parsed()) return run_import_host(g, import_host_opts);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;

@@ -1,0 +1,153 @@
+// `fabdiag check`: host data-path lint. Reads the facts from sysfs/procfs (probes/check_sysfs.h)
+// or from saved tool outputs (--from, probes/import_host.h), runs the rules
+// (probes/check_run.h) and prints the check list, the RDMA ports, the ACS ports and findings.
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "cmd/commands.h"
+#include "cmd/input.h"
+#include "core/exit_codes.h"
+#include "probes/check_run.h"
+#include "probes/check_sysfs.h"
+#include "probes/import_host.h"
+#include "probes/sysfs_counters.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+Table checks_table(const CheckReport& r) {
+  Table t;
+  t.columns = {"CHECK", "RESULT", "DETAIL"};
+  for (const auto& c : r.checks) {
+    std::string result = to_string(c.status);
+    if (c.status == CheckStatus::kProblems || (c.status == CheckStatus::kPass && c.findings > 0))
+      result += " (" + std::to_string(c.findings) + ")";
+    t.rows.push_back({c.title, result, c.summary});
+  }
+  t.notes.push_back("pass (n) = only info findings; unknown = facts present but not decisive; not checked = the "
+                    "input has no facts for it.");
+  return t;
+}
+
+Table ports_table(const std::vector<RdmaPortFacts>& ports) {
+  Table t;
+  t.columns = {"PORT", "MODEL", "LINK", "STATE", "PHYS_STATE", "RATE", "NETDEV", "MTU", "ROCEV2 GID"};
+  bool not_up = false;
+  for (const auto& p : ports) {
+    std::string rate = p.rate.empty() ? "?" : p.rate;
+    if (!port_is_up(p) && !p.rate.empty()) {
+      rate += " **";
+      not_up = true;
+    }
+    std::string mtu = "-";
+    if (p.netdev_mtu_bytes) mtu = std::to_string(*p.netdev_mtu_bytes);
+    if (p.active_mtu_bytes) mtu = std::to_string(*p.active_mtu_bytes) + " (active)";
+    std::string gid = "-";
+    if (p.link_layer == "Ethernet")
+      gid = !p.rocev2_gids ? "?" : p.rocev2_gids->empty() ? "none" : "yes (" + std::to_string(p.rocev2_gids->size()) + ")";
+    t.rows.push_back({p.device, p.model.empty() ? "?" : p.model, p.link_layer.empty() ? "?" : p.link_layer,
+                      p.state.empty() ? "?" : p.state, p.phys_state.empty() ? "?" : p.phys_state, rate,
+                      p.netdev.empty() ? "-" : p.netdev, mtu, gid});
+  }
+  if (not_up) t.notes.push_back("** the port has no link: the rate is not a link speed");
+  return t;
+}
+
+Table acs_table(const std::vector<AcsPort>& ports) {
+  Table t;
+  t.columns = {"PORT", "ACS CONTROL", "BELOW"};
+  for (const auto& p : ports) {
+    std::string acs = p.status == AcsStatus::kRead ? acs_control_text(p.control)
+                                                   : std::string("unknown (") + to_string(p.status) + ")";
+    std::string below = p.position_known ? (p.below.empty() ? "no GPU or NIC" : join(p.below)) : "not shown in the input";
+    t.rows.push_back({p.label, acs, below});
+  }
+  t.notes.push_back("Redirect = ReqRedir+, CmpltRedir+ or EgressCtrl+; SrcValid and UpstreamFwd alone do not redirect P2P.");
+  return t;
+}
+
+}  // namespace
+
+int run_check(const GlobalOptions& g, const CheckOptions& o) {
+  auto started = std::chrono::steady_clock::now();
+  CheckRunOptions run_opts;
+  for (const auto& text : o.expect_rates) {
+    auto e = parse_rate_expectation(text);
+    if (!e) {
+      print_error("--expect-rate '" + text + "': expected GBPS (400) or MODEL=GBPS (MT4129=400), a positive number of Gb/s");
+      return kExitUsage;
+    }
+    run_opts.expect_rates.push_back(*e);
+  }
+  auto format = parse_input_format(o.from_format);
+  if (!format) {
+    print_error("--from-format '" + o.from_format + "': expected auto, lspci, ibstat, ibstatus, ibv-devinfo or nccl-log");
+    return kExitUsage;
+  }
+
+  HostFacts facts;
+  if (o.from.empty()) {
+    auto fs = make_fs_root(g);
+    if (!fs) {
+      print_error(fs.error().to_string() + ": --sysfs-root and --procfs-root must name a directory");
+      return kExitUsage;
+    }
+    facts = read_host_facts(*fs, stderr_progress(g));
+  } else {
+    for (const auto& file : o.from) {
+      auto text = read_input(file);
+      if (!text) return fail_input(text.error().with_context("reading --from"));
+      auto imported = import_host_facts(*text, file, *format);
+      if (!imported) return fail_input(imported.error().with_context("reading --from"));
+      merge_facts(facts, std::move(*imported));
+    }
+  }
+  CheckReport report = run_checks(facts, run_opts);
+
+  Envelope env = make_envelope("fabdiag.check/1");
+  if (!o.from.empty()) env.hosts.clear();  // the files come from another host
+  env.params = {{"source", o.from.empty() ? "sysfs" : "files"},
+                {"from", o.from},
+                {"from_format", o.from_format},
+                {"expect_rate", o.expect_rates}};
+  if (o.from.empty()) {
+    env.params["sysfs_root"] = g.sysfs_root;
+    env.params["procfs_root"] = g.procfs_root;
+  }
+  env.data["checks"] = report.checks;
+  env.data["facts"] = facts;
+  env.findings = report.findings;
+  env.errors = facts.gaps;
+
+  Document doc;
+  doc.title = "fabdiag check";
+  Section checks;
+  checks.title = "checks";
+  checks.fields.emplace_back("input", facts.origin);
+  checks.tables.push_back(checks_table(report));
+  doc.sections.push_back(std::move(checks));
+  if (facts.rdma_ports && !facts.rdma_ports->empty()) {
+    Section s;
+    s.title = "rdma ports";
+    s.tables.push_back(ports_table(*facts.rdma_ports));
+    doc.sections.push_back(std::move(s));
+  }
+  if (facts.acs_ports && !facts.acs_ports->empty()) {
+    Section s;
+    s.title = "acs";
+    s.tables.push_back(acs_table(*facts.acs_ports));
+    doc.sections.push_back(std::move(s));
+  }
+  finish_envelope(env, started);
+  return emit(g, env, doc);
+}
+
+}  // namespace fabdiag::cmd

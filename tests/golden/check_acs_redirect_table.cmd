@@ -1,0 +1,1 @@
+check --sysfs-root tests/fixtures/check/acs-redirect/sys --procfs-root tests/fixtures/check/acs-redirect/proc --format table

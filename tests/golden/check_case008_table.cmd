@@ -1,0 +1,1 @@
+check --from tests/fixtures/cases/008-lspci-acsctl-redirect-enabled.input.txt --format table

@@ -1,0 +1,1 @@
+check --from tests/fixtures/cases/015-ibstatus-roce-rate-mismatch.input.txt --format json

@@ -1,0 +1,1 @@
+check --sysfs-root tests/fixtures/check/healthy/sys --procfs-root tests/fixtures/check/healthy/proc --format json

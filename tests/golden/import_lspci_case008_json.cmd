@@ -1,0 +1,1 @@
+import lspci tests/fixtures/cases/008-lspci-acsctl-redirect-enabled.input.txt --format json
