@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace fabdiag {
@@ -35,6 +36,10 @@ std::string format_value(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {  // exact integers as integers
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
   auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
   return std::string(buf, r.ptr);
 }

@@ -12,8 +12,9 @@
 namespace fabdiag {
 
 /// Renders `families` in order; families without samples are left out. HELP text escapes '\'
-/// and newline; label values escape '\', '"' and newline. Values print in the shortest form
-/// that reads back to the same double ("NaN", "+Inf", "-Inf" for the special values).
+/// and newline; label values escape '\', '"' and newline. Integers below 2^53 print as
+/// integers, other values in the shortest form that reads back to the same double ("NaN",
+/// "+Inf", "-Inf" for the special values).
 /// Errors: kInternal (a bug in the caller, never user input) when a metric or label name is not
 /// valid, when two families share a name, or when two samples of one family have the same
 /// labels: node_exporter would refuse the whole file.
