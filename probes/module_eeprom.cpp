@@ -13,9 +13,11 @@ namespace {
 
 constexpr uint8_t kA0 = kModuleI2cA0;
 constexpr uint8_t kA2 = kModuleI2cA2;
-constexpr double kPowerMwPerLsb = 1e-4;   // 0.1 uW
-constexpr double kBiasMaPerLsb = 2e-3;    // 2 uA
-constexpr double kVccVPerLsb = 1e-4;      // 100 uV
+// Divisors from raw LSBs to the unit (a division by an exact integer keeps 832 -> 0.0832 exact
+// to the printed digit, where a multiplication by 1e-4 would give 0.08320000000000001).
+constexpr double kPowerLsbPerMw = 10000;  // 0.1 uW
+constexpr double kBiasLsbPerMa = 500;     // 2 uA
+constexpr double kVccLsbPerV = 10000;     // 100 uV
 
 // Reads of one address/bank/page; every value is optional because pages may be missing.
 struct View {
@@ -41,9 +43,9 @@ struct View {
   }
 };
 
-std::optional<double> scaled(std::optional<uint16_t> raw, double per_lsb) {
+std::optional<double> scaled(std::optional<uint16_t> raw, double lsb_per_unit, unsigned mult = 1) {
   if (!raw) return std::nullopt;
-  return *raw * per_lsb;
+  return static_cast<double>(*raw) * mult / lsb_per_unit;
 }
 std::optional<double> temp_c(std::optional<double> raw) {
   if (!raw) return std::nullopt;
@@ -72,7 +74,7 @@ void decode_sff8636(const ModuleMemory& mem, ModuleDiagnostics& d) {
   View lo{mem, kA0, 0, 0}, p3{mem, kA0, 0, 3};
   d.flat_memory = lo.u8(2) && (*lo.u8(2) & 0x04);
   d.temperature_c = temp_c(lo.s16(22));
-  d.vcc_v = scaled(lo.u16(26), kVccVPerLsb);
+  d.vcc_v = scaled(lo.u16(26), kVccLsbPerV);
   d.vendor = lo.text(148, 16);
   d.part_number = lo.text(168, 16);
   d.serial = lo.text(196, 16);
@@ -87,9 +89,9 @@ void decode_sff8636(const ModuleMemory& mem, ModuleDiagnostics& d) {
   for (int i = 0; i < 4; ++i) {
     ModuleLane l;
     l.lane = i + 1;
-    l.rx_power_mw = scaled(lo.u16(34 + 2 * i), kPowerMwPerLsb);
-    l.tx_bias_ma = scaled(lo.u16(42 + 2 * i), kBiasMaPerLsb);
-    if (tx_power_supported) l.tx_power_mw = scaled(lo.u16(50 + 2 * i), kPowerMwPerLsb);
+    l.rx_power_mw = scaled(lo.u16(34 + 2 * i), kPowerLsbPerMw);
+    l.tx_bias_ma = scaled(lo.u16(42 + 2 * i), kBiasLsbPerMa);
+    if (tx_power_supported) l.tx_power_mw = scaled(lo.u16(50 + 2 * i), kPowerLsbPerMw);
     d.lanes.push_back(l);
   }
   if (!tx_power_supported) d.notes.push_back("module does not monitor tx power (page 00h byte 220 bit 2)");
@@ -102,9 +104,9 @@ void decode_sff8636(const ModuleMemory& mem, ModuleDiagnostics& d) {
     return;
   }
   auto t = [&](unsigned o) { return temp_c(p3.s16(o)); };
-  auto v = [&](unsigned o) { return scaled(p3.u16(o), kVccVPerLsb); };
-  auto p = [&](unsigned o) { return scaled(p3.u16(o), kPowerMwPerLsb); };
-  auto b = [&](unsigned o) { return scaled(p3.u16(o), kBiasMaPerLsb); };
+  auto v = [&](unsigned o) { return scaled(p3.u16(o), kVccLsbPerV); };
+  auto p = [&](unsigned o) { return scaled(p3.u16(o), kPowerLsbPerMw); };
+  auto b = [&](unsigned o) { return scaled(p3.u16(o), kBiasLsbPerMa); };
   d.temperature_limits_c = thresholds(t, 128, "page 03h bytes 128-135");
   d.vcc_limits_v = thresholds(v, 144, "page 03h bytes 144-151");
   d.rx_power_limits_mw = thresholds(p, 176, "page 03h bytes 176-183");
@@ -128,7 +130,7 @@ void decode_cmis(const ModuleMemory& mem, ModuleDiagnostics& d) {
   d.flat_memory = lo.u8(2) && (*lo.u8(2) & 0x80);
   if (auto st = lo.u8(3)) d.module_state = cmis_state_name((*st >> 1) & 0x07);
   d.temperature_c = temp_c(lo.s16(14));
-  d.vcc_v = scaled(lo.u16(16), kVccVPerLsb);
+  d.vcc_v = scaled(lo.u16(16), kVccLsbPerV);
   d.vendor = lo.text(129, 16);
   d.part_number = lo.text(148, 16);
   d.serial = lo.text(166, 16);
@@ -159,9 +161,9 @@ void decode_cmis(const ModuleMemory& mem, ModuleDiagnostics& d) {
     for (int i = 0; i < lanes; ++i) {
       ModuleLane l;
       l.lane = i + 1;
-      if (tx_mon) l.tx_power_mw = scaled(p11.u16(154 + 2 * i), kPowerMwPerLsb);
-      if (bias_mon) l.tx_bias_ma = scaled(p11.u16(170 + 2 * i), kBiasMaPerLsb * bias_mult);
-      if (rx_mon) l.rx_power_mw = scaled(p11.u16(186 + 2 * i), kPowerMwPerLsb);
+      if (tx_mon) l.tx_power_mw = scaled(p11.u16(154 + 2 * i), kPowerLsbPerMw);
+      if (bias_mon) l.tx_bias_ma = scaled(p11.u16(170 + 2 * i), kBiasLsbPerMa, bias_mult);
+      if (rx_mon) l.rx_power_mw = scaled(p11.u16(186 + 2 * i), kPowerLsbPerMw);
       d.lanes.push_back(l);
     }
   }
@@ -170,9 +172,9 @@ void decode_cmis(const ModuleMemory& mem, ModuleDiagnostics& d) {
     return;
   }
   auto t = [&](unsigned o) { return temp_c(p2.s16(o)); };
-  auto v = [&](unsigned o) { return scaled(p2.u16(o), kVccVPerLsb); };
-  auto p = [&](unsigned o) { return scaled(p2.u16(o), kPowerMwPerLsb); };
-  auto b = [&](unsigned o) { return scaled(p2.u16(o), kBiasMaPerLsb * bias_mult); };
+  auto v = [&](unsigned o) { return scaled(p2.u16(o), kVccLsbPerV); };
+  auto p = [&](unsigned o) { return scaled(p2.u16(o), kPowerLsbPerMw); };
+  auto b = [&](unsigned o) { return scaled(p2.u16(o), kBiasLsbPerMa, bias_mult); };
   d.temperature_limits_c = thresholds(t, 128, "page 02h bytes 128-135");
   d.vcc_limits_v = thresholds(v, 136, "page 02h bytes 136-143");
   if (tx_mon) d.tx_power_limits_mw = thresholds(p, 176, "page 02h bytes 176-183");
@@ -255,17 +257,17 @@ void decode_sff8472(const ModuleMemory& mem, ModuleDiagnostics& d) {
   auto vcc = [&](unsigned o) -> std::optional<double> {
     auto r = a2.u16(o);
     if (!r) return std::nullopt;
-    return (cal.v_slope * *r + cal.v_offset) * kVccVPerLsb;
+    return (cal.v_slope * *r + cal.v_offset) / kVccLsbPerV;
   };
   auto bias = [&](unsigned o) -> std::optional<double> {
     auto r = a2.u16(o);
     if (!r) return std::nullopt;
-    return (cal.bias_slope * *r + cal.bias_offset) * kBiasMaPerLsb;
+    return (cal.bias_slope * *r + cal.bias_offset) / kBiasLsbPerMa;
   };
   auto txp = [&](unsigned o) -> std::optional<double> {
     auto r = a2.u16(o);
     if (!r) return std::nullopt;
-    return std::max(0.0, cal.tx_slope * *r + cal.tx_offset) * kPowerMwPerLsb;
+    return std::max(0.0, cal.tx_slope * *r + cal.tx_offset) / kPowerLsbPerMw;
   };
   auto rxp = [&](unsigned o) -> std::optional<double> {
     auto r = a2.u16(o);
@@ -275,7 +277,7 @@ void decode_sff8472(const ModuleMemory& mem, ModuleDiagnostics& d) {
       sum += coef * pw;
       pw *= x;
     }
-    return std::max(0.0, sum) * kPowerMwPerLsb;
+    return std::max(0.0, sum) / kPowerLsbPerMw;
   };
   d.temperature_c = temp(96);
   d.vcc_v = vcc(98);
