@@ -32,7 +32,6 @@ class Conversation {
       : nl_(nl), netdev_(netdev), out_(out) {}
 
   bool netlink_missing() const { return netlink_missing_; }
-  std::string netlink_missing_why() const { return missing_why_; }
   bool stopped() const { return stopped_; }
   std::vector<std::string>& unsupported() { return unsupported_; }
 
@@ -51,7 +50,6 @@ class Conversation {
     if (!r) {
       if (r.error().code == ErrorCode::kUnsupported) {
         netlink_missing_ = true;
-        missing_why_ = r.error().message;
       } else {
         out_.gaps.push_back(r.error().with_context("reading ethtool netlink of " + netdev_));
         stopped_ = true;  // socket trouble: do not hammer it with the remaining requests
@@ -103,7 +101,6 @@ class Conversation {
   EthtoolLinkReading& out_;
   bool netlink_missing_ = false;
   bool stopped_ = false;
-  std::string missing_why_;
   std::vector<std::string> unsupported_;
 };
 
@@ -173,7 +170,8 @@ void unsupported_gap(const std::vector<std::string>& names, const std::string& s
                                 "not supported by the driver (EOPNOTSUPP): " + list, source));
 }
 
-void read_ioctl_fallback(const EthtoolIoctl& io, const std::string& netdev, const std::string& why,
+// Why netlink is unusable is said once, in describe(); each netdev's facts name the ioctl.
+void read_ioctl_fallback(const EthtoolIoctl& io, const std::string& netdev,
                          const EthtoolLinkReadOptions& opts, EthtoolLinkReading& out) {
   std::vector<std::string> unsupported;
   auto lf = read_link_facts_ioctl(io, netdev, unsupported);
@@ -181,7 +179,6 @@ void read_ioctl_fallback(const EthtoolIoctl& io, const std::string& netdev, cons
     out.gaps.push_back(lf.error());
     return;
   }
-  lf->source = "SIOCETHTOOL ioctl (" + why + ")";
   out.link = std::move(*lf);
   if (opts.module_eeprom) {
     auto mem = read_module_eeprom_ioctl(io, netdev);
@@ -243,7 +240,7 @@ EthtoolLinkReading NetlinkEthtoolLinkSource::read(const std::string& netdev, con
     for (const auto& m : *r) c.parse_gap(decode_linkmodes_reply(m, facts), "LINKMODES_GET");
   }
   if (c.netlink_missing()) {
-    read_ioctl_fallback(io_, netdev, "ethtool netlink unavailable: " + c.netlink_missing_why(), opts, out);
+    read_ioctl_fallback(io_, netdev, opts, out);
     return out;
   }
   if (auto r = c.get(ethnl::kMsgLinkstateGet, "LINKSTATE_GET", ethnl::kLinkstateHeader, opts.stats)) {
