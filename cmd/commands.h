@@ -67,14 +67,20 @@ struct ImportNcclTestsOptions {
 int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o);
 // ---- counters ----
 /// `fabdiag counters`: one snapshot (cumulative values), or two snapshots --interval seconds
-/// apart with deltas and per-second rates, classified and interpreted (cmd/counters.cpp).
+/// apart with deltas and per-second rates, classified and interpreted (cmd/counters.cpp);
+/// --watch refreshes a top-movers view (cmd/counters_watch.cpp); --format prometheus writes
+/// the node_exporter textfile format (cmd/counters_prometheus.cpp).
 struct CountersOptions {
   double interval_s = 0;         ///< 0 = single snapshot; > 0 = window between two snapshots.
   std::string only;              ///< Category filter ("pause", "phy_error", ...); empty = all.
   bool all = false;              ///< Also list zero / unmoved counters.
   std::string after_sysfs_root;  ///< Second snapshot from this tree instead of waiting (fixtures).
   std::vector<std::string> devices;  ///< Only these ibdevs, ibdev/port or netdevs.
-  bool no_ethtool = false;       ///< Skip driver (ethtool) statistics.
+  bool no_ethtool = false;       ///< Skip everything ethtool: driver stats, netlink link facts, module EEPROM.
+  bool watch = false;            ///< Refreshing view of per-second rates until Ctrl-C or --count.
+  int count = 0;                 ///< --watch: stop after this many refreshes (0 = until Ctrl-C).
+  int top = 20;                  ///< --watch: show this many top movers (0 = all that moved).
+  bool prometheus_all = false;   ///< --format prometheus: every counter, not only classified ones.
 };
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
 // ---- end counters ----

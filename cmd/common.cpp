@@ -39,6 +39,10 @@ int exit_code_for(const Envelope& env) {
 }
 
 int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {
+  if (g.format == "prometheus") {  // only `counters` has metric families (it never gets here)
+    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
+    return kExitUsage;
+  }
   std::string text = render(resolve_format(g), env, doc);
   if (!g.output.empty()) {
     auto st = write_file_atomic(g.output, text);

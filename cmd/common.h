@@ -14,7 +14,7 @@ namespace fabdiag::cmd {
 
 /// Flags common to every subcommand.
 struct GlobalOptions {
-  std::string format;        ///< "table" | "json" | "md"; empty = table on a TTY, else json.
+  std::string format;        ///< "table" | "json" | "md" | "prometheus" (counters only); empty = table on a TTY, else json.
   std::string output;        ///< File to write the result to (atomically); empty = stdout.
   std::string sysfs_root = "/sys";
   std::string procfs_root = "/proc";
@@ -39,7 +39,8 @@ void print_error(const std::string& text);
 int exit_code_for(const Envelope& env);
 
 /// Renders `env`/`doc` in the chosen format to stdout or --output (atomic write), and returns
-/// exit_code_for(env), or 70 / the write error's exit code when output fails.
+/// exit_code_for(env), or 70 / the write error's exit code when output fails; 2 for
+/// --format prometheus, which only `counters` renders (itself).
 int emit(const GlobalOptions& g, const Envelope& env, const Document& doc);
 
 }  // namespace fabdiag::cmd

@@ -2,65 +2,26 @@
 // hw_counters, netdev and ethtool statistics; classified and interpreted by probes/.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <thread>
 
 #include "cmd/commands.h"
+#include "cmd/counters_views.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "probes/counter_delta.h"
 #include "probes/counter_rules.h"
 #include "probes/ethtool_ioctl.h"
+#include "probes/ethtool_link.h"
+#include "probes/optics_rules.h"
 #include "probes/sysfs_counters.h"
 #include "report/humanize.h"
+#include "report/prometheus.h"
 
 namespace fabdiag::cmd {
 namespace {
-
-const char* short_group(CounterGroup g) {
-  switch (g) {
-    case CounterGroup::kIbPortCounters: return "port";
-    case CounterGroup::kIbHwCounters: return "hw";
-    case CounterGroup::kNetdevStats: return "netdev";
-    case CounterGroup::kEthtoolStats: return "ethtool";
-  }
-  return "";
-}
-
-std::string fmt_amount(double v, const std::string& unit) {
-  if (unit == "bytes") return format_bytes_si(v);
-  if (unit == "us") return format_seconds(v / 1e6);
-  if (unit == "bits") return format_sig(v, 3) + " bit";
-  return format_count(static_cast<uint64_t>(v));
-}
-
-std::string fmt_value(const CounterChange& ch) {
-  return (ch.counter.saturated ? ">= " : "") +
-         fmt_amount(static_cast<double>(ch.counter.value), ch.counter.unit);
-}
-
-std::string fmt_delta(const CounterChange& ch) {
-  switch (ch.status) {
-    case DeltaStatus::kAppeared: return "new";
-    case DeltaStatus::kVanished: return "gone";
-    case DeltaStatus::kReset: return "reset";
-    default: break;
-  }
-  if (!ch.delta) return ch.at_least ? "maxed" : "?";
-  std::string s = (ch.at_least ? ">= +" : "+") + fmt_amount(static_cast<double>(*ch.delta), ch.counter.unit);
-  if (ch.status == DeltaStatus::kWrapped) s += " (wrap)";
-  return s;
-}
-
-std::string fmt_rate(const CounterChange& ch) {
-  if (!ch.rate_per_s) return "";
-  double r = *ch.rate_per_s;
-  const std::string& u = ch.counter.unit;
-  if (u == "bytes") return format_bytes_si(r) + "/s";
-  if (u == "bits") return format_bits_per_s(r);
-  if (u == "us") return format_sig(r / 1e4, 3) + " % paused";
-  return format_rate_per_s(r);
-}
 
 bool device_matches(const PortInfo& p, const std::string& d) {
   return d == p.device || (!p.ibdev.empty() && d == p.ibdev) || (!p.netdev.empty() && d == p.netdev);
@@ -94,6 +55,26 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       return kExitUsage;
     }
   }
+  const bool prometheus = g.format == "prometheus";
+  if (o.prometheus_all && !prometheus) {
+    print_error("--prometheus-all only applies to --format prometheus");
+    return kExitUsage;
+  }
+  if (o.watch) {
+    if (!o.after_sysfs_root.empty()) {
+      print_error("--watch reads the counters again every interval; it cannot take --after-sysfs-root");
+      return kExitUsage;
+    }
+    if (!g.format.empty() && g.format != "table") {
+      print_error("--watch draws a view for people; --format " + g.format +
+                  " is not available with it (use --interval for one " + g.format + " result)");
+      return kExitUsage;
+    }
+    if (!g.output.empty()) {
+      print_error("--watch writes to the terminal; --output is not available with it");
+      return kExitUsage;
+    }
+  }
 
   auto fs = make_fs_root(g);
   if (!fs) {
@@ -103,8 +84,12 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   Progress progress = stderr_progress(g);
   SocketEthtoolIoctl ioctl_transport;
   auto ethtool = make_ethtool_stats_source(*fs, ioctl_transport);
+  auto netlink = make_libnl_ethtool_transport();
+  auto link = make_ethtool_link_source(*fs, *netlink, ioctl_transport);
   CounterReadOptions ro;
   ro.ethtool = o.no_ethtool ? nullptr : ethtool.get();
+  ro.link = o.no_ethtool ? nullptr : link.get();
+  ro.module_eeprom = !o.watch;  // module I2C reads are slow; optics do not move per second
   ro.devices = o.devices;
 
   Snapshot first = read_counter_snapshot(*fs, ro);
@@ -118,9 +103,12 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     }
   }
 
+  if (o.watch) return run_counters_watch(g, o, *fs, ro, only, std::move(first));
+
   std::optional<Snapshot> second;
   std::optional<double> window_s;
   std::string ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
+  std::string link_desc = o.no_ethtool ? "not read (--no-ethtool)" : link->describe();
   if (o.interval_s > 0) {
     if (!o.after_sysfs_root.empty()) {
       FsRoot fs2(o.after_sysfs_root, g.procfs_root);
@@ -129,8 +117,10 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
         return kExitUsage;
       }
       auto ethtool2 = make_ethtool_stats_source(fs2, ioctl_transport);
+      auto link2 = make_ethtool_link_source(fs2, *netlink, ioctl_transport);
       CounterReadOptions ro2 = ro;
       ro2.ethtool = o.no_ethtool ? nullptr : ethtool2.get();
+      ro2.link = o.no_ethtool ? nullptr : link2.get();
       second = read_counter_snapshot(fs2, ro2);
       window_s = o.interval_s;
     } else {
@@ -153,7 +143,8 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   }
 
   std::vector<CounterChange> changes;
-  const std::vector<PortInfo>& ports = second ? second->ports : first.ports;
+  const Snapshot& latest = second ? *second : first;
+  const std::vector<PortInfo>& ports = latest.ports;
   if (second) changes = compute_delta(first, *second, *window_s).changes;
   else changes = snapshot_readings(first);
   std::vector<Error> gaps = merged_gaps(first, second ? &*second : nullptr);
@@ -166,7 +157,12 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   env.params["all"] = o.all;
   env.params["devices"] = o.devices;
   env.params["ethtool_source"] = ethtool_desc;
+  env.params["link_source"] = link_desc;
   env.findings = evaluate_counter_rules(ports, changes, window_s);
+  for (const auto& m : latest.optics) {
+    auto f = optics_findings(m, m.netdev);
+    env.findings.insert(env.findings.end(), f.begin(), f.end());
+  }
 
   // Which counters are shown: category filter, then moving / non-zero unless --all.
   std::map<std::string, std::vector<const CounterChange*>> shown_by_device;
@@ -193,7 +189,30 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   env.data["ports"] = ports;
   env.data["counters"] = counters_json;
   env.data["hidden_counters"] = hidden;
+  env.data["links"] = latest.links;
+  env.data["optics"] = latest.optics;
   env.data["unavailable"] = unavailable;
+
+  if (prometheus) {
+    finish_envelope(env, started);
+    CountersMetricsInput in{ports, changes, latest.links, latest.optics, env.findings,
+                            env.errors.size(), only, o.prometheus_all};
+    auto text = render_prometheus(counters_metric_families(in));
+    if (!text) {
+      print_error(text.error().to_string());
+      return kExitInternal;
+    }
+    if (!g.output.empty()) {
+      if (auto st = write_file_atomic(g.output, *text); !st) {
+        print_error("cannot write the metrics: " + st.error().to_string());
+        return kExitInternal;
+      }
+    } else {
+      std::fwrite(text->data(), 1, text->size(), stdout);
+      std::fflush(stdout);
+    }
+    return exit_code_for(env);
+  }
 
   Document doc;
   doc.title = window_s ? "fabdiag counters: deltas over " + format_sig(*window_s, 4) + " s"
@@ -208,6 +227,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
                                                          " hidden (--all shows them)"));
   if (only) summary.fields.emplace_back("category", o.only);
   summary.fields.emplace_back("ethtool", ethtool_desc);
+  summary.fields.emplace_back("links", link_desc);
   if (window_s)
     summary.lines.push_back("DELTA: \">=\" saturated counter (at least), \"(wrap)\" 32-bit wrap, "
                             "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down.");
@@ -243,6 +263,9 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     port_section.tables.push_back(pt);
     doc.sections.push_back(port_section);
   }
+  if (auto s = links_section(latest.links)) doc.sections.push_back(*s);
+  if (auto s = optics_section(latest.optics, resolve_format(g) == Format::kTable ? "  " : ""))
+    doc.sections.push_back(*s);
 
   // Counters, one table per device (ports first, then device-level hw_counters and netdevs).
   // In the terminal table the rows are indented under the device title.
@@ -276,13 +299,13 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight};
     }
     for (const CounterChange* ch : it->second) {
-      std::vector<std::string> row = {indent + ch->counter.name, short_group(ch->counter.group),
+      std::vector<std::string> row = {indent + ch->counter.name, counter_short_group(ch->counter.group),
                                       to_string(ch->counter.category)};
       if (window_s) {
-        row.push_back(fmt_delta(*ch));
-        row.push_back(fmt_rate(*ch));
+        row.push_back(fmt_counter_delta(*ch));
+        row.push_back(fmt_counter_rate(*ch));
       } else {
-        row.push_back(fmt_value(*ch));
+        row.push_back(fmt_counter_value(*ch));
       }
       t.rows.push_back(row);
     }

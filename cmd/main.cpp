@@ -13,8 +13,10 @@ using namespace fabdiag::cmd;
 namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& g) {
-  app.add_option("--format", g.format, "Output format: table, json or md (default: table on a terminal, json otherwise)")
-      ->check(CLI::IsMember({"table", "json", "md", "markdown"}));
+  app.add_option("--format", g.format,
+                 "Output format: table, json or md (default: table on a terminal, json otherwise); "
+                 "prometheus (node_exporter textfile) for `counters`")
+      ->check(CLI::IsMember({"table", "json", "md", "markdown", "prometheus"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
   app.add_option("--sysfs-root", g.sysfs_root, "Read /sys from DIR (a fixture tree or a `fabdiag gather` capture)");
   app.add_option("--procfs-root", g.procfs_root, "Read /proc from DIR");
@@ -160,12 +162,24 @@ int main(int argc, char** argv) {
       "measure what moves now. IB counters are read from sysfs (each read is a PMA query).\n"
       "port_xmit_data/port_rcv_data count 4-octet words and are shown in bytes. Driver stats\n"
       "come from the SIOCETHTOOL ioctl on the live host, or from <root>/ethtool/<netdev>\n"
-      "(`ethtool -S` text) under a fixture --sysfs-root. A missing --sysfs-root or\n"
-      "--after-sysfs-root directory is a usage error (exit 2).\n"
+      "(`ethtool -S` text) under a fixture --sysfs-root. Link facts (speed, lanes, link state,\n"
+      "FEC, pause), standard statistics (pause frames, FEC blocks, eth-mac FCS errors, ...)\n"
+      "and module optics (temperature, rx/tx power per lane against the module's own\n"
+      "thresholds) come from ethtool netlink, with the ioctl as fallback, or module pages\n"
+      "from <root>/ethtool-module/<netdev> under a fixture root. What a driver does not\n"
+      "support (veth/virtio: pause, FEC, module) is listed as not available, not an error.\n"
+      "A missing --sysfs-root or --after-sysfs-root directory is a usage error (exit 2).\n"
+      "--watch redraws the top movers (per-second rates, health counters before traffic)\n"
+      "every --interval seconds (default 1) on a terminal, or appends plain blocks when\n"
+      "stdout is not a terminal; Ctrl-C ends it with exit 0.\n"
+      "--format prometheus writes the node_exporter textfile format (fabdiag_<category>_total\n"
+      "and friends, base units, atomically with --output FILE.prom).\n"
       "Examples:\n"
       "  fabdiag counters                     # non-zero counters now\n"
       "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
       "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
+      "  fabdiag counters --watch --only phy_error --top 10\n"
+      "  fabdiag counters --format prometheus -o /var/lib/prometheus/node-exporter/fabdiag.prom\n"
       "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60");
   auto* counters_interval = counters->add_option(
       "--interval", counters_opts.interval_s,
@@ -187,7 +201,25 @@ int main(int argc, char** argv) {
                        "Only this device: an ibdev (mlx5_0), a port (mlx5_0/1) or a netdev "
                        "(repeatable)");
   counters->add_flag("--no-ethtool", counters_opts.no_ethtool,
-                     "Do not read driver (ethtool -S) statistics");
+                     "Do not read anything through ethtool: driver (ethtool -S) statistics, "
+                     "netlink link facts and statistics, module EEPROM");
+  auto* counters_watch = counters->add_flag(
+      "--watch", counters_opts.watch,
+      "Refresh a view of per-second rates and the top movers every --interval seconds "
+      "(default 1) until Ctrl-C (exit 0) or --count; plain appended blocks when stdout is not "
+      "a terminal");
+  counters->add_option("--count", counters_opts.count,
+                       "With --watch: stop after N refreshes (default: until Ctrl-C)")
+      ->check(CLI::Range(1, 1000000))
+      ->needs(counters_watch);
+  counters->add_option("--top", counters_opts.top,
+                       "With --watch: show the N counters that moved most (0 = all that moved)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str()
+      ->needs(counters_watch);
+  counters->add_flag("--prometheus-all", counters_opts.prometheus_all,
+                     "With --format prometheus: export every counter, not only the classified "
+                     "ones the knowledge table knows (can be thousands of series)");
   // ---- end counters ----
   // ---- check ----
   CheckOptions check_opts;
@@ -359,6 +391,11 @@ int main(int argc, char** argv) {
   }
   if (app.get_subcommands().empty()) {
     std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";
+    return kExitUsage;
+  }
+
+  if (g.format == "prometheus" && !counters->parsed()) {  // ---- counters: metric output ----
+    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
     return kExitUsage;
   }
 

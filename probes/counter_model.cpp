@@ -58,3 +58,32 @@ void to_json(nlohmann::json& j, const PortInfo& p) {
 }
 
 }  // namespace fabdiag
+
+namespace fabdiag {
+namespace {
+template <typename T>
+nlohmann::json opt_json(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+void to_json(nlohmann::json& j, const LinkFacts& l) {
+  j = nlohmann::json{{"netdev", l.netdev},
+                     {"speed_mbps", opt_json(l.speed_mbps)},
+                     {"lanes", opt_json(l.lanes)},
+                     {"duplex", l.duplex},
+                     {"autoneg", opt_json(l.autoneg)},
+                     {"link_up", opt_json(l.link_up)},
+                     {"ext_state", opt_json(l.ext_state)},
+                     {"ext_state_name", l.ext_state_name},
+                     {"ext_substate", opt_json(l.ext_substate)},
+                     {"ext_substate_name", l.ext_substate_name},
+                     {"link_down_events", opt_json(l.link_down_events)},
+                     {"pause_autoneg", opt_json(l.pause_autoneg)},
+                     {"pause_rx", opt_json(l.pause_rx)},
+                     {"pause_tx", opt_json(l.pause_tx)},
+                     {"fec_active", l.fec_active},
+                     {"source", l.source}};
+}
+
+}  // namespace fabdiag

@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/result.h"
+#include "probes/module_eeprom.h"
 
 namespace fabdiag {
 
@@ -84,12 +85,36 @@ struct PortInfo {
   std::string sysfs_dir;   ///< Physical directory the attributes were read from (evidence source).
 };
 
+/// Link facts of one netdev from ethtool: netlink LINKMODES, LINKSTATE, PAUSE and FEC
+/// (probes/ethtool_link.h), or the ioctl fallback (ETHTOOL_GLINKSETTINGS, ETHTOOL_GLINK,
+/// ETHTOOL_GFECPARAM). Unknown or unreported values stay empty.
+struct LinkFacts {
+  std::string netdev;
+  std::optional<uint32_t> speed_mbps;  ///< Mb/s; empty when unknown (SPEED_UNKNOWN, link down).
+  std::optional<uint32_t> lanes;       ///< LINKMODES_LANES (Linux >= 5.12; netlink only).
+  std::string duplex;                  ///< "full", "half", or empty when unknown.
+  std::optional<bool> autoneg;         ///< Link autonegotiation on/off.
+  std::optional<bool> link_up;         ///< LINKSTATE_LINK / ETHTOOL_GLINK.
+  std::optional<uint32_t> ext_state;   ///< LINKSTATE_EXT_STATE (why the link is down, Linux >= 5.9).
+  std::string ext_state_name;          ///< "CABLE_ISSUE", "BAD_SIGNAL_INTEGRITY", ...
+  std::optional<uint32_t> ext_substate;
+  std::string ext_substate_name;       ///< "UNSUPPORTED_CABLE", ...
+  std::optional<uint64_t> link_down_events;  ///< LINKSTATE_EXT_DOWN_CNT (Linux >= 6.2); also a counter.
+  std::optional<bool> pause_autoneg;   ///< Pause configuration (PAUSE_GET).
+  std::optional<bool> pause_rx;
+  std::optional<bool> pause_tx;
+  std::string fec_active;              ///< "None", "RS", "BaseR", "LLRS"; empty when unknown.
+  std::string source;                  ///< "ethtool netlink" or "SIOCETHTOOL ioctl".
+};
+
 /// All counters of one host at one moment.
 struct Snapshot {
   std::string taken_at;      ///< UTC ISO 8601 when reading started.
   double monotonic_s = 0;    ///< steady_clock seconds when reading started (for windows).
   std::vector<PortInfo> ports;
   std::vector<Counter> samples;
+  std::vector<LinkFacts> links;           ///< Per netdev, when an ethtool link source was read.
+  std::vector<ModuleDiagnostics> optics;  ///< Per netdev with a readable module EEPROM.
   /// What could not be read. kUnsupported = "N/A (no PMA)" or EOPNOTSUPP (not applicable),
   /// kNotFound = absent by design (irdma has no counters/ folder) or vanished while reading;
   /// anything else (kParse garbage, kIo, kPermission) is a failure: see is_failure().
@@ -102,5 +127,10 @@ bool is_failure(const Error& gap);
 
 /// JSON form of a port: {device, ibdev, port, netdev, driver, link_layer, state, phys_state, rate}.
 void to_json(nlohmann::json& j, const PortInfo& p);
+
+/// JSON form of link facts: {netdev, speed_mbps, lanes, duplex, autoneg, link_up, ext_state,
+/// ext_state_name, ext_substate, ext_substate_name, link_down_events, pause_autoneg, pause_rx,
+/// pause_tx, fec_active, source}; null for unknown values.
+void to_json(nlohmann::json& j, const LinkFacts& l);
 
 }  // namespace fabdiag

@@ -1,6 +1,7 @@
-// Capabilities of the counters path on this host: ethtool netlink (for a later netlink stats
-// source) and libibverbs (RDMA devices). Listed by `fabdiag doctor`; vendor headers stay in the
-// .cpp (libnl) or are not needed at all (libibverbs is loaded with dlopen).
+// Capabilities of the counters path on this host: ethtool netlink (the link facts, standard
+// statistics and module EEPROM of probes/ethtool_link.h) and libibverbs (RDMA devices). Listed
+// by `fabdiag doctor`; vendor headers stay in the .cpp (libnl) or are not needed at all
+// (libibverbs is loaded with dlopen).
 #pragma once
 
 #include "core/capability.h"
@@ -11,7 +12,8 @@ namespace fabdiag {
 /// (CTRL_CMD_GETFAMILY). compiled = built with libnl (FABDIAG_HAVE_LIBNL); loaded = the kernel
 /// knows the family (Linux >= 5.6), version = the family version, detail = its id.
 /// Without libnl: compiled = false, why_not says how to build it in. Opens one netlink socket;
-/// unprivileged.
+/// unprivileged. When it is not loaded, `fabdiag counters` reads link facts and module EEPROM
+/// through the SIOCETHTOOL ioctl (no lanes, down reason or netlink statistics).
 Capability probe_ethtool_netlink_capability();
 
 /// "ibverbs": dlopen("libibverbs.so.1") and ibv_get_device_list(). loaded = the library answered;

@@ -7,6 +7,7 @@
 #include "core/envelope.h"
 #include "core/text.h"
 #include "probes/counter_classes.h"
+#include "probes/ethtool_link.h"
 
 namespace fabdiag {
 namespace {
@@ -200,6 +201,19 @@ void read_rdma(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap)
   }
 }
 
+// ethtool link facts, netlink statistics and module diagnostics of one netdev.
+void add_link_reading(Snapshot& snap, const EthtoolLinkSource& src, const std::string& nd,
+                      const std::string& driver, const CounterReadOptions& opts) {
+  EthtoolLinkReadOptions lo;
+  lo.stats = opts.link_stats;
+  lo.module_eeprom = opts.module_eeprom;
+  EthtoolLinkReading r = src.read(nd, driver, lo);
+  if (r.link) snap.links.push_back(std::move(*r.link));
+  if (r.module) snap.optics.push_back(std::move(*r.module));
+  for (auto& c : r.counters) snap.samples.push_back(std::move(c));
+  for (auto& e : r.gaps) snap.gaps.push_back(std::move(e));
+}
+
 void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap,
                   bool have_rdma_class) {
   auto netdevs = fs.list_sys("class/net");
@@ -241,12 +255,13 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
       auto st = opts.ethtool->read_stats(nd);
       if (!st) {
         snap.gaps.push_back(st.error());
-        continue;
+      } else {
+        for (const auto& s : st->stats)
+          snap.samples.push_back(
+              make_counter(nd, CounterGroup::kEthtoolStats, s.name, s.value, p.driver, st->source));
       }
-      for (const auto& s : st->stats)
-        snap.samples.push_back(
-            make_counter(nd, CounterGroup::kEthtoolStats, s.name, s.value, p.driver, st->source));
     }
+    if (opts.link && p.link_layer != "Loopback") add_link_reading(snap, *opts.link, nd, p.driver, opts);
   }
 }
 

@@ -13,12 +13,19 @@
 
 namespace fabdiag {
 
+class EthtoolLinkSource;  // probes/ethtool_link.h
+
 /// What read_counter_snapshot reads.
 struct CounterReadOptions {
   bool rdma = true;    ///< /sys/class/infiniband/<ibdev>/ports/<n>/{counters,hw_counters}/*.
   bool netdev = true;  ///< /sys/class/net/<netdev>/statistics/*.
   /// Driver statistics per netdev; nullptr = not read. Not owned.
   const EthtoolStatsSource* ethtool = nullptr;
+  /// Link facts, standard statistics and module diagnostics per netdev (loopback skipped);
+  /// nullptr = not read. Not owned.
+  const EthtoolLinkSource* link = nullptr;
+  bool link_stats = true;     ///< With `link`: statistics (pause, FEC, link-down, STATS_GET).
+  bool module_eeprom = true;  ///< With `link`: module EEPROM pages (slow I2C reads on real NICs).
   /// Only these devices (an ibdev "mlx5_0", a port "mlx5_0/1" or a netdev "eth0"); empty = all.
   std::vector<std::string> devices;
 };
@@ -36,6 +43,7 @@ struct CounterReadOptions {
 ///   class/net/<netdev>/{operstate,speed,type}          -> PortInfo of the netdev
 ///   class/net/<netdev>/statistics/*                   group netdev_stats
 ///   opts.ethtool->read_stats(<netdev>)                group ethtool_stats
+///   opts.link->read(<netdev>)                         Snapshot::links, ::optics, group ethtool_stats
 /// Never fails as a whole: what cannot be read becomes a gap in Snapshot::gaps (see there for
 /// the codes); "N/A (no PMA)" values are gathered into one kUnsupported gap per directory; a
 /// port without a counters/ directory (irdma) is a kNotFound gap (normal); a counter that

@@ -1,0 +1,1 @@
+counters --format json --sysfs-root tests/fixtures/optics-low-rx/tree

@@ -1,0 +1,1 @@
+counters --format prometheus --sysfs-root tests/fixtures/optics-low-rx/tree

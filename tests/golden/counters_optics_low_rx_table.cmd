@@ -1,0 +1,1 @@
+counters --format table --sysfs-root tests/fixtures/optics-low-rx/tree

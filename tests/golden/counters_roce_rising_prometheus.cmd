@@ -1,0 +1,1 @@
+counters --format prometheus --sysfs-root tests/fixtures/roce-rising/before --after-sysfs-root tests/fixtures/roce-rising/after --interval 10
