@@ -8,6 +8,7 @@
 
 #include "core/stats.h"
 #include "perf/pairwise.h"
+#include "triage/matchings.h"
 
 namespace fabdiag::triage {
 
@@ -56,9 +57,12 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   }
 
   // ---- L2 screen: round-robin pairs ----
-  auto schedule = perf::round_robin_schedule(n);  // circle method; odd N: one bye per round
+  // Small clusters: every pair once (circle method, N-1 rounds). Large ones: a few random
+  // matchings, so the rounds do not grow with N (LOCALIZATION.md stage 2).
+  const bool full = n <= params.round_robin_max_nodes;
+  auto schedule = full ? perf::round_robin_schedule(n) : random_matchings(n, params.matching_rounds, params.seed);
   std::vector<PairSample> screen_samples;
-  std::vector<std::vector<double>> matrix(static_cast<size_t>(n), std::vector<double>(static_cast<size_t>(n), NAN));
+  std::map<std::pair<int, int>, double> screen_value;
   for (size_t r = 0; r < schedule.size(); ++r) {
     progress("pairwise: round " + std::to_string(r + 1) + "/" + std::to_string(schedule.size()) + " (" +
              std::to_string(schedule[r].size()) + " pairs)");
@@ -70,8 +74,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
     }
     for (const auto& s : *res) {
       screen_samples.push_back(s);
-      matrix[static_cast<size_t>(s.a)][static_cast<size_t>(s.b)] = s.bytes_per_s;
-      matrix[static_cast<size_t>(s.b)][static_cast<size_t>(s.a)] = s.bytes_per_s;
+      screen_value[{std::min(s.a, s.b), std::max(s.a, s.b)}] = s.bytes_per_s;
     }
   }
   Screen screen = screen_pairs(n, screen_samples, params.localize);
@@ -169,7 +172,8 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
         ts.evidence.push_back(pair_evidence(sp.tests[k], sp.test_ratios[k], "re-test"));
       Evidence e;
       e.metric = "screen bandwidth " + link_name(rep.hosts, a, b);
-      e.value = matrix[static_cast<size_t>(a)][static_cast<size_t>(b)];
+      auto sv = screen_value.find({std::min(a, b), std::max(a, b)});
+      if (sv != screen_value.end()) e.value = sv->second;
       e.unit = "bytes/s";
       e.threshold = params.localize.pair_ratio * screen.pair_ref_bytes_per_s;
       e.threshold_text = std::to_string(params.localize.pair_ratio).substr(0, 4) + " x the median healthy pair";
@@ -228,13 +232,21 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   pw["size_bytes"] = params.pair_size_bytes;
   pw["iters"] = params.pair_iters;
   pw["rounds"] = schedule;
-  nlohmann::json mj = nlohmann::json::array();
-  for (const auto& row : matrix) {
-    nlohmann::json rj = nlohmann::json::array();
-    for (double v : row) rj.push_back(num_or_null(v));
-    mj.push_back(rj);
+  if (full) {  // the dense N x N matrix only where it is small enough to read
+    nlohmann::json mj = nlohmann::json::array();
+    for (int i = 0; i < n; ++i) {
+      nlohmann::json rj = nlohmann::json::array();
+      for (int k = 0; k < n; ++k) {
+        auto it = screen_value.find({std::min(i, k), std::max(i, k)});
+        rj.push_back(it == screen_value.end() ? nlohmann::json(nullptr) : num_or_null(it->second));
+      }
+      mj.push_back(rj);
+    }
+    pw["matrix_bytes_per_s"] = mj;
+  } else {
+    pw["samples"] = screen_samples;
   }
-  pw["matrix_bytes_per_s"] = mj;
+  pw["schedule"] = full ? "round_robin" : "random_matchings";
   nlohmann::json med = nlohmann::json::object();
   for (int i = 0; i < n; ++i) med[rep.hosts[static_cast<size_t>(i)]] = num_or_null(screen.node_median_bytes_per_s[static_cast<size_t>(i)]);
   pw["node_median_bytes_per_s"] = med;

@@ -20,6 +20,9 @@ struct WalkParams {
   uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction).
   int pair_iters = 3;                  ///< Sendrecv repetitions per pair test.
   LocalizeParams localize;
+  int round_robin_max_nodes = 16;  ///< Up to this many nodes the screen measures every pair.
+  int matching_rounds = 3;         ///< Beyond it: this many random matchings (>= min_partners).
+  uint64_t seed = 1;               ///< Seed of the random matchings.
 };
 
 /// One named suspect, as the JSON contract has it: data.suspects[] {kind, hosts, layer,
