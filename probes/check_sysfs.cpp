@@ -15,12 +15,6 @@ namespace fabdiag {
 
 namespace {
 
-bool bdf_less(const std::string& a, const std::string& b) {
-  auto pa = parse_pci_address(a), pb = parse_pci_address(b);
-  if (pa && pb) return *pa < *pb;
-  return a < b;
-}
-
 std::string device_label(const TopoDevice& d) { return d.name + (d.ibdev ? " (" + *d.ibdev + ")" : ""); }
 
 // Role of bridges[i] on a path: the root port, then upstream/downstream ports alternating.
@@ -186,7 +180,7 @@ HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
   facts.pcie_links = link_subjects(topo);
 
   // Bridges on the GPU/NIC paths, with what sits below each.
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>, decltype(&bdf_less)> bridges(&bdf_less);
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>, decltype(&pci_bdf_less)> bridges(&pci_bdf_less);
   for (const auto& d : topo.devices)
     for (size_t i = 0; i < d.path.bridges.size(); ++i) {
       auto& entry = bridges[d.path.bridges[i]];

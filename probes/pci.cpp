@@ -217,4 +217,10 @@ std::vector<std::string> parent_bridge_chain(const PciDevice& dev) {
   return path->bridges;
 }
 
+bool pci_bdf_less(const std::string& a, const std::string& b) {
+  auto pa = parse_pci_address(a), pb = parse_pci_address(b);
+  if (pa && pb) return *pa < *pb;
+  return a < b;
+}
+
 }  // namespace fabdiag

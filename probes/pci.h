@@ -32,6 +32,10 @@ struct PciAddress {
 /// "pci0000:15", "17:00.0" or "0000:17:00.8".
 std::optional<PciAddress> parse_pci_address(std::string_view text);
 
+/// PCI address order of two BDF strings (domain, bus, device, function as numbers; plain string
+/// order is wrong for wide domains); falls back to string order for unparsable text.
+bool pci_bdf_less(const std::string& a, const std::string& b);
+
 /// Parses a sysfs link speed ("2.5 GT/s PCIe", "16.0 GT/s PCIe", older kernels "8 GT/s") into
 /// GT/s. Returns ok(nullopt) for the kernel's own "Unknown" (speed not known: not an error),
 /// kParse for anything else that is not a positive number followed by "GT/s".

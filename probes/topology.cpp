@@ -11,13 +11,6 @@ namespace fabdiag {
 
 namespace {
 
-// PCI address order for BDF strings (plain string order would be wrong for wide domains).
-bool bdf_less(const std::string& a, const std::string& b) {
-  auto pa = parse_pci_address(a), pb = parse_pci_address(b);
-  if (pa && pb) return *pa < *pb;
-  return a < b;
-}
-
 // Vendor and class only: enough to know whether a function matters. Reading every attribute of
 // every function would report gaps for chipset devices that simply have no PCIe link.
 struct Classified {
@@ -219,7 +212,7 @@ TopologyReport discover_topology(const FsRoot& fs, const Progress& progress) {
     return &bridges.emplace(bdf, std::move(*b)).first->second;
   };
 
-  std::map<std::string, SwitchUplink, decltype(&bdf_less)> uplinks(&bdf_less);
+  std::map<std::string, SwitchUplink, decltype(&pci_bdf_less)> uplinks(&pci_bdf_less);
   for (auto& d : report.devices) {
     if (d.path.bridges.empty()) continue;
     d.parent_bdf = d.path.bridges.back();
