@@ -171,7 +171,7 @@ Result<BaselineInfo> BaselineStore::save(const std::string& name, const std::str
   doc["baseline"] = {{"name", name},
                      {"saved_at", saved_at.empty() ? utc_now_iso8601() : saved_at},
                      {"source", source_path}};
-  if (auto st = write_file_atomic(path, doc.dump(2) + "\n"); !st) return st.error();
+  if (auto st = write_file_atomic(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !st) return st.error();
   return describe(name, path, doc, parsed->first, parsed->second);
 }
 

@@ -38,7 +38,7 @@ int exit_code_for(const Envelope& env) {
   return kExitOk;
 }
 
-int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {
+int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& doc) {
   if (g.format == "prometheus") {  // only `counters` has metric families (it never gets here)
     print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
     return kExitUsage;
@@ -47,14 +47,24 @@ int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {
   if (!g.output.empty()) {
     auto st = write_file_atomic(g.output, text);
     if (!st) {
-      print_error("cannot write the result: " + st.error().to_string());
-      return kExitInternal;
+      // A bad --output path is the user's to fix (exit 2); a failing disk is not (exit 4: the
+      // result exists but could not be kept).
+      const auto code = st.error().code;
+      print_error("cannot write the result to --output: " + st.error().to_string());
+      return code == ErrorCode::kNotFound || code == ErrorCode::kPermission || code == ErrorCode::kInvalidArgument
+                 ? kExitUsage
+                 : kExitPartial;
     }
   } else {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
   }
-  return exit_code_for(env);
+  return kExitOk;
+}
+
+int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {
+  int rc = write_rendered(g, env, doc);
+  return rc != kExitOk ? rc : exit_code_for(env);
 }
 
 }  // namespace fabdiag::cmd

@@ -43,4 +43,7 @@ int exit_code_for(const Envelope& env);
 /// --format prometheus, which only `counters` renders (itself).
 int emit(const GlobalOptions& g, const Envelope& env, const Document& doc);
 
+/// The writing half of emit(): 0 when written, else the exit code above (2 or 4).
+int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& doc);
+
 }  // namespace fabdiag::cmd

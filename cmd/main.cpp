@@ -1,6 +1,7 @@
 // fabdiag: command-line entry point. The only translation unit that includes CLI11 (it costs
 // 12-17 s to compile); every subcommand's logic lives in cmd/<name>.cpp and the libraries.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "cmd/commands.h"
@@ -19,7 +20,9 @@ void add_global_flags(CLI::App& app, GlobalOptions& g) {
       ->check(CLI::IsMember({"table", "json", "md", "markdown", "prometheus"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
   app.add_option("--sysfs-root", g.sysfs_root, "Read /sys from DIR (a fixture tree or a `fabdiag gather` capture)");
-  app.add_option("--procfs-root", g.procfs_root, "Read /proc from DIR");
+  app.add_option("--procfs-root", g.procfs_root,
+                 "Read /proc from DIR (default /proc; with --sysfs-root DIR/sys, the sibling DIR/proc if "
+                 "present, else none: /proc facts are then unknown, never the live host's)");
   app.add_flag("-v,--verbose", g.verbose, "More detail on stderr (repeat for more)");
   app.add_flag("-q,--quiet", g.quiet, "No progress lines on stderr");
 }
@@ -388,6 +391,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;
+  }
+  // A fixture or capture given with --sysfs-root is never judged by this host's /proc.
+  if (app.count("--procfs-root") == 0 && g.sysfs_root != "/sys") {
+    std::error_code ec;
+    auto sibling = std::filesystem::path(g.sysfs_root).lexically_normal().parent_path() / "proc";
+    g.procfs_root = std::filesystem::is_directory(sibling, ec) && std::filesystem::path(g.sysfs_root).filename() != ""
+                        ? sibling.string()
+                        : "";
   }
   if (app.get_subcommands().empty()) {
     std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";

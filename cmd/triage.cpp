@@ -2,6 +2,7 @@
 // mpirun from a hostfile, watches it under a deadline and renders rank 0's result.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -19,18 +20,19 @@ namespace fabdiag::cmd {
 
 namespace {
 
-// Exit code of a triage result: suspects named -> 1; else gaps -> 4; else 0. Counter warnings
-// without a suspect are reported but do not fail the run.
+// Exit code of a triage result: suspects named -> 1; else gaps or nodes that could not be
+// judged (too few partners, too few confirmation tests) -> 4; else 0. Counter warnings without
+// a suspect are reported but do not fail the run.
 int triage_exit_code(const Envelope& env) {
   const auto& s = env.data.value("suspects", nlohmann::json::array());
   if (!s.empty()) return kExitProblems;
-  return env.errors.empty() ? kExitOk : kExitPartial;
+  const auto& inc = env.data.value("inconclusive", nlohmann::json::array());
+  return env.errors.empty() && inc.empty() ? kExitOk : kExitPartial;
 }
 
 int emit_triage(const GlobalOptions& g, const Envelope& env) {
-  int rc = emit(g, env, triage_document(env));
-  if (rc == kExitInternal) return rc;
-  return triage_exit_code(env);
+  int rc = write_rendered(g, env, triage_document(env));
+  return rc != kExitOk ? rc : triage_exit_code(env);
 }
 
 std::string self_exe() {
@@ -135,12 +137,19 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
     spec.mpirun_args = *extra;
   }
   spec.mpirun_args.insert(spec.mpirun_args.end(), o.mpirun_args.begin(), o.mpirun_args.end());
+  // Open MPI refuses to start as root without this flag, and its refusal reads like a host
+  // failure; an operator running fabdiag as root has already made that choice.
+  if (geteuid() == 0 && std::find(spec.mpirun_args.begin(), spec.mpirun_args.end(), "--allow-run-as-root") ==
+                            spec.mpirun_args.end())
+    spec.mpirun_args.push_back("--allow-run-as-root");
   spec.self_exe = self_exe();
-  spec.worker_args = {"--sysfs-root", g.sysfs_root, "--procfs-root", g.procfs_root, "triage", "--worker",
+  spec.worker_args = {"--sysfs-root", g.sysfs_root, "triage", "--worker",
                       "--pair-size", o.pair_size, "--pair-iters", std::to_string(o.pair_iters),
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
                       "--bench-iters", std::to_string(o.bench_iters)};
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
+  if (!g.procfs_root.empty() && g.procfs_root != "/proc")
+    spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
   if (g.quiet) spec.worker_args.insert(spec.worker_args.begin(), "--quiet");
   auto argv = triage::compose_mpirun_argv(spec);
   if (g.verbose > 0) {
@@ -160,6 +169,11 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
   if (!res.ok()) {
     print_error(res.error().to_string() + " (is Open MPI installed? --mpirun names another launcher)");
     return kExitMissingCapability;
+  }
+  if (res->interrupted_by) {
+    print_error(std::string("interrupted: stopped mpirun and the ranks it started on the ") +
+                std::to_string(hosts->size()) + " hosts");
+    return 128 + res->interrupted_by;
   }
   auto doc = nlohmann::json::parse(res->stdout_text, nullptr, false);
   auto env = doc.is_discarded() ? Result<Envelope>(make_error(ErrorCode::kParse, "no result"))
@@ -184,8 +198,8 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
   failed.data = {{"hosts", *hosts}, {"suspects", nlohmann::json::array()}, {"inconclusive", {why.to_string()}}};
   failed.errors.push_back(why);
   finish_envelope(failed, started);
-  emit(g, failed, triage_document(failed));
-  return kExitPartial;
+  int rc = write_rendered(g, failed, triage_document(failed));
+  return rc != kExitOk ? rc : kExitPartial;
 }
 
 }  // namespace

@@ -28,8 +28,10 @@ Document triage_document(const Envelope& env) {
   verdict.title = "Verdict";
   const auto suspects = d.value("suspects", nlohmann::json::array());
   if (suspects.empty()) {
-    verdict.lines.push_back(env.errors.empty() ? "No suspect: every node and link performed like its peers."
-                                               : "No suspect named, but some steps failed (see NOT READ below).");
+    const bool inconclusive = !d.value("inconclusive", nlohmann::json::array()).empty();
+    verdict.lines.push_back(!env.errors.empty() ? "No suspect named, but some steps failed (see NOT READ below)."
+                            : inconclusive      ? "No verdict: some nodes could not be judged (see inconclusive below)."
+                                                : "No suspect: every node and link performed like its peers.");
   }
   for (const auto& s : suspects) {
     std::string who;

@@ -26,6 +26,11 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
   std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (std::filesystem::is_directory(target, ec))
+    return make_error(ErrorCode::kInvalidArgument, "is a directory; give a file name", path);
+  if (!std::filesystem::is_directory(dir, ec))
+    return make_error(ErrorCode::kNotFound, "directory " + dir.string() + " does not exist", path);
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');

@@ -96,7 +96,7 @@ Status FsRoot::validate() const {
   std::error_code ec;
   if (!fs::is_directory(sysfs_root_, ec))
     return make_error(ErrorCode::kNotFound, "sysfs root is not a directory", sysfs_root_);
-  if (!fs::is_directory(procfs_root_, ec))
+  if (!procfs_root_.empty() && !fs::is_directory(procfs_root_, ec))
     return make_error(ErrorCode::kNotFound, "procfs root is not a directory", procfs_root_);
   return Ok{};
 }
@@ -108,6 +108,8 @@ Result<std::string> FsRoot::read_sys(const std::string& rel) const {
   return read_file_trimmed(sys_path(rel));
 }
 Result<std::string> FsRoot::read_proc(const std::string& rel) const {
+  if (procfs_root_.empty())
+    return make_error(ErrorCode::kNotFound, "no procfs for this sysfs root (give --procfs-root)", "/proc/" + rel);
   return read_file_trimmed(proc_path(rel));
 }
 
@@ -143,6 +145,7 @@ bool FsRoot::exists_sys(const std::string& rel) const {
   return fs::exists(sys_path(rel), ec);
 }
 bool FsRoot::exists_proc(const std::string& rel) const {
+  if (procfs_root_.empty()) return false;
   std::error_code ec;
   return fs::exists(proc_path(rel), ec);
 }

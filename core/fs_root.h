@@ -16,6 +16,8 @@ namespace fabdiag {
 /// Paths passed to the methods are *logical* paths relative to the root ("class/net/eth0/mtu"
 /// means /sys/class/net/eth0/mtu on a live host, <sysfs_root>/class/net/eth0/mtu on a fixture).
 /// Symbolic links inside a fixture must be relative (../../devices/...) so they resolve inside it.
+/// An empty procfs root means "no procfs" (a fixture without one): every /proc read is kNotFound,
+/// so rules report "unknown" instead of judging a fixture by the live host's kernel.
 class FsRoot {
  public:
   /// Live system: /sys and /proc.

@@ -14,7 +14,26 @@ namespace fabdiag {
 
 namespace {
 constexpr size_t kStderrTailBytes = 64 * 1024;
-}
+volatile sig_atomic_t g_interrupt = 0;
+void on_interrupt(int sig) { g_interrupt = sig; }
+
+// Installs SIGINT/SIGTERM handlers for the lifetime of one wait, restoring the old ones after.
+struct InterruptGuard {
+  struct sigaction old_int {}, old_term {};
+  InterruptGuard() {
+    g_interrupt = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  }
+};
+}  // namespace
 
 Result<ProcessResult> run_process(const std::vector<std::string>& argv, double timeout_s,
                                   const std::function<void(const std::string&)>& on_stderr_line) {
@@ -58,6 +77,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
   close(exec_pipe[0]);
 
   ProcessResult res;
+  InterruptGuard guard;
   std::string err_line;
   auto start = std::chrono::steady_clock::now();
   bool term_sent = false, kill_sent = false;
@@ -66,6 +86,12 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
   int open_fds = 2;
   while (open_fds > 0) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!term_sent && g_interrupt != 0) {
+      res.interrupted_by = g_interrupt;
+      kill(-pid, SIGTERM);
+      term_sent = true;
+      term_time = std::chrono::steady_clock::now();
+    }
     if (!term_sent && timeout_s > 0 && elapsed > timeout_s) {
       res.timed_out = true;
       kill(-pid, SIGTERM);
@@ -73,7 +99,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
       term_time = std::chrono::steady_clock::now();
     }
     if (term_sent && !kill_sent &&
-        std::chrono::steady_clock::now() - term_time > std::chrono::seconds(5)) {
+        std::chrono::steady_clock::now() - term_time > std::chrono::seconds(10)) {
       kill(-pid, SIGKILL);
       kill_sent = true;
     }
@@ -109,7 +135,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
   // The pipes closed; the child may still linger after a kill: wait with the same deadline.
   while (waitpid(pid, &status, WNOHANG) == 0) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (timeout_s > 0 && elapsed > timeout_s && !kill_sent) {
+    if (((timeout_s > 0 && elapsed > timeout_s) || res.interrupted_by) && !kill_sent) {
       res.timed_out = true;
       kill(-pid, SIGKILL);
       kill_sent = true;

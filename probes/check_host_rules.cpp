@@ -64,12 +64,15 @@ std::optional<bool> kernel_at_least(const std::string& release, int major, int m
 std::vector<Finding> gdr_findings(const GdrFacts& g) {
   std::vector<Finding> out;
   if (g.gpus == 0 || g.rdma_nics == 0 || !g.peermem_found.empty()) return out;
-  auto kernel_ok = g.kernel_release.empty() ? std::nullopt : kernel_at_least(g.kernel_release, 5, 12);
-  std::optional<bool> driver_ok;
-  if (g.nvidia_driver_major) driver_ok = *g.nvidia_driver_major >= 515;
-  bool capable = g.nvidia_open_module.value_or(false) && driver_ok.value_or(false) && kernel_ok.value_or(false);
-  bool impossible = (g.nvidia_open_module && !*g.nvidia_open_module) || (driver_ok && !*driver_ok) ||
-                    (kernel_ok && !*kernel_ok);
+  // Tri-state facts as two plain bools each (known, value): GCC 12 at -O2 warns that an
+  // std::optional<bool> "may be used uninitialized" here.
+  std::optional<bool> kernel_opt = g.kernel_release.empty() ? std::nullopt : kernel_at_least(g.kernel_release, 5, 12);
+  const bool kernel_known = kernel_opt.has_value(), kernel_ok = kernel_known && *kernel_opt;
+  const bool driver_known = g.nvidia_driver_major.has_value();
+  const bool driver_ok = driver_known && *g.nvidia_driver_major >= 515;
+  const bool open_known = g.nvidia_open_module.has_value(), open_ok = open_known && *g.nvidia_open_module;
+  bool capable = open_ok && driver_ok && kernel_ok;
+  bool impossible = (open_known && !open_ok) || (driver_known && !driver_ok) || (kernel_known && !kernel_ok);
 
   Finding f;
   f.layer = Layer::kPhysical;

@@ -196,7 +196,9 @@ std::string render_markdown(const Envelope& env, const Document& doc) {
 
 std::string render_json(const Envelope& env) {
   nlohmann::json j = env;
-  return j.dump(2) + "\n";
+  // Replace invalid UTF-8 (a Latin-1 host name, a garbled sysfs string) instead of throwing:
+  // one bad byte must not cost the whole result.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string render(Format format, const Envelope& env, const Document& doc) {

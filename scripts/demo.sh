@@ -25,9 +25,10 @@ if [ "$(id -u)" -ne 0 ]; then echo "demo: needs root (network namespaces, tc); r
 echo "demo: building fabdiag" >&2
 bin=$("$root/scripts/build.sh")
 state=${FABDIAG_EMU_STATE:-/tmp/fabdiag-emucluster}
-trap '"$root/scripts/emucluster.sh" down --state "$state" >/dev/null 2>&1 || true' EXIT
 echo "demo: bringing up $nodes emulated nodes ${faults[*]:-(no fault)}" >&2
+# up refuses (and we stop) when someone else's cluster is up; only then is the teardown ours.
 "$root/scripts/emucluster.sh" up --nodes "$nodes" --state "$state" "${faults[@]}" >&2
+trap '"$root/scripts/emucluster.sh" down --state "$state" >/dev/null 2>&1 || true' EXIT
 echo "demo: fabdiag triage --hostfile $state/hostfile --mpirun-args-file $state/mpirun-args" >&2
 set +e
 "$bin" triage --hostfile "$state/hostfile" --mpirun-args-file "$state/mpirun-args" --format "$format"

@@ -65,6 +65,7 @@ Other options:
   --sysfs FIXTURE_DIR  copy the fixture tree to STATE/nodeNN/sys for every node (a per-node --sysfs-root;
                        a test may bump counters in it during a run). Ranks see it as \$EMU_NODE_SYSFS.
   --state DIR          state directory (default \$FABDIAG_EMU_STATE, else $DEFAULT_STATE).
+  --replace            take down a cluster that is up under another state dir (refused otherwise).
                        Must not exist yet, be empty, or be an earlier emucluster state dir.
 
 Files written to STATE:
@@ -394,7 +395,7 @@ up_failed() {
 }
 
 cmd_up() {
-	local nodes="" state_opt="" sysfs="" arg name spec rate
+	local nodes="" state_opt="" sysfs="" arg name spec rate replace=0
 	local -a slow_nodes=() slow_links=() egress_nodes=()
 	while (($#)); do
 		arg=$1
@@ -411,6 +412,7 @@ cmd_up() {
 		--sysfs=*) sysfs=${arg#*=}; shift ;;
 		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
 		--state=*) state_opt=${arg#*=}; shift ;;
+		--replace) replace=1; shift ;;
 		-h | --help) usage; exit 0 ;;
 		*) usage_error "up: unknown argument '$arg'" ;;
 		esac
@@ -465,6 +467,12 @@ cmd_up() {
 	need_root
 	resolve_state "$state_opt"
 	acquire_lock
+	# Another cluster (another state dir) may belong to someone else: do not take it down unasked.
+	local other
+	other=$(cat "$POINTER" 2>/dev/null || true)
+	if [[ -n $other && $other != "$STATE" && -f $other/env && $replace -eq 0 ]]; then
+		die "a cluster is already up with state $other (someone else's?): run 'emucluster.sh down --state $other' first, or pass --replace"
+	fi
 	teardown 1
 	if [[ -e $STATE ]]; then
 		[[ -d $STATE ]] || die "state path '$STATE' exists and is not a directory"

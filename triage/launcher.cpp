@@ -1,6 +1,7 @@
 #include "triage/launcher.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -17,11 +18,19 @@ Result<std::vector<std::string>> read_hostfile(const std::string& path) {
   std::vector<std::string> hosts;
   std::istringstream in(*text);
   std::string line;
+  int lineno = 0;
   while (std::getline(in, line)) {
+    ++lineno;
     line = trim(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     std::string host = split_ws(line)[0];
     host = host.substr(0, host.find(':'));  // MPICH "host:slots"
+    bool valid = !host.empty() && std::all_of(host.begin(), host.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '.' || c == '-' || c == '_';
+    });
+    if (!valid)
+      return make_error(ErrorCode::kParse,
+                        "line " + std::to_string(lineno) + " is not a host name (letters, digits, '.', '-', '_')", path);
     if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
   }
   if (hosts.empty()) return make_error(ErrorCode::kParse, "the hostfile names no host", path);
@@ -119,8 +128,18 @@ std::vector<std::pair<std::string, std::string>> find_silent_hosts(const LaunchS
     }
     for (auto& t : threads) t.join();
   }
-  for (size_t i = 0; i < hosts.size(); ++i)
-    if (!reason[i].empty()) silent.emplace_back(hosts[i], reason[i]);
+  // A host that failed while 16 launches ran at once may only have been slow under load: ask
+  // each of those again alone before naming it.
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    if (reason[i].empty()) continue;
+    LaunchSpec one = spec;
+    one.nodes = 1;
+    one.mpirun_args.insert(one.mpirun_args.end(), {"--host", hosts[i]});
+    one.worker_args = {"--version"};
+    auto r = run_process(compose_mpirun_argv(one), timeout_s, nullptr);
+    if (r.ok() && !r->timed_out && r->exit_code == 0) continue;
+    silent.emplace_back(hosts[i], reason[i]);
+  }
   return silent;
 }
 

@@ -297,7 +297,7 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
       out.cleared.emplace_back(n, "passed " + std::to_string(trials - votes) + " of " +
                                       std::to_string(trials) + " tests with known-good partners");
     } else {
-      out.inconclusive.push_back("node " + std::to_string(n) + ": only " + std::to_string(trials) +
+      out.inconclusive.push_back("node {" + std::to_string(n) + "}: only " + std::to_string(trials) +
                                  " confirmation tests ran (" + std::to_string(votes) + " slow); need " +
                                  std::to_string(p.confirm_votes) + " slow of " + std::to_string(p.confirm_repeats));
     }
@@ -326,7 +326,7 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
       return median(it->second.ratios).value() >= p.pair_ratio ? 1 : -1;
     };
     int ea = end_ok(l.first), eb = end_ok(l.second);
-    std::string name = std::to_string(l.first) + "-" + std::to_string(l.second);
+    std::string name = "{" + std::to_string(l.first) + "}<->{" + std::to_string(l.second) + "}";
     if (votes >= p.confirm_votes && ea == 1 && eb == 1) {
       Suspect sp{"link", {l.first, l.second}, NAN, median(t.ratios).value_or(NAN), votes, trials, t.tests, t.ratios};
       for (int end : {l.first, l.second}) {
@@ -346,9 +346,29 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
     }
   }
   for (int n : s.too_few_partners)
-    out.inconclusive.push_back("node " + std::to_string(n) + ": measured with only " +
+    out.inconclusive.push_back("node {" + std::to_string(n) + "}: measured with only " +
                                std::to_string(s.partners[static_cast<size_t>(n)]) + " partners (need " +
                                std::to_string(p.min_partners) + ")");
+  return out;
+}
+
+std::string name_nodes(const std::string& text, const std::vector<std::string>& hosts) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    size_t close = text[i] == '{' ? text.find('}', i) : std::string::npos;
+    if (close != std::string::npos) {
+      std::string id = text.substr(i + 1, close - i - 1);
+      if (!id.empty() && id.find_first_not_of("0123456789") == std::string::npos) {
+        size_t k = std::stoul(id);
+        if (k < hosts.size()) {
+          out += hosts[k];
+          i = close;
+          continue;
+        }
+      }
+    }
+    out += text[i];
+  }
   return out;
 }
 

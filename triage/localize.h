@@ -102,7 +102,7 @@ struct Suspect {
 struct Localization {
   std::vector<Suspect> suspects;
   std::vector<std::pair<int, std::string>> cleared;  ///< (node, reason) for candidates cleared.
-  std::vector<std::string> inconclusive;             ///< Human sentences.
+  std::vector<std::string> inconclusive;  ///< Human sentences; node ids appear as "{i}" (see name_nodes).
 };
 
 /// Stage 4: decides on the candidates from the confirmation samples (rounds as planned). The
@@ -113,6 +113,9 @@ struct Localization {
 /// inconclusive when too few tests ran.
 Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
                     const std::vector<PairSample>& confirm, const LocalizeParams& p);
+
+/// Replaces every "{i}" (a node id in a Localization sentence) by hosts[i].
+std::string name_nodes(const std::string& text, const std::vector<std::string>& hosts);
 
 void to_json(nlohmann::json& j, const PairSample& s);
 void to_json(nlohmann::json& j, const Suspect& s);

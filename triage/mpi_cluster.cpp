@@ -28,7 +28,7 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     auto source = node.read_ethtool ? make_ethtool_stats_source(node.fs, ioctl) : nullptr;
     CounterReadOptions opts;
     opts.ethtool = source.get();
-    std::string mine = snapshot_to_json(read_counter_snapshot(node.fs, opts)).dump();
+    std::string mine = snapshot_to_json(read_counter_snapshot(node.fs, opts)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     auto all = comm.gather_strings(mine, 0);
     if (!all.ok()) return all.error();
     nlohmann::json out = nlohmann::json::array();

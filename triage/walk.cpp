@@ -197,7 +197,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
       if (node == i) {
         Evidence e;
         e.metric = "bandwidth with known-good partners";
-        e.value_text = "normal: " + reason;
+        e.value_text = "normal: " + name_nodes(reason, rep.hosts);
         e.source = "confirmation rounds";
         ts.evidence.push_back(e);
       }
@@ -206,8 +206,8 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
     named.insert(i);
   }
   for (const auto& [node, reason] : loc.cleared)
-    if (!named.count(node)) rep.cleared.emplace_back(rep.hosts[static_cast<size_t>(node)], reason);
-  rep.inconclusive = loc.inconclusive;
+    if (!named.count(node)) rep.cleared.emplace_back(rep.hosts[static_cast<size_t>(node)], name_nodes(reason, rep.hosts));
+  for (const auto& text : loc.inconclusive) rep.inconclusive.push_back(name_nodes(text, rep.hosts));
 
   // ---- findings ----
   for (const auto& s : rep.suspects) {

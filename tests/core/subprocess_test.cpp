@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <thread>
 
 #include "core/subprocess.h"
 
@@ -32,4 +36,13 @@ TEST_CASE("run_process names a program that does not exist") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().code == ErrorCode::kNotFound);
   CHECK(r.error().source == "/nonexistent/mpirun");
+}
+
+TEST_CASE("run_process passes our SIGTERM on to the child's group and reports it") {
+  // The signal is sent once the child is running (its first stderr line), as Ctrl-C would be.
+  auto r = run_process({"sh", "-c", "echo started >&2; sleep 30 & sleep 30"}, 60,
+                       [](const std::string&) { kill(getpid(), SIGTERM); });
+  REQUIRE(r.ok());
+  CHECK(r->interrupted_by == SIGTERM);
+  CHECK_FALSE(r->timed_out);
 }

@@ -64,3 +64,15 @@ TEST_CASE("launch failures name the host") {
                                    "ssh: connect to host node05 port 22: No route to host\n", 1, false, 60, "");
   CHECK(d.source == "node05");
 }
+
+TEST_CASE("a hostfile with bytes that are not a host name is refused with the line") {
+  char path[] = "/tmp/fabdiag-hostfile-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  std::ofstream(path) << "node01\nn\xe9ud02\n";
+  auto r = read_hostfile(path);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message.find("line 2") != std::string::npos);
+  std::remove(path);
+}
