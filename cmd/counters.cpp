@@ -23,6 +23,7 @@ const char* short_group(CounterGroup g) {
     case CounterGroup::kIbHwCounters: return "hw";
     case CounterGroup::kNetdevStats: return "netdev";
     case CounterGroup::kEthtoolStats: return "ethtool";
+    case CounterGroup::kLogEvents: return "log";
   }
   return "";
 }
@@ -44,6 +45,7 @@ std::string fmt_delta(const CounterChange& ch) {
     case DeltaStatus::kAppeared: return "new";
     case DeltaStatus::kVanished: return "gone";
     case DeltaStatus::kReset: return "reset";
+    case DeltaStatus::kMissing: return "unknown";
     default: break;
   }
   if (!ch.delta) return ch.at_least ? "maxed" : "?";

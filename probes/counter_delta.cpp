@@ -53,6 +53,7 @@ const char* to_string(DeltaStatus s) {
     case DeltaStatus::kAppeared: return "appeared";
     case DeltaStatus::kVanished: return "vanished";
     case DeltaStatus::kReset: return "reset";
+    case DeltaStatus::kMissing: return "missing";
   }
   return "ok";
 }
@@ -81,7 +82,7 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
     if (seen.count(key_of(c))) continue;
     CounterChange ch;
     ch.counter = c;
-    ch.status = DeltaStatus::kVanished;
+    ch.status = after.truncated ? DeltaStatus::kMissing : DeltaStatus::kVanished;
     d.changes.push_back(ch);
   }
   return d;

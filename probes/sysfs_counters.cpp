@@ -271,6 +271,7 @@ Counter make_counter(std::string device, CounterGroup group, std::string name, u
   c.device = std::move(device);
   c.group = group;
   c.category = cls.category;
+  c.rule = cls.rule;
   c.canonical = cls.canonical;
   c.unit = counter_unit(group, name);
   c.scale = counter_scale(group, name);
