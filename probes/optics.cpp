@@ -236,32 +236,58 @@ std::vector<Finding> optics_findings(const ModuleDiagnostics& m) {
   return {f};
 }
 
+namespace {
+std::string margin_text(const PowerMargin& pm) {
+  std::vector<std::string> m2;
+  if (pm.above_low_warning_db) {
+    double d = *pm.above_low_warning_db;
+    m2.push_back(d >= 0 ? "+" + fmt2(d) + " dB above low warning" : fmt2(-d) + " dB BELOW low warning");
+  }
+  if (pm.below_high_warning_db) {
+    double d = *pm.below_high_warning_db;
+    m2.push_back(d >= 0 ? fmt2(d) + " dB below high warning" : fmt2(-d) + " dB ABOVE high warning");
+  }
+  if (m2.empty()) return " (no thresholds in the input: not judged)";
+  std::string out = " (";
+  for (size_t i = 0; i < m2.size(); ++i) out += (i ? ", " : "") + m2[i];
+  return out + ")";
+}
+}  // namespace
+
 std::string optics_summary(const ModuleDiagnostics& m) {
   std::string out = m.device + ":";
   auto margins = power_margins(m);
   bool any = false;
   for (const char* dir : {"tx", "rx"}) {
-    for (const auto& pm : margins) {
-      if (pm.direction != dir) continue;
-      any = true;
-      std::string part = std::string(" ") + (pm.direction == "tx" ? "TX" : "RX");
-      if (pm.lane > 0) part += " lane " + std::to_string(pm.lane);
-      part += " " + fmt2(pm.value_dbm) + " dBm";
-      std::vector<std::string> m2;
-      if (pm.above_low_warning_db)
-        m2.push_back((*pm.above_low_warning_db >= 0 ? "+" : "") + fmt2(*pm.above_low_warning_db) +
-                     " dB above low warning");
-      if (pm.below_high_warning_db)
-        m2.push_back(fmt2(*pm.below_high_warning_db) + " dB below high warning");
-      if (!m2.empty()) {
-        part += " (";
-        for (size_t i = 0; i < m2.size(); ++i) part += (i ? ", " : "") + m2[i];
-        part += ")";
-      } else {
-        part += " (no thresholds in the input: not judged)";
-      }
-      out += part + ";";
+    std::vector<const PowerMargin*> side;
+    for (const auto& pm : margins)
+      if (pm.direction == dir) side.push_back(&pm);
+    if (side.empty()) continue;
+    any = true;
+    std::string name = std::string(" ") + (std::string(dir) == "tx" ? "TX" : "RX");
+    if (side.size() <= 2) {
+      for (const auto* pm : side)
+        out += name + (pm->lane > 0 ? " lane " + std::to_string(pm->lane) : "") + " " +
+               fmt2(pm->value_dbm) + " dBm" + margin_text(*pm) + ";";
+      continue;
     }
+    // Many lanes: the range, and the lane closest to a limit.
+    const PowerMargin* worst = side.front();
+    double lo = side.front()->value_dbm, hi = lo;
+    auto room = [](const PowerMargin* pm) {
+      double r = 1e9;
+      if (pm->above_low_warning_db) r = std::min(r, *pm->above_low_warning_db);
+      if (pm->below_high_warning_db) r = std::min(r, *pm->below_high_warning_db);
+      return r;
+    };
+    for (const auto* pm : side) {
+      lo = std::min(lo, pm->value_dbm);
+      hi = std::max(hi, pm->value_dbm);
+      if (room(pm) < room(worst)) worst = pm;
+    }
+    out += name + " " + std::to_string(side.size()) + " lanes " + fmt2(lo) + " .. " + fmt2(hi) +
+           " dBm, closest to a limit: lane " + std::to_string(worst->lane) + " " +
+           fmt2(worst->value_dbm) + " dBm" + margin_text(*worst) + ";";
   }
   if (m.temperature_c) {
     out += " temperature " + fmt2(*m.temperature_c) + " C;";
