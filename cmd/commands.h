@@ -57,8 +57,27 @@ struct CountersOptions {
   std::string after_sysfs_root;  ///< Second snapshot from this tree instead of waiting (fixtures).
   std::vector<std::string> devices;  ///< Only these ibdevs, ibdev/port or netdevs.
   bool no_ethtool = false;       ///< Skip driver (ethtool) statistics.
+  // ---- counters-kb ----
+  std::vector<std::string> from;  ///< Saved tool outputs to read instead of sysfs ("-" = stdin).
+  std::string from_format;        ///< Their format (probes/import_counters.h); empty/"auto" = detect.
+  std::string netdev;             ///< Netdev name for ethtool -S / -m text that does not say it.
+  // ---- end counters-kb ----
 };
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
 // ---- end counters ----
+// ---- counters-kb: import of counter tool outputs ----
+/// `fabdiag import ethtool-s|ethtool-m|perfquery|ibqueryerrors|rdma-statistic|syslog FILE`:
+/// the counters of a saved tool output, interpreted like `fabdiag counters` (same schema
+/// fabdiag.counters/1, same findings). Exit codes: 0 healthy, 1 a warn/error/critical finding,
+/// 2 FILE missing or not in that format, 4 part of the input could not be read.
+struct ImportCountersOptions {
+  std::string format;       ///< "ethtool-s", ... (set by the parser).
+  std::string file;         ///< The saved output; "-" = stdin.
+  std::string netdev;       ///< ethtool-s / ethtool-m: the netdev the text is about.
+  double interval_s = 0;    ///< Seconds between "###" sections (0 = unknown: deltas, no rates).
+  bool all = false;         ///< Also list zero / unmoved counters.
+};
+int run_import_counters(const GlobalOptions& g, const ImportCountersOptions& o);
+// ---- end counters-kb ----
 
 }  // namespace fabdiag::cmd

@@ -7,8 +7,10 @@
 #include <thread>
 
 #include "cmd/commands.h"
+#include "cmd/counters_input.h"
 #include "core/exit_codes.h"
 #include "probes/counter_delta.h"
+#include "probes/counter_interpret.h"
 #include "probes/counter_rules.h"
 #include "probes/ethtool_ioctl.h"
 #include "probes/sysfs_counters.h"
@@ -80,23 +82,9 @@ std::vector<Error> merged_gaps(const Snapshot& a, const Snapshot* b) {
   return out;
 }
 
-}  // namespace
-
-int run_counters(const GlobalOptions& g, const CountersOptions& o) {
-  auto started = std::chrono::steady_clock::now();
-  if (o.interval_s < 0 || (!o.after_sysfs_root.empty() && o.interval_s <= 0)) {
-    print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
-    return kExitUsage;
-  }
-  std::optional<CounterCategory> only;
-  if (!o.only.empty()) {
-    only = parse_counter_category(o.only);
-    if (!only) {
-      print_error("--only: unknown category \"" + o.only + "\"");
-      return kExitUsage;
-    }
-  }
-
+// Reads the live host or a fixture tree (one snapshot, or two over --interval / from
+// --after-sysfs-root) into `in`. Returns an exit code when it cannot run, nullopt otherwise.
+std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOptions& o, CountersInput& in) {
   auto fs = make_fs_root(g);
   if (!fs) {
     print_error(fs.error().to_string() + " (check --sysfs-root / --procfs-root)");
@@ -121,8 +109,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   }
 
   std::optional<Snapshot> second;
-  std::optional<double> window_s;
-  std::string ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
+  in.ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
   if (o.interval_s > 0) {
     if (!o.after_sysfs_root.empty()) {
       FsRoot fs2(o.after_sysfs_root, g.procfs_root);
@@ -134,7 +121,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       CounterReadOptions ro2 = ro;
       ro2.ethtool = o.no_ethtool ? nullptr : ethtool2.get();
       second = read_counter_snapshot(fs2, ro2);
-      window_s = o.interval_s;
+      in.window_s = o.interval_s;
     } else {
       progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
                std::to_string(first.ports.size()) + " devices; waiting " +
@@ -150,25 +137,65 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
         if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
       }
       second = read_counter_snapshot(*fs, ro);
-      window_s = second->monotonic_s - first.monotonic_s;
+      in.window_s = second->monotonic_s - first.monotonic_s;
+    }
+  }
+  in.ports = second ? second->ports : first.ports;
+  if (second) in.changes = compute_delta(first, *second, *in.window_s).changes;
+  else in.changes = snapshot_readings(first);
+  in.gaps = merged_gaps(first, second ? &*second : nullptr);
+  in.modules = second ? second->modules : first.modules;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_counters(const GlobalOptions& g, const CountersOptions& o) {
+  auto started = std::chrono::steady_clock::now();
+  if (o.interval_s < 0 || (!o.after_sysfs_root.empty() && o.interval_s <= 0)) {
+    print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
+    return kExitUsage;
+  }
+  if (!o.from.empty() && !o.after_sysfs_root.empty()) {
+    print_error("--from reads saved tool outputs; it cannot be combined with --after-sysfs-root");
+    return kExitUsage;
+  }
+  std::optional<CounterCategory> only;
+  if (!o.only.empty()) {
+    only = parse_counter_category(o.only);
+    if (!only) {
+      print_error("--only: unknown category \"" + o.only + "\"");
+      return kExitUsage;
     }
   }
 
-  std::vector<CounterChange> changes;
-  const std::vector<PortInfo>& ports = second ? second->ports : first.ports;
-  if (second) changes = compute_delta(first, *second, *window_s).changes;
-  else changes = snapshot_readings(first);
-  std::vector<Error> gaps = merged_gaps(first, second ? &*second : nullptr);
+  CountersInput in;
+  auto stop = o.from.empty() ? read_sysfs_input(g, o, in) : read_counters_from_files(o, in);
+  if (stop) return *stop;
+  const std::vector<PortInfo>& ports = in.ports;
+  const std::vector<CounterChange>& changes = in.changes;
+  const std::optional<double>& window_s = in.window_s;
+  const std::vector<Error>& gaps = in.gaps;
+  const std::string& ethtool_desc = in.ethtool_desc;
 
   Envelope env = make_envelope("fabdiag.counters/1");
-  env.params["sysfs_root"] = g.sysfs_root;
-  if (!o.after_sysfs_root.empty()) env.params["after_sysfs_root"] = o.after_sysfs_root;
+  if (in.imported) {
+    env.hosts.clear();  // the data comes from the saved files, not from this host
+    env.params["from"] = o.from;
+    env.params["from_format"] = o.from_format.empty() ? "auto" : o.from_format;
+    if (!o.netdev.empty()) env.params["netdev"] = o.netdev;
+  } else {
+    env.params["sysfs_root"] = g.sysfs_root;
+    if (!o.after_sysfs_root.empty()) env.params["after_sysfs_root"] = o.after_sysfs_root;
+  }
   env.params["interval_s"] = o.interval_s > 0 ? nlohmann::json(o.interval_s) : nlohmann::json(nullptr);
   env.params["only"] = o.only;
   env.params["all"] = o.all;
   env.params["devices"] = o.devices;
-  env.params["ethtool_source"] = ethtool_desc;
-  env.findings = evaluate_counter_rules(ports, changes, window_s);
+  if (!in.imported) env.params["ethtool_source"] = ethtool_desc;
+  InterpretInput ii{ports, changes, window_s, in.modules};
+  CounterInterpretation interp = interpret_counters(ii);
+  env.findings = interp.findings;
 
   // Which counters are shown: category filter, then moving / non-zero unless --all.
   std::map<std::string, std::vector<const CounterChange*>> shown_by_device;
@@ -191,29 +218,67 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     if (is_failure(e)) env.errors.push_back(e);
     else unavailable.push_back(e);
   }
+  bool deltas = window_s.has_value() ||
+                std::any_of(changes.begin(), changes.end(),
+                            [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
   env.data["window_s"] = window_s ? nlohmann::json(*window_s) : nlohmann::json(nullptr);
   env.data["ports"] = ports;
   env.data["counters"] = counters_json;
   env.data["hidden_counters"] = hidden;
+  env.data["unknown_counters"] = {{"count", interp.unknown_counters}, {"names", interp.unknown_names}};
   env.data["unavailable"] = unavailable;
+  nlohmann::json summaries = nlohmann::json::array();
+  for (const auto& ps : interp.summaries)
+    summaries.push_back({{"subject", ps.subject},
+                         {"worst", to_string(ps.worst)},
+                         {"healthy", ps.healthy},
+                         {"line", ps.line}});
+  env.data["summaries"] = summaries;
+  if (!in.modules.empty()) env.data["modules"] = in.modules;
+  if (in.imported) {
+    env.data["imports"] = in.imports;
+    env.data["notes"] = in.notes;
+  }
 
   Document doc;
-  doc.title = window_s ? "fabdiag counters: deltas over " + format_sig(*window_s, 4) + " s"
-                       : "fabdiag counters: one snapshot (cumulative since the last reset; no rates)";
+  std::string what = in.imported ? "fabdiag counters (imported)" : "fabdiag counters";
+  doc.title = window_s ? what + ": deltas over " + format_sig(*window_s, 4) + " s"
+              : deltas ? what + ": deltas between the snapshots (time between them unknown: no rates)"
+                       : what + ": one snapshot (cumulative since the last reset; no rates)";
   Section summary;
   summary.title = "summary";
   summary.fields.emplace_back("read", std::to_string(changes.size()) + " counters on " +
                                           std::to_string(ports.size()) + " devices");
   summary.fields.emplace_back(
       "shown", std::to_string(shown) + (o.all ? "" : ", " + std::to_string(hidden) +
-                                                         (window_s ? " unmoved" : " zero") +
+                                                         (deltas ? " unmoved" : " zero") +
                                                          " hidden (--all shows them)"));
   if (only) summary.fields.emplace_back("category", o.only);
-  summary.fields.emplace_back("ethtool", ethtool_desc);
-  if (window_s)
+  if (interp.unknown_counters > 0)
+    summary.fields.emplace_back("unknown", std::to_string(interp.unknown_counters) +
+                                               " counters not in the knowledge base (category "
+                                               "\"unknown\": listed, never judged)");
+  if (in.imported) {
+    for (const auto& f : o.from) summary.fields.emplace_back("from", f);
+  } else {
+    summary.fields.emplace_back("ethtool", ethtool_desc);
+  }
+  if (deltas)
     summary.lines.push_back("DELTA: \">=\" saturated counter (at least), \"(wrap)\" 32-bit wrap, "
-                            "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down.");
+                            "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down, "
+                            "\"unknown\" missing from a cut capture.");
+  for (const auto& n : in.notes) summary.lines.push_back("note: " + n);
   doc.sections.push_back(summary);
+
+  // What is happening, one line per port (and per optical module).
+  if (!interp.summaries.empty()) {
+    Section st;
+    st.title = "status";
+    for (const auto& ps : interp.summaries)
+      st.lines.push_back(std::string("  ") + (ps.healthy ? "ok    " : "PROBLEM ") + ps.line);
+    doc.sections.push_back(st);
+  }
+  if (!in.modules.empty()) doc.sections.push_back(optics_section(in.modules));
 
   // RDMA ports: one line each, with what makes their counters meaningful.
   Section port_section;
@@ -270,7 +335,10 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       if (!p->driver.empty()) attrs += ", " + p->driver;
       if (!attrs.empty()) t.title += " (" + attrs + ")";
     }
-    if (window_s) {
+    bool device_deltas = std::any_of(it->second.begin(), it->second.end(), [](const CounterChange* c) {
+      return c->status != DeltaStatus::kSnapshot;
+    });
+    if (device_deltas) {
       t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
       t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
     } else {
@@ -280,8 +348,8 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     for (const CounterChange* ch : it->second) {
       std::vector<std::string> row = {indent + ch->counter.name, short_group(ch->counter.group),
                                       to_string(ch->counter.category)};
-      if (window_s) {
-        row.push_back(fmt_delta(*ch));
+      if (device_deltas) {
+        row.push_back(ch->status == DeltaStatus::kSnapshot ? fmt_value(*ch) + " (total)" : fmt_delta(*ch));
         row.push_back(fmt_rate(*ch));
       } else {
         row.push_back(fmt_value(*ch));
@@ -298,10 +366,12 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   if (!quiet.empty()) {
     std::string list;
     for (const auto& d : quiet) list += (list.empty() ? "" : ", ") + d;
-    cs.lines.push_back((window_s ? "No counter moved on: " : "All counters zero on: ") + list);
+    cs.lines.push_back((deltas ? "No counter moved on: " : "All counters zero on: ") + list);
   }
   if (cs.tables.empty() && cs.lines.empty())
-    cs.lines.push_back(window_s ? "No counter moved." : "All counters are zero.");
+    cs.lines.push_back(changes.empty() ? "No counters in the input."
+                       : deltas        ? "No counter moved."
+                                       : "All counters are zero.");
   doc.sections.push_back(cs);
 
   if (!unavailable.empty()) {
