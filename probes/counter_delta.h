@@ -61,8 +61,9 @@ std::vector<CounterChange> snapshot_readings(const Snapshot& snap);
 /// kOk/kSnapshot. For a single snapshot: value > 0 or saturated.
 bool is_interesting(const CounterChange& c);
 
-/// JSON: {device, group, name, canonical, category, unit, value, delta, rate_per_s, at_least,
-/// status, width_bits, source}; delta and rate_per_s are null when unknown.
+/// JSON: {device, group, name, canonical, category, rule, unit, value, delta, rate_per_s,
+/// at_least, status, width_bits, source}; delta and rate_per_s are null when unknown; for
+/// status "missing" value is null and last_seen_value holds the earlier reading.
 void to_json(nlohmann::json& j, const CounterChange& c);
 
 }  // namespace fabdiag

@@ -111,7 +111,8 @@ struct Pending {
   Severity severity = S::kInfo;
   std::vector<const Finding*> parts;  // raw findings merged in
   std::vector<Evidence> extra;        // computed evidence
-  std::vector<std::string> notes;     // computed message parts
+  std::vector<std::string> notes;     // computed message parts (the first is the figure)
+  std::vector<std::string> context;   // message parts that only give context (never the figure)
   bool emitted = false;
 };
 
@@ -265,7 +266,12 @@ std::string Interpreter::headline(const Pending& p, const LinkSignals& s,
     for (const Finding* f : p.parts) storm_events = storm_events || f->code == "pause_storm";
     std::string where = subject;
     if (!s.pause_shares.empty()) where = s.pause_shares.front().device;
-    std::string h = (p.severity >= S::kWarn ? "PFC storm on " : "flow control at work on ") + where;
+    bool storm = p.severity >= S::kError;
+    for (const Finding* f : p.parts) storm = storm || f->code == "pause_storm";
+    std::string h = (storm                    ? "PFC storm on "
+                     : p.severity >= S::kWarn ? "heavy PFC pause on "
+                                              : "flow control at work on ") +
+                    where;
     if (auto share = pfc_share(s))
       h += " " + prio_text(s.pause_shares.front().prio) + ": " +
            (s.pause_shares.front().rx ? "paused " : "pausing its peer ") + pct(*share) +
@@ -276,7 +282,10 @@ std::string Interpreter::headline(const Pending& p, const LinkSignals& s,
   // A short figure after the headline: the first computed note, else the first rule's items.
   std::string figure = !with_fig          ? std::string()
                        : !p.notes.empty() ? p.notes.front()
-                       : !p.parts.empty() ? items_of(*p.parts.front())
+                       : !p.parts.empty() ? items_of(**std::max_element(p.parts.begin(), p.parts.end(),
+                                                           [](const Finding* a, const Finding* b) {
+                                                             return a->severity < b->severity;
+                                                           }))
                                           : std::string();
   auto with_figure = [&](std::string h) { return figure.empty() ? h : h + ": " + figure; };
   if (sym == "congestion") return with_figure("congestion on " + subject);
@@ -335,11 +344,17 @@ std::pair<Finding, std::string> Interpreter::assemble(const Pending& p, const Li
   std::string head = headline(p, s, who, false);
   std::string detail;
   for (const auto& n : p.notes) detail += (detail.empty() ? "" : "; ") + n;
-  for (const Finding* r : p.parts) {
+  std::vector<const Finding*> parts = p.parts;  // worst first; uncorrectable FEC before CRC
+  std::stable_sort(parts.begin(), parts.end(), [](const Finding* a, const Finding* b) {
+    if (a->severity != b->severity) return a->severity > b->severity;
+    return a->code == "fec_uncorrectable" && b->code != "fec_uncorrectable";
+  });
+  for (const Finding* r : parts) {
     detail += (detail.empty() ? "" : "; ") + r->message;
     for (const auto& e : r->evidence) f.evidence.push_back(e);
     if (f.action.empty()) f.action = r->action;
   }
+  for (const auto& c : p.context) detail += (detail.empty() ? "" : "; ") + c;
   for (const auto& e : p.extra) f.evidence.push_back(e);
   f.message = head + (detail.empty() ? "" : ": " + detail);
   if (const char* a = action_of(p.symptom); *a) f.action = a;
@@ -416,11 +431,16 @@ CounterInterpretation Interpreter::run() {
     for (const CounterChange* ch : links_.links[p.link].changes) {
       auto n = change_amount(*ch);
       if (ch->counter.canonical != "link_error_recovery" || !n || *n == 0) continue;
+      bool judged = false;  // already evidence of a link_flap finding
+      for (const auto& q : pendings_)
+        for (const Finding* r : q.parts)
+          for (const auto& e : r->evidence) judged = judged || e.metric.rfind(ch->counter.name + " ", 0) == 0;
+      if (judged) continue;
       p.extra.push_back(ev(ch->counter.name + (ch->status == DeltaStatus::kSnapshot ? " (cumulative)" : " delta"),
                            static_cast<double>(*n), "count", std::nullopt,
                            "context: retrains of the same link (DOMAIN.md section 1)",
                            ch->counter.source));
-      p.notes.push_back(ch->counter.name + " " + std::to_string(*n) + " (retrains)");
+      p.context.push_back("with " + ch->counter.name + " " + std::to_string(*n) + " (retrains)");
     }
   }
 
@@ -468,6 +488,9 @@ CounterInterpretation Interpreter::run() {
       for (const auto& e : f.evidence) names += (names.empty() ? "" : ", ") + e.metric;
       return "saturated counter(s) on " + f.subject + " (" + names + ": at least the value shown)";
     }
+    if (f.code == "counter_set_changed") return "counter set changed on " + f.subject + " (no delta for those)";
+    if (f.code == "counter_reset") return "counters reset on " + f.subject + " (no delta for those)";
+    if (f.code == "xmit_wait") return "port_xmit_wait rising on " + f.subject + " (waiting for credits)";
     std::string h = f.message.substr(0, f.message.find(": "));
     if (h.find(" on ") == std::string::npos) h += " on " + f.subject;
     return h;
@@ -520,8 +543,11 @@ CounterInterpretation Interpreter::run() {
     for (const Emitted* e : fs) {
       ps.worst = std::max(ps.worst, e->finding.severity);
       ps.healthy = ps.healthy && e->finding.severity < S::kWarn;
-      ps.line += (ps.line.empty() ? "" : "; ") + e->headline;
     }
+    // A problem line names the problems; info findings are listed only on a healthy port.
+    for (const Emitted* e : fs)
+      if (e->finding.severity >= S::kWarn || ps.healthy)
+        ps.line += (ps.line.empty() ? "" : "; ") + e->headline;
     if (ps.line.empty())
       ps.line = link.label + ": nothing wrong found (" + std::to_string(link.changes.size()) +
                 " counters)";

@@ -513,10 +513,12 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
   return acc.findings;
 }
 
-std::vector<std::pair<std::string, std::string>> counter_rule_patterns() {
-  std::vector<std::pair<std::string, std::string>> out;
+std::vector<CounterRulePattern> counter_rule_patterns() {
+  std::vector<CounterRulePattern> out;
   for (const auto& r : kRules)
-    for (auto& pat : split_ws(r.counters)) out.emplace_back(std::move(pat), r.code);
+    for (auto& pat : split_ws(r.counters))
+      out.push_back({std::move(pat), r.code, r.on_growth,
+                     r.escalate_delta_at > 0 || r.escalate_per_hour > 0});
   return out;
 }
 

@@ -61,9 +61,15 @@ bool phys_state_is_down(const std::string& phys_state);
 std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
                                       std::optional<double> window_s);
 
-/// Every (counter name pattern, finding code) pair of the rule table, for consistency tests
-/// against the knowledge base.
-std::vector<std::pair<std::string, std::string>> counter_rule_patterns();
+/// One counter name (or '#' pattern) a rule of the table names.
+struct CounterRulePattern {
+  std::string pattern;  ///< "symbol_error", "rx_prio#_pause".
+  std::string code;     ///< The finding code it feeds ("symbol_errors").
+  Severity on_growth;   ///< Severity of any growth in a window.
+  bool escalates = false;  ///< A larger delta or rate raises the severity.
+};
+/// Every counter the rule table names, for consistency tests against the knowledge base.
+std::vector<CounterRulePattern> counter_rule_patterns();
 
 /// port_state_findings for every port, then counter_findings.
 std::vector<Finding> evaluate_counter_rules(const std::vector<PortInfo>& ports,

@@ -71,7 +71,7 @@ size_t read_text(const TextSection& sec, CounterImport& imp, Snapshot& snap) {
 }
 
 size_t read_json(const TextSection& sec, CounterImport& imp, Snapshot& snap) {
-  nlohmann::json doc = nlohmann::json::parse(sec.text, nullptr, false);
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(sec.text, nullptr, false);
   if (doc.is_discarded() || !doc.is_array()) {
     snap.gaps.push_back(make_error(ErrorCode::kParse, "not a JSON array (rdma -j statistic show)",
                                    line_source(imp.source, sec.first_line)));

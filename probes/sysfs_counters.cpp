@@ -237,6 +237,20 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
       auto r = read_counter_dir(fs, base + "/statistics", snap.gaps);
       add_readings(snap, r, nd, CounterGroup::kNetdevStats, p.driver, true);
     }
+    // Carrier transitions (link flaps, but also admin changes; DOMAIN.md section 4.3). Absent
+    // on old kernels; EINVAL on some virtual devices: both mean "not here".
+    for (const char* name : {"carrier_changes", "carrier_down_count", "carrier_up_count"}) {
+      std::string rel = base + "/" + name;
+      auto text = fs.read_sys(rel);
+      if (!text) continue;
+      auto v = parse_counter_text(*text, fs.sys_path(rel));
+      if (!v) {
+        if (v.error().code != ErrorCode::kUnsupported) snap.gaps.push_back(v.error());
+        continue;
+      }
+      snap.samples.push_back(make_counter(nd, CounterGroup::kNetdevStats, name, *v, p.driver,
+                                          fs.sys_path(rel)));
+    }
     if (opts.ethtool) {
       auto st = opts.ethtool->read_stats(nd);
       if (!st) {

@@ -136,3 +136,24 @@ TEST_CASE("parser: strict, and errors name the entry") {
   CHECK(err(doc(R"({"name": "x", "family": "fam", "category": "other", "rule": "info", "meaning": "m", "groups": ["sysfs"]})"))
             .find("unknown group") != std::string::npos);
 }
+
+#include "probes/counter_rules.h"
+
+TEST_CASE("the rule table and the knowledge base agree") {
+  const auto& kb = counter_kb();
+  for (const auto& rp : counter_rule_patterns()) {
+    INFO(rp.pattern << " (" << rp.code << ")");
+    const CounterKbEntry* e = nullptr;
+    for (const auto& x : kb.entries())
+      if (x.name == rp.pattern) e = &x;
+    REQUIRE_MESSAGE(e, "a counter the rules judge is missing from probes/data/counters.json");
+    // A counter whose growth is a problem is not "info" or "volume" in the base, and the
+    // reverse: an info-only rule does not judge a counter the base calls any_growth/per_hour.
+    if (rp.on_growth >= Severity::kWarn || rp.escalates)
+      CHECK((e->rule == CounterRule::kAnyGrowth || e->rule == CounterRule::kPerHour ||
+             e->rule == CounterRule::kPerSecond));
+    else
+      CHECK((e->rule == CounterRule::kInfo || e->rule == CounterRule::kRatio ||
+             e->rule == CounterRule::kPerSecond || e->rule == CounterRule::kBer));
+  }
+}
