@@ -52,9 +52,13 @@ std::string normalize_counter_name(std::string_view name) {
   return out;
 }
 
-CounterClass classify_counter(CounterGroup group, std::string_view name) {
+namespace {
+
+// `with_guess`: compute the keyword guess of an unknown name (a hint for classify_counter's
+// callers; make_counter does not keep it, so counter_facts skips the cost).
+CounterClass class_of(const CounterKbEntry* e, std::string_view name, bool with_guess = true) {
   CounterClass c;
-  if (const CounterKbEntry* e = counter_kb().find(group, name)) {
+  if (e) {
     c.category = e->category;
     c.guess = e->category;
     c.canonical = e->alias_of.empty() ? std::string(name) : e->alias_of;
@@ -65,14 +69,14 @@ CounterClass classify_counter(CounterGroup group, std::string_view name) {
     c.known = true;
     return c;
   }
-  c.guess = guess_category(name);
+  if (with_guess) c.guess = guess_category(name);
   c.canonical = std::string(name);
   return c;
 }
 
-CounterWidth counter_width(CounterGroup group, std::string_view driver, std::string_view name) {
+CounterWidth width_of(const CounterKbEntry* e, CounterGroup group, std::string_view driver) {
   const CounterKnowledgeBase& kb = counter_kb();
-  if (const CounterKbEntry* e = kb.find(group, name)) {
+  if (e) {
     const CounterKbFamily* fam = kb.family(e->family);
     std::optional<unsigned> bits = e->width_bits;
     bool wraps = e->wraps;
@@ -91,14 +95,38 @@ CounterWidth counter_width(CounterGroup group, std::string_view driver, std::str
   return CounterWidth{64, false};
 }
 
-std::string counter_unit(CounterGroup group, std::string_view name) {
-  if (const CounterKbEntry* e = counter_kb().find(group, name)) return e->unit;
+std::string unit_of(const CounterKbEntry* e, std::string_view name) {
+  if (e) return e->unit;
   std::string n = lower(name);
   if (has(n, "duration")) return "us";
   if (has(n, "_err_lane_") || ends_with(n, "_bits") || has(n, "_bits_") || n == "rx_bits")
     return "bits";
   if (has(n, "bytes") || has(n, "octets") || has(n, "octs")) return "bytes";
   return "count";
+}
+
+}  // namespace
+
+CounterClass classify_counter(CounterGroup group, std::string_view name) {
+  return class_of(counter_kb().find(group, name), name);
+}
+
+CounterWidth counter_width(CounterGroup group, std::string_view driver, std::string_view name) {
+  return width_of(counter_kb().find(group, name), group, driver);
+}
+
+std::string counter_unit(CounterGroup group, std::string_view name) {
+  return unit_of(counter_kb().find(group, name), name);
+}
+
+CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name) {
+  const CounterKbEntry* e = counter_kb().find(group, name);
+  CounterFacts f;
+  f.cls = class_of(e, name, false);
+  f.unit = unit_of(e, name);
+  f.scale = e ? e->scale : 1;
+  f.width = width_of(e, group, driver);
+  return f;
 }
 
 uint64_t counter_scale(CounterGroup group, std::string_view name) {

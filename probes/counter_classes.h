@@ -63,6 +63,17 @@ std::string counter_unit(CounterGroup group, std::string_view name);
 /// and their IBTA spellings PortXmitData / PortRcvData (4-octet words), 1 otherwise.
 uint64_t counter_scale(CounterGroup group, std::string_view name);
 
+/// Everything make_counter needs to know about one name, from a single knowledge-base lookup:
+/// the same answers as classify_counter (without the keyword guess of an unknown name),
+/// counter_unit, counter_scale and counter_width.
+struct CounterFacts {
+  CounterClass cls;
+  std::string unit;
+  uint64_t scale = 1;
+  CounterWidth width;
+};
+CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name);
+
 /// `name` with every run of ASCII digits replaced by one '#'.
 std::string normalize_counter_name(std::string_view name);
 

@@ -168,7 +168,7 @@ bool CounterKnowledgeBase::applies(const CounterKbEntry& e, CounterGroup group) 
 }
 
 const CounterKbEntry* CounterKnowledgeBase::find(CounterGroup group, std::string_view name) const {
-  if (auto it = exact_.find(std::string(name)); it != exact_.end())
+  if (auto it = exact_.find(name); it != exact_.end())
     for (size_t i : it->second)
       if (applies(entries_[i], group)) return &entries_[i];
   bool has_digit = false;

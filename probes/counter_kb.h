@@ -76,8 +76,14 @@ class CounterKnowledgeBase {
   std::vector<CounterKbEntry> entries_;
   std::vector<CounterKbFamily> families_;
   std::vector<std::pair<std::string, std::string>> rules_;
-  std::unordered_map<std::string, std::vector<size_t>> exact_;    // name -> entries
-  std::unordered_map<std::string, std::vector<size_t>> pattern_;  // '#'-pattern -> entries
+  // Lookups by string_view without a temporary string (C++20 heterogeneous lookup).
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using Index = std::unordered_map<std::string, std::vector<size_t>, Hash, std::equal_to<>>;
+  Index exact_;    // name -> entries
+  Index pattern_;  // '#'-pattern -> entries
 };
 
 /// True when `driver` (a kernel driver such as "mlx5_core", or an ibdev name such as "mlx5_0")

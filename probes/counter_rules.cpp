@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 
 #include "core/text.h"
 #include "probes/counter_classes.h"
@@ -163,19 +164,18 @@ const char* const kPauseDurations[] = {"rx_prio#_pause_duration", "tx_prio#_paus
 // The rule whose counter list names `canonical` (exactly, or with digit runs as '#'), or null.
 // The lists are split once.
 const Rule* rule_for(const std::string& canonical) {
-  static const std::vector<std::pair<std::string, const Rule*>> index = [] {
-    std::vector<std::pair<std::string, const Rule*>> v;
+  static const std::unordered_map<std::string, const Rule*> index = [] {
+    std::unordered_map<std::string, const Rule*> m;
     for (const auto& r : kRules)
-      for (auto& pat : split_ws(r.counters)) v.emplace_back(std::move(pat), &r);
-    return v;
+      for (auto& pat : split_ws(r.counters)) m.emplace(std::move(pat), &r);
+    return m;
   }();
-  std::string norm;
+  if (auto it = index.find(canonical); it != index.end()) return it->second;
   bool has_digit = false;
   for (char c : canonical) has_digit = has_digit || (c >= '0' && c <= '9');
-  if (has_digit) norm = normalize_counter_name(canonical);
-  for (const auto& [pat, r] : index)
-    if (pat == canonical || (has_digit && pat == norm)) return r;
-  return nullptr;
+  if (!has_digit) return nullptr;
+  auto it = index.find(normalize_counter_name(canonical));
+  return it == index.end() ? nullptr : it->second;
 }
 
 // 3 significant digits, but plain digits (no exponent) from 1000 up.
