@@ -21,6 +21,7 @@
 #include "core/fs_root.h"
 #include "probes/counter_interpret.h"
 #include "probes/ethtool_ioctl.h"
+#include "probes/ethtool_link.h"
 #include "probes/sysfs_counters.h"
 
 namespace fs = std::filesystem;
@@ -222,8 +223,10 @@ int main(int argc, char** argv) {
 
   FsRoot fsr(root.string(), "/proc");
   FixtureEthtoolStatsSource ethtool(fsr);
+  FixtureEthtoolLinkSource link(fsr);  // as `fabdiag counters` reads a fixture root
   CounterReadOptions opts;
   opts.ethtool = &ethtool;
+  opts.link = &link;
   Snapshot warm = read_counter_snapshot(fsr, opts);  // first read: page cache, knowledge base
   size_t counters = warm.samples.size();
   size_t failures = 0;
@@ -234,7 +237,7 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     Snapshot s = read_counter_snapshot(fsr, opts);
     auto t1 = std::chrono::steady_clock::now();
-    InterpretInput in{s.ports, snapshot_readings(s), std::nullopt, {}};
+    InterpretInput in{s.ports, snapshot_readings(s), std::nullopt, s.optics};
     CounterInterpretation r = interpret_counters(in);
     auto t2 = std::chrono::steady_clock::now();
     snap_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.h"
+#include "probes/counter_classes.h"  // normalize_counter_name
 
 namespace fabdiag {
 
@@ -17,19 +18,6 @@ extern const std::size_t kCounterKbJsonSize;
 namespace {
 
 using nlohmann::json;
-
-std::string normalize(std::string_view name) {
-  std::string out;
-  for (size_t i = 0; i < name.size();) {
-    if (std::isdigit(static_cast<unsigned char>(name[i]))) {
-      out.push_back('#');
-      while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
-    } else {
-      out.push_back(name[i++]);
-    }
-  }
-  return out;
-}
 
 // Parse-time failure with the location in the document; caught once in parse_counter_kb.
 struct KbError {
@@ -174,7 +162,7 @@ const CounterKbEntry* CounterKnowledgeBase::find(CounterGroup group, std::string
   bool has_digit = false;
   for (char c : name) has_digit = has_digit || std::isdigit(static_cast<unsigned char>(c));
   if (!has_digit) return nullptr;
-  if (auto it = pattern_.find(normalize(name)); it != pattern_.end())
+  if (auto it = pattern_.find(normalize_counter_name(name)); it != pattern_.end())
     for (size_t i : it->second)
       if (applies(entries_[i], group)) return &entries_[i];
   return nullptr;
