@@ -81,9 +81,28 @@ struct CountersOptions {
   int count = 0;                 ///< --watch: stop after this many refreshes (0 = until Ctrl-C).
   int top = 20;                  ///< --watch: show this many top movers (0 = all that moved).
   bool prometheus_all = false;   ///< --format prometheus: every counter, not only classified ones.
+  // ---- counters-kb ----
+  std::vector<std::string> from;  ///< Saved tool outputs to read instead of sysfs ("-" = stdin).
+  std::string from_format;        ///< Their format (probes/import_counters.h); empty/"auto" = detect.
+  std::string netdev;             ///< Netdev name for ethtool -S / -m text that does not say it.
+  // ---- end counters-kb ----
 };
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
 // ---- end counters ----
+// ---- counters-kb: import of counter tool outputs ----
+/// `fabdiag import ethtool-s|ethtool-m|perfquery|ibqueryerrors|rdma-statistic|syslog FILE`:
+/// the counters of a saved tool output, interpreted like `fabdiag counters` (same schema
+/// fabdiag.counters/1, same findings). Exit codes: 0 healthy, 1 a warn/error/critical finding,
+/// 2 FILE missing or not in that format, 4 part of the input could not be read.
+struct ImportCountersOptions {
+  std::string format;       ///< "ethtool-s", ... (set by the parser).
+  std::string file;         ///< The saved output; "-" = stdin.
+  std::string netdev;       ///< ethtool-s / ethtool-m: the netdev the text is about.
+  double interval_s = 0;    ///< Seconds between "###" sections (0 = unknown: deltas, no rates).
+  bool all = false;         ///< Also list zero / unmoved counters.
+};
+int run_import_counters(const GlobalOptions& g, const ImportCountersOptions& o);
+// ---- end counters-kb ----
 // ---- check ----
 /// `fabdiag check`: host data-path lint (probes/check_run.h) over this host's sysfs/procfs, or
 /// over saved tool outputs (--from). Exit codes: 0 nothing at warn or above, 1 findings at warn

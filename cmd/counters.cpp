@@ -8,14 +8,15 @@
 #include <thread>
 
 #include "cmd/commands.h"
+#include "cmd/counters_input.h"
 #include "cmd/counters_views.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "probes/counter_delta.h"
+#include "probes/counter_interpret.h"
 #include "probes/counter_rules.h"
 #include "probes/ethtool_ioctl.h"
 #include "probes/ethtool_link.h"
-#include "probes/optics_rules.h"
 #include "probes/sysfs_counters.h"
 #include "report/humanize.h"
 #include "report/prometheus.h"
@@ -39,43 +40,11 @@ std::vector<Error> merged_gaps(const Snapshot& a, const Snapshot* b) {
   return out;
 }
 
-}  // namespace
-
-int run_counters(const GlobalOptions& g, const CountersOptions& o) {
-  auto started = std::chrono::steady_clock::now();
-  if (o.interval_s < 0 || (!o.after_sysfs_root.empty() && o.interval_s <= 0)) {
-    print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
-    return kExitUsage;
-  }
-  std::optional<CounterCategory> only;
-  if (!o.only.empty()) {
-    only = parse_counter_category(o.only);
-    if (!only) {
-      print_error("--only: unknown category \"" + o.only + "\"");
-      return kExitUsage;
-    }
-  }
-  const bool prometheus = g.format == "prometheus";
-  if (o.prometheus_all && !prometheus) {
-    print_error("--prometheus-all only applies to --format prometheus");
-    return kExitUsage;
-  }
-  if (o.watch) {
-    if (!o.after_sysfs_root.empty()) {
-      print_error("--watch reads the counters again every interval; it cannot take --after-sysfs-root");
-      return kExitUsage;
-    }
-    if (!g.format.empty() && g.format != "table") {
-      print_error("--watch draws a view for people; --format " + g.format +
-                  " is not available with it (use --interval for one " + g.format + " result)");
-      return kExitUsage;
-    }
-    if (!g.output.empty()) {
-      print_error("--watch writes to the terminal; --output is not available with it");
-      return kExitUsage;
-    }
-  }
-
+// Reads the live host or a fixture tree (one snapshot, or two over --interval / from
+// --after-sysfs-root) into `in`. Returns an exit code when it cannot run, nullopt otherwise.
+// With --watch it runs the refreshing view instead and returns its exit code.
+std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOptions& o,
+                                    std::optional<CounterCategory> only, CountersInput& in) {
   auto fs = make_fs_root(g);
   if (!fs) {
     print_error(fs.error().to_string() + " (check --sysfs-root / --procfs-root)");
@@ -106,9 +75,8 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   if (o.watch) return run_counters_watch(g, o, *fs, ro, only, std::move(first));
 
   std::optional<Snapshot> second;
-  std::optional<double> window_s;
-  std::string ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
-  std::string link_desc = o.no_ethtool ? "not read (--no-ethtool)" : link->describe();
+  in.ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
+  in.link_desc = o.no_ethtool ? "not read (--no-ethtool)" : link->describe();
   if (o.interval_s > 0) {
     if (!o.after_sysfs_root.empty()) {
       FsRoot fs2(o.after_sysfs_root, g.procfs_root);
@@ -122,7 +90,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       ro2.ethtool = o.no_ethtool ? nullptr : ethtool2.get();
       ro2.link = o.no_ethtool ? nullptr : link2.get();
       second = read_counter_snapshot(fs2, ro2);
-      window_s = o.interval_s;
+      in.window_s = o.interval_s;
     } else {
       progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
                std::to_string(first.ports.size()) + " devices; waiting " +
@@ -138,31 +106,91 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
         if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
       }
       second = read_counter_snapshot(*fs, ro);
-      window_s = second->monotonic_s - first.monotonic_s;
+      in.window_s = second->monotonic_s - first.monotonic_s;
+    }
+  }
+  in.ports = second ? second->ports : first.ports;
+  if (second) in.changes = compute_delta(first, *second, *in.window_s).changes;
+  else in.changes = snapshot_readings(first);
+  in.gaps = merged_gaps(first, second ? &*second : nullptr);
+  const Snapshot& latest = second ? *second : first;
+  in.links = latest.links;
+  in.optics = latest.optics;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_counters(const GlobalOptions& g, const CountersOptions& o) {
+  auto started = std::chrono::steady_clock::now();
+  if (o.interval_s < 0 || (!o.after_sysfs_root.empty() && o.interval_s <= 0)) {
+    print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
+    return kExitUsage;
+  }
+  if (!o.from.empty() && !o.after_sysfs_root.empty()) {
+    print_error("--from reads saved tool outputs; it cannot be combined with --after-sysfs-root");
+    return kExitUsage;
+  }
+  std::optional<CounterCategory> only;
+  if (!o.only.empty()) {
+    only = parse_counter_category(o.only);
+    if (!only) {
+      print_error("--only: unknown category \"" + o.only + "\"");
+      return kExitUsage;
+    }
+  }
+  const bool prometheus = g.format == "prometheus";
+  if (o.prometheus_all && !prometheus) {
+    print_error("--prometheus-all only applies to --format prometheus");
+    return kExitUsage;
+  }
+  if (o.watch) {
+    if (!o.after_sysfs_root.empty() || !o.from.empty()) {
+      print_error(std::string("--watch reads the counters again every interval; it cannot take ") +
+                  (o.from.empty() ? "--after-sysfs-root" : "--from (saved outputs do not move)"));
+      return kExitUsage;
+    }
+    if (!g.format.empty() && g.format != "table") {
+      print_error("--watch draws a view for people; --format " + g.format +
+                  " is not available with it (use --interval for one " + g.format + " result)");
+      return kExitUsage;
+    }
+    if (!g.output.empty()) {
+      print_error("--watch writes to the terminal; --output is not available with it");
+      return kExitUsage;
     }
   }
 
-  std::vector<CounterChange> changes;
-  const Snapshot& latest = second ? *second : first;
-  const std::vector<PortInfo>& ports = latest.ports;
-  if (second) changes = compute_delta(first, *second, *window_s).changes;
-  else changes = snapshot_readings(first);
-  std::vector<Error> gaps = merged_gaps(first, second ? &*second : nullptr);
+  CountersInput in;
+  auto stop = o.from.empty() ? read_sysfs_input(g, o, only, in) : read_counters_from_files(o, in);
+  if (stop) return *stop;
+  const std::vector<PortInfo>& ports = in.ports;
+  const std::vector<CounterChange>& changes = in.changes;
+  const std::optional<double>& window_s = in.window_s;
+  const std::vector<Error>& gaps = in.gaps;
+  const std::string& ethtool_desc = in.ethtool_desc;
 
   Envelope env = make_envelope("fabdiag.counters/1");
-  env.params["sysfs_root"] = g.sysfs_root;
-  if (!o.after_sysfs_root.empty()) env.params["after_sysfs_root"] = o.after_sysfs_root;
+  if (in.imported) {
+    env.hosts.clear();  // the data comes from the saved files, not from this host
+    env.params["from"] = o.from;
+    env.params["from_format"] = o.from_format.empty() ? "auto" : o.from_format;
+    if (!o.netdev.empty()) env.params["netdev"] = o.netdev;
+  } else {
+    env.params["sysfs_root"] = g.sysfs_root;
+    if (!o.after_sysfs_root.empty()) env.params["after_sysfs_root"] = o.after_sysfs_root;
+  }
   env.params["interval_s"] = o.interval_s > 0 ? nlohmann::json(o.interval_s) : nlohmann::json(nullptr);
   env.params["only"] = o.only;
   env.params["all"] = o.all;
   env.params["devices"] = o.devices;
-  env.params["ethtool_source"] = ethtool_desc;
-  env.params["link_source"] = link_desc;
-  env.findings = evaluate_counter_rules(ports, changes, window_s);
-  for (const auto& m : latest.optics) {
-    auto f = optics_findings(m, m.netdev);
-    env.findings.insert(env.findings.end(), f.begin(), f.end());
+  if (!in.imported) {
+    env.params["ethtool_source"] = ethtool_desc;
+    env.params["link_source"] = in.link_desc;
   }
+  InterpretInput ii{ports, changes, window_s, in.optics};
+  CounterInterpretation interp = interpret_counters(ii);
+  env.findings = interp.findings;
 
   // Which counters are shown: category filter, then moving / non-zero unless --all.
   std::map<std::string, std::vector<const CounterChange*>> shown_by_device;
@@ -185,19 +213,34 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     if (is_failure(e)) env.errors.push_back(e);
     else unavailable.push_back(e);
   }
+  bool deltas = window_s.has_value() ||
+                std::any_of(changes.begin(), changes.end(),
+                            [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
   env.data["window_s"] = window_s ? nlohmann::json(*window_s) : nlohmann::json(nullptr);
   env.data["ports"] = ports;
   env.data["counters"] = counters_json;
   env.data["hidden_counters"] = hidden;
-  env.data["links"] = latest.links;
-  env.data["optics"] = latest.optics;
+  env.data["unknown_counters"] = {{"count", interp.unknown_counters}, {"names", interp.unknown_names}};
+  env.data["links"] = in.links;
+  env.data["optics"] = in.optics;
   env.data["unavailable"] = unavailable;
+  nlohmann::json summaries = nlohmann::json::array();
+  for (const auto& ps : interp.summaries)
+    summaries.push_back({{"subject", ps.subject},
+                         {"worst", to_string(ps.worst)},
+                         {"healthy", ps.healthy},
+                         {"line", ps.line}});
+  env.data["summaries"] = summaries;
+  if (in.imported) {
+    env.data["imports"] = in.imports;
+    env.data["notes"] = in.notes;
+  }
 
   if (prometheus) {
     finish_envelope(env, started);
-    CountersMetricsInput in{ports, changes, latest.links, latest.optics, env.findings,
-                            env.errors.size(), only, o.prometheus_all};
-    auto text = render_prometheus(counters_metric_families(in));
+    CountersMetricsInput metrics{ports, changes, in.links, in.optics, env.findings,
+                                 env.errors.size(), only, o.prometheus_all};
+    auto text = render_prometheus(counters_metric_families(metrics));
     if (!text) {
       print_error(text.error().to_string());
       return kExitInternal;
@@ -215,23 +258,44 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   }
 
   Document doc;
-  doc.title = window_s ? "fabdiag counters: deltas over " + format_sig(*window_s, 4) + " s"
-                       : "fabdiag counters: one snapshot (cumulative since the last reset; no rates)";
+  std::string what = in.imported ? "fabdiag counters (imported)" : "fabdiag counters";
+  doc.title = window_s ? what + ": deltas over " + format_sig(*window_s, 4) + " s"
+              : deltas ? what + ": deltas between the snapshots (time between them unknown: no rates)"
+                       : what + ": one snapshot (cumulative since the last reset; no rates)";
   Section summary;
   summary.title = "summary";
   summary.fields.emplace_back("read", std::to_string(changes.size()) + " counters on " +
                                           std::to_string(ports.size()) + " devices");
   summary.fields.emplace_back(
       "shown", std::to_string(shown) + (o.all ? "" : ", " + std::to_string(hidden) +
-                                                         (window_s ? " unmoved" : " zero") +
+                                                         (deltas ? " unmoved" : " zero") +
                                                          " hidden (--all shows them)"));
   if (only) summary.fields.emplace_back("category", o.only);
-  summary.fields.emplace_back("ethtool", ethtool_desc);
-  summary.fields.emplace_back("links", link_desc);
-  if (window_s)
+  if (interp.unknown_counters > 0)
+    summary.fields.emplace_back("unknown", std::to_string(interp.unknown_counters) +
+                                               " counters not in the knowledge base (category "
+                                               "\"unknown\": listed, never judged)");
+  if (in.imported) {
+    for (const auto& f : o.from) summary.fields.emplace_back("from", f);
+  } else {
+    summary.fields.emplace_back("ethtool", ethtool_desc);
+    summary.fields.emplace_back("links", in.link_desc);
+  }
+  if (deltas)
     summary.lines.push_back("DELTA: \">=\" saturated counter (at least), \"(wrap)\" 32-bit wrap, "
-                            "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down.");
+                            "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down, "
+                            "\"unknown\" missing from a cut capture.");
+  for (const auto& n : in.notes) summary.lines.push_back("note: " + n);
   doc.sections.push_back(summary);
+
+  // What is happening, one line per port (and per optical module).
+  if (!interp.summaries.empty()) {
+    Section st;
+    st.title = "status";
+    for (const auto& ps : interp.summaries)
+      st.lines.push_back(std::string("  ") + (ps.healthy ? "ok    " : "PROBLEM ") + ps.line);
+    doc.sections.push_back(st);
+  }
 
   // RDMA ports: one line each, with what makes their counters meaningful.
   Section port_section;
@@ -263,8 +327,8 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     port_section.tables.push_back(pt);
     doc.sections.push_back(port_section);
   }
-  if (auto s = links_section(latest.links)) doc.sections.push_back(*s);
-  if (auto s = optics_section(latest.optics, resolve_format(g) == Format::kTable ? "  " : ""))
+  if (auto s = links_section(in.links)) doc.sections.push_back(*s);
+  if (auto s = optics_section(in.optics, resolve_format(g) == Format::kTable ? "  " : ""))
     doc.sections.push_back(*s);
 
   // Counters, one table per device (ports first, then device-level hw_counters and netdevs).
@@ -291,7 +355,10 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       if (!p->driver.empty()) attrs += ", " + p->driver;
       if (!attrs.empty()) t.title += " (" + attrs + ")";
     }
-    if (window_s) {
+    bool device_deltas = std::any_of(it->second.begin(), it->second.end(), [](const CounterChange* c) {
+      return c->status != DeltaStatus::kSnapshot;
+    });
+    if (device_deltas) {
       t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
       t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
     } else {
@@ -301,8 +368,9 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     for (const CounterChange* ch : it->second) {
       std::vector<std::string> row = {indent + ch->counter.name, counter_short_group(ch->counter.group),
                                       to_string(ch->counter.category)};
-      if (window_s) {
-        row.push_back(fmt_counter_delta(*ch));
+      if (device_deltas) {
+        row.push_back(ch->status == DeltaStatus::kSnapshot ? fmt_counter_value(*ch) + " (total)"
+                                                           : fmt_counter_delta(*ch));
         row.push_back(fmt_counter_rate(*ch));
       } else {
         row.push_back(fmt_counter_value(*ch));
@@ -319,10 +387,12 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   if (!quiet.empty()) {
     std::string list;
     for (const auto& d : quiet) list += (list.empty() ? "" : ", ") + d;
-    cs.lines.push_back((window_s ? "No counter moved on: " : "All counters zero on: ") + list);
+    cs.lines.push_back((deltas ? "No counter moved on: " : "All counters zero on: ") + list);
   }
   if (cs.tables.empty() && cs.lines.empty())
-    cs.lines.push_back(window_s ? "No counter moved." : "All counters are zero.");
+    cs.lines.push_back(changes.empty() ? "No counters in the input."
+                       : deltas        ? "No counter moved."
+                                       : "All counters are zero.");
   doc.sections.push_back(cs);
 
   if (!unavailable.empty()) {

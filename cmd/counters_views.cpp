@@ -1,6 +1,7 @@
 #include "cmd/counters_views.h"
 
 #include <cstdio>
+#include <map>
 
 #include "report/humanize.h"
 
@@ -51,6 +52,7 @@ const char* counter_short_group(CounterGroup g) {
     case CounterGroup::kIbHwCounters: return "hw";
     case CounterGroup::kNetdevStats: return "netdev";
     case CounterGroup::kEthtoolStats: return "ethtool";
+    case CounterGroup::kLogEvents: return "log";
   }
   return "";
 }
@@ -72,6 +74,7 @@ std::string fmt_counter_delta(const CounterChange& ch) {
     case DeltaStatus::kAppeared: return "new";
     case DeltaStatus::kVanished: return "gone";
     case DeltaStatus::kReset: return "reset";
+    case DeltaStatus::kMissing: return "unknown";
     default: break;
   }
   if (!ch.delta) return ch.at_least ? "maxed" : "?";
@@ -125,17 +128,32 @@ std::optional<Section> optics_section(const std::vector<ModuleDiagnostics>& opti
   s.title = "optics";
   for (const auto& m : optics) {
     Table t;
-    t.title = m.netdev + ": " + m.identifier_name;
-    std::string vp = m.vendor + (m.part_number.empty() ? "" : " " + m.part_number);
-    if (!vp.empty() && vp != " ") t.title += " " + vp;
-    t.title += " (" + std::string(to_string(m.standard));
-    if (!m.module_state.empty()) t.title += ", " + m.module_state;
-    t.title += "), " + fixed(m.temperature_c, "%.1f") + " C, " + fixed(m.vcc_v, "%.3f") + " V";
-    t.columns = {indent + "LANE", "RX dBm", "TX dBm", "TX BIAS mA"};
-    t.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kRight};
+    t.title = m.netdev + ":";
+    std::string id = m.identifier_name;
+    for (const std::string* part : {&m.vendor, &m.part_number})
+      if (!part->empty()) id += (id.empty() ? "" : " ") + *part;
+    t.title += " " + (id.empty() ? std::string("module") : id);
+    if (m.standard != ModuleStandard::kUnknown || !m.module_state.empty()) {
+      t.title += " (" + std::string(m.standard != ModuleStandard::kUnknown ? to_string(m.standard) : "");
+      if (!m.module_state.empty())
+        t.title += (m.standard != ModuleStandard::kUnknown ? ", " : "") + m.module_state;
+      t.title += ")";
+    }
+    if (m.temperature_c) t.title += ", " + fixed(m.temperature_c, "%.1f") + " C";
+    if (m.vcc_v) t.title += ", " + fixed(m.vcc_v, "%.3f") + " V";
+    // Margin: dB to the nearer of the module's two warning thresholds, per lane and side.
+    std::map<std::pair<std::string, int>, std::optional<double>> margin;
+    for (const auto& pm : power_margins(m)) margin[{pm.direction, pm.lane}] = pm.nearest_warning_db();
+    auto margin_cell = [&](const char* dir, int lane) {
+      auto it = margin.find({dir, lane});
+      if (it == margin.end() || !it->second) return std::string("-");
+      return (*it->second >= 0 ? "+" : "") + fixed(it->second, "%.2f");
+    };
+    t.columns = {indent + "LANE", "RX dBm", "RX MARGIN dB", "TX dBm", "TX MARGIN dB", "TX BIAS mA"};
+    t.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight};
     for (const auto& l : m.lanes)
-      t.rows.push_back({indent + std::to_string(l.lane), dbm_cell(l.rx_power_mw),
-                        dbm_cell(l.tx_power_mw), fixed(l.tx_bias_ma, "%.2f")});
+      t.rows.push_back({indent + std::to_string(l.lane), dbm_cell(l.rx_power_mw), margin_cell("rx", l.lane),
+                        dbm_cell(l.tx_power_mw), margin_cell("tx", l.lane), fixed(l.tx_bias_ma, "%.2f")});
     std::string rx = power_limits("rx", m.rx_power_limits_mw);
     std::string tx = power_limits("tx", m.tx_power_limits_mw);
     std::string temp;
@@ -145,7 +163,10 @@ std::optional<Section> optics_section(const std::vector<ModuleDiagnostics>& opti
     if (rx.empty() && tx.empty() && temp.empty()) t.notes.push_back(indent + "module thresholds: none read");
     for (const auto& part : {rx, tx, temp})
       if (!part.empty()) t.notes.push_back(indent + "thresholds " + part);
+    if (!rx.empty() || !tx.empty())
+      t.notes.push_back(indent + "MARGIN: dB to the nearer warning threshold (negative = outside)");
     if (!m.rx_power_is_average) t.notes.push_back(indent + "rx power is OMA, not average power");
+    for (const auto& f : m.raised_flags) t.notes.push_back(indent + "flag raised: " + f);
     for (const auto& n : m.notes) t.notes.push_back(indent + "note: " + n);
     if (!indent.empty()) t.notes.push_back("");
     s.tables.push_back(t);

@@ -58,8 +58,7 @@ struct CountersMetricsInput {
 ///   fabdiag_<category>_total / _bytes_total / _bits_total / _seconds_total (pause durations,
 ///     us -> s): counters, labels device (ibdev or netdev), port (RDMA port or ""), netdev
 ///     (paired netdev of an RDMA port, or the netdev), counter (kernel/driver name). By default
-///     only classified counters (known to the knowledge table or a standard netlink statistic,
-///     category not "other"), without per-queue ring counters (rx3_*, tx12_*, ch0_*); a driver
+///     only classified counters (known to the knowledge base, category not "other"), without per-queue ring counters (rx3_*, tx12_*, ch0_*); a driver
 ///     statistic named like a netdev statistic of the same netdev is exported once (netdev).
 ///   fabdiag_port_state, fabdiag_port_phys_state (IBTA numbers), fabdiag_link_up,
 ///     fabdiag_link_speed_bytes_per_second, fabdiag_link_lanes: gauges.

@@ -11,7 +11,7 @@
 #include "core/envelope.h"
 #include "core/exit_codes.h"
 #include "probes/counter_movers.h"
-#include "probes/counter_rules.h"
+#include "probes/counter_interpret.h"
 #include "report/humanize.h"
 #include "report/render.h"
 
@@ -87,7 +87,8 @@ std::string frame(const CountersOptions& o, int refresh, double window_s, const 
   doc.sections.push_back(s);
 
   Section fs;
-  auto findings = evaluate_counter_rules(cur.ports, delta.changes, window_s);
+  // The same interpretation as a one-shot run: one finding per symptom and link.
+  auto findings = interpret_counters(InterpretInput{cur.ports, delta.changes, window_s, {}}).findings;
   fs.title = "findings in this window";
   for (const auto& f : findings)
     fs.lines.push_back("  " + std::string(to_string(f.severity)) + " " + f.code + " " + f.subject +

@@ -40,7 +40,7 @@ int run_import_host(const GlobalOptions& g, const ImportHostOptions& o) {
     // The listing itself (every function, not only the facts the rules read).
     nlohmann::json listings = nlohmann::json::array();
     for (const auto& s : split_sections(*text))
-      if (auto l = parse_lspci(s.text, o.file, s.first_line)) listings.push_back(*l);
+      if (auto l = parse_lspci(s.text, o.file, static_cast<int>(s.first_line))) listings.push_back(*l);
     env.data["lspci"] = listings;
   }
   env.errors = facts->gaps;

@@ -152,6 +152,36 @@ int main(int argc, char** argv) {
       "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[].\n"
       "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
       "result table, 4 some rows or tables could not be read (listed under errors).");
+  // ---- counters-kb: import of counter tool outputs ----
+  ImportCountersOptions import_counters_opts;
+  struct CounterImporter {
+    const char* name;
+    const char* help;
+  };
+  const CounterImporter counter_importers[] = {
+      {"ethtool-s", "`ethtool -S NETDEV` text: one snapshot, or \"###\" sections for a delta"},
+      {"ethtool-m", "`ethtool -m NETDEV` text: optical power, bias, temperature against the module's thresholds"},
+      {"perfquery", "`perfquery` (-x, -E, -D) text: IB port counters (4-octet data words shown in bytes)"},
+      {"ibqueryerrors", "`ibqueryerrors` text: per-port error counters of a fabric (saturated = at least)"},
+      {"rdma-statistic", "`rdma statistic show` (default, -p or -j): RDMA hw counters"},
+      {"syslog", "syslog/journal/dmesg lines: carrier losses per interface (link flaps)"}};
+  for (const auto& ci : counter_importers) {
+    auto* sub = import_cmd->add_subcommand(ci.name, std::string(ci.help) + " -> fabdiag.counters/1");
+    sub->add_option("FILE", import_counters_opts.file, "The saved output ('-' = stdin)")->required();
+    sub->add_option("--interval", import_counters_opts.interval_s,
+                    "Seconds between the \"###\" sections (gives rates; default: unknown)")
+        ->check(CLI::Range(0.001, 1e9));
+    sub->add_flag("--all", import_counters_opts.all, "Also list zero / unmoved counters");
+    if (std::string(ci.name) == "ethtool-s" || std::string(ci.name) == "ethtool-m")
+      sub->add_option("--netdev", import_counters_opts.netdev,
+                      "The netdev the text is about (when no \"### ethtool -S NAME\" title says)");
+    sub->footer("Same output and findings as `fabdiag counters --from FILE`. Exit codes: 0 healthy,\n"
+                "1 a warn/error/critical finding, 2 FILE missing or not this format, 4 part of the\n"
+                "input could not be read (listed under errors).");
+    std::string fmt = ci.name;
+    sub->callback([&import_counters_opts, fmt] { import_counters_opts.format = fmt; });
+  }
+  // ---- end counters-kb ----
   // ---- counters ----
   CountersOptions counters_opts;
   auto* counters = app.add_subcommand(
@@ -177,13 +207,19 @@ int main(int argc, char** argv) {
       "stdout is not a terminal; Ctrl-C ends it with exit 0.\n"
       "--format prometheus writes the node_exporter textfile format (fabdiag_<category>_total\n"
       "and friends, base units, atomically with --output FILE.prom).\n"
+      "Each port gets one line saying what is happening (PFC storm, congestion, lossy RoCE,\n"
+      "physical degradation, link flaps, receiver starvation, ECN not enabled, optics);\n"
+      "counters not in the knowledge base are listed with category \"unknown\".\n"
+      "--from FILE... interprets saved ethtool -S / -m, perfquery, ibqueryerrors, rdma\n"
+      "statistic and syslog outputs the same way.\n"
       "Examples:\n"
       "  fabdiag counters                     # non-zero counters now\n"
       "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
       "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
       "  fabdiag counters --watch --only phy_error --top 10\n"
       "  fabdiag counters --format prometheus -o /var/lib/prometheus/node-exporter/fabdiag.prom\n"
-      "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60");
+      "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60\n"
+      "  fabdiag counters --from ethtool-S.txt --from rdma-stat.txt --interval 30");
   auto* counters_interval = counters->add_option(
       "--interval", counters_opts.interval_s,
       "Take two snapshots SECONDS apart and show deltas and per-second rates (0.001-86400)")
@@ -191,7 +227,7 @@ int main(int argc, char** argv) {
   counters->add_option("--only", counters_opts.only,
                        "Show only counters of one CATEGORY (findings are never filtered)")
       ->check(CLI::IsMember({"traffic", "pause", "ecn", "cnp", "phy_error", "discard",
-                             "retransmit", "link", "other"}));
+                             "retransmit", "link", "other", "unknown"}));
   counters->add_flag("--all", counters_opts.all,
                      "Also list zero (snapshot) or unmoved (--interval) counters; by default "
                      "they are hidden and counted");
@@ -223,6 +259,21 @@ int main(int argc, char** argv) {
   counters->add_flag("--prometheus-all", counters_opts.prometheus_all,
                      "With --format prometheus: export every counter, not only the classified "
                      "ones the knowledge table knows (can be thousands of series)");
+  // ---- counters-kb: --from saved tool outputs ----
+  counters->add_option("--from", counters_opts.from,
+                       "Interpret saved tool outputs instead of sysfs: ethtool -S, ethtool -m, "
+                       "perfquery, ibqueryerrors, rdma statistic show, syslog (repeatable; "
+                       "\"###\" sections are snapshots in time order, the first two give the "
+                       "window; --interval gives the seconds between them)")
+      ->type_name("FILE");
+  counters->add_option("--from-format", counters_opts.from_format,
+                       "Format of the --from files (default: detected from each file)")
+      ->check(CLI::IsMember({"auto", "ethtool-s", "ethtool-m", "perfquery", "ibqueryerrors",
+                             "rdma-statistic", "syslog"}));
+  counters->add_option("--netdev", counters_opts.netdev,
+                       "Netdev that ethtool -S / ethtool -m text is about, when the text does not "
+                       "say (a \"### ethtool -S NAME\" title does)");
+  // ---- end counters-kb ----
   // ---- end counters ----
   // ---- check ----
   CheckOptions check_opts;
@@ -417,6 +468,7 @@ int main(int argc, char** argv) {
     if (import_nvsmi_topo->parsed()) return run_import_nvsmi_topo(g, import_nvsmi_topo_opts);
     if (baseline->parsed()) return run_baseline(g, baseline_opts);
     if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
+    if (!import_counters_opts.format.empty()) return run_import_counters(g, import_counters_opts);
     if (counters->parsed()) return run_counters(g, counters_opts);
     if (triage->parsed()) return run_triage(g, triage_opts);
     if (bench->parsed()) return run_bench(g, bench_opts);

@@ -53,6 +53,7 @@ const char* to_string(DeltaStatus s) {
     case DeltaStatus::kAppeared: return "appeared";
     case DeltaStatus::kVanished: return "vanished";
     case DeltaStatus::kReset: return "reset";
+    case DeltaStatus::kMissing: return "missing";
   }
   return "ok";
 }
@@ -81,7 +82,7 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
     if (seen.count(key_of(c))) continue;
     CounterChange ch;
     ch.counter = c;
-    ch.status = DeltaStatus::kVanished;
+    ch.status = after.truncated ? DeltaStatus::kMissing : DeltaStatus::kVanished;
     d.changes.push_back(ch);
   }
   return d;
@@ -116,8 +117,14 @@ void to_json(nlohmann::json& j, const CounterChange& c) {
   j["name"] = k.name;
   if (k.canonical != k.name) j["canonical"] = k.canonical;
   j["category"] = to_string(k.category);
+  j["rule"] = to_string(k.rule);
   j["unit"] = k.unit;
-  j["value"] = k.value;
+  if (c.status == DeltaStatus::kMissing) {  // unknown now: never print the old value as current
+    j["value"] = nullptr;
+    j["last_seen_value"] = k.value;
+  } else {
+    j["value"] = k.value;
+  }
   j["delta"] = c.delta ? nlohmann::json(*c.delta) : nlohmann::json(nullptr);
   j["rate_per_s"] = c.rate_per_s ? nlohmann::json(*c.rate_per_s) : nlohmann::json(nullptr);
   j["at_least"] = c.at_least;

@@ -23,9 +23,10 @@ enum class DeltaStatus {
   kAppeared,   ///< Only in the second snapshot: no delta.
   kVanished,   ///< Only in the first snapshot: no delta; value is the last one seen.
   kReset,      ///< A non-wrapping counter went down (driver reload, perfquery -R): no delta.
+  kMissing,    ///< Absent from a truncated second snapshot (Snapshot::truncated): unknown, not zero.
 };
 
-/// "snapshot", "ok", "wrapped", "saturated", "appeared", "vanished", "reset".
+/// "snapshot", "ok", "wrapped", "saturated", "appeared", "vanished", "reset", "missing".
 const char* to_string(DeltaStatus s);
 
 /// One counter across a window (or one reading of a single snapshot).
@@ -47,7 +48,9 @@ struct SnapshotDelta {
 /// not). Counters are matched by (device, group, name). Wrap: a wrapping counter of width w
 /// whose value went down gives (after + 2^w - before) (raw units, then scaled); more than one
 /// wrap per window cannot be seen, so poll faster than 2^32 events. Saturation: after saturated
-/// -> delta = after - before, at_least; before saturated -> delta unknown, at_least.
+/// -> delta = after - before, at_least; before saturated -> delta unknown, at_least. A counter
+/// only in `before` is kVanished, or kMissing when `after` is truncated (a cut capture).
+/// `window_s` <= 0 means the time between the snapshots is unknown: deltas, but no rates.
 SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, double window_s);
 
 /// The readings of a single snapshot as changes (status kSnapshot, no delta, no rate;
@@ -58,8 +61,9 @@ std::vector<CounterChange> snapshot_readings(const Snapshot& snap);
 /// kOk/kSnapshot. For a single snapshot: value > 0 or saturated.
 bool is_interesting(const CounterChange& c);
 
-/// JSON: {device, group, name, canonical, category, unit, value, delta, rate_per_s, at_least,
-/// status, width_bits, source}; delta and rate_per_s are null when unknown.
+/// JSON: {device, group, name, canonical, category, rule, unit, value, delta, rate_per_s,
+/// at_least, status, width_bits, source}; delta and rate_per_s are null when unknown; for
+/// status "missing" value is null and last_seen_value holds the earlier reading.
 void to_json(nlohmann::json& j, const CounterChange& c);
 
 }  // namespace fabdiag

@@ -10,8 +10,39 @@ const char* to_string(CounterGroup g) {
     case CounterGroup::kIbHwCounters: return "ib_hw_counters";
     case CounterGroup::kNetdevStats: return "netdev_stats";
     case CounterGroup::kEthtoolStats: return "ethtool_stats";
+    case CounterGroup::kLogEvents: return "log_events";
   }
   return "netdev_stats";
+}
+
+std::optional<CounterGroup> parse_counter_group(const std::string& s) {
+  for (auto g : {CounterGroup::kIbPortCounters, CounterGroup::kIbHwCounters,
+                 CounterGroup::kNetdevStats, CounterGroup::kEthtoolStats, CounterGroup::kLogEvents})
+    if (s == to_string(g)) return g;
+  return std::nullopt;
+}
+
+const char* to_string(CounterRule r) {
+  switch (r) {
+    case CounterRule::kAnyGrowth: return "any_growth";
+    case CounterRule::kPerHour: return "per_hour";
+    case CounterRule::kPerSecond: return "per_second";
+    case CounterRule::kBer: return "ber";
+    case CounterRule::kRatio: return "ratio";
+    case CounterRule::kInfo: return "info";
+    case CounterRule::kVolume: return "volume";
+    case CounterRule::kGauge: return "gauge";
+    case CounterRule::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::optional<CounterRule> parse_counter_rule(const std::string& s) {
+  for (auto r : {CounterRule::kAnyGrowth, CounterRule::kPerHour, CounterRule::kPerSecond,
+                 CounterRule::kBer, CounterRule::kRatio, CounterRule::kInfo, CounterRule::kVolume,
+                 CounterRule::kGauge, CounterRule::kUnknown})
+    if (s == to_string(r)) return r;
+  return std::nullopt;
 }
 
 const char* to_string(CounterCategory c) {
@@ -25,6 +56,7 @@ const char* to_string(CounterCategory c) {
     case CounterCategory::kRetransmit: return "retransmit";
     case CounterCategory::kLink: return "link";
     case CounterCategory::kOther: return "other";
+    case CounterCategory::kUnknown: return "unknown";
   }
   return "other";
 }
@@ -32,7 +64,8 @@ const char* to_string(CounterCategory c) {
 std::vector<CounterCategory> all_counter_categories() {
   return {CounterCategory::kTraffic,    CounterCategory::kPause,   CounterCategory::kEcn,
           CounterCategory::kCnp,        CounterCategory::kPhyError, CounterCategory::kDiscard,
-          CounterCategory::kRetransmit, CounterCategory::kLink,    CounterCategory::kOther};
+          CounterCategory::kRetransmit, CounterCategory::kLink,    CounterCategory::kOther,
+          CounterCategory::kUnknown};
 }
 
 std::optional<CounterCategory> parse_counter_category(const std::string& s) {

@@ -11,7 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/result.h"
-#include "probes/module_eeprom.h"
+#include "probes/module_diagnostics.h"
 
 namespace fabdiag {
 
@@ -21,10 +21,13 @@ enum class CounterGroup {
   kIbHwCounters,    ///< /sys/class/infiniband/<ibdev>/ports/<n>/hw_counters/* (driver rdma_hw_stats).
   kNetdevStats,     ///< /sys/class/net/<netdev>/statistics/* (rtnl_link_stats64).
   kEthtoolStats,    ///< Driver statistics of `ethtool -S <netdev>` (SIOCETHTOOL ETHTOOL_GSTATS).
+  kLogEvents,       ///< Events counted in a log (`fabdiag import syslog`: carrier losses).
 };
 
-/// "ib_port_counters", "ib_hw_counters", "netdev_stats", "ethtool_stats" (the JSON spelling).
+/// "ib_port_counters", "ib_hw_counters", "netdev_stats", "ethtool_stats", "log_events" (JSON).
 const char* to_string(CounterGroup g);
+/// Parses the names above; nullopt for anything else.
+std::optional<CounterGroup> parse_counter_group(const std::string& s);
 
 /// What a counter is evidence of (DOMAIN.md sections 1, 3, 4, 10).
 enum class CounterCategory {
@@ -36,15 +39,35 @@ enum class CounterCategory {
   kDiscard,     ///< Packets dropped for lack of buffer, congestion or a down port.
   kRetransmit,  ///< Transport loss and recovery: ack timeouts, sequence errors, retries, CQE errors.
   kLink,        ///< Link state events: link down, link error recovery (retrain), carrier changes.
-  kOther,       ///< Anything else (requests by opcode, management packets, unknown names).
+  kOther,       ///< Anything else the knowledge base knows (requests by opcode, management packets).
+  kUnknown,     ///< Not in the knowledge base (probes/data/counters.json): listed, never judged.
 };
 
-/// "traffic", "pause", "ecn", "cnp", "phy_error", "discard", "retransmit", "link", "other".
+/// "traffic", "pause", "ecn", "cnp", "phy_error", "discard", "retransmit", "link", "other",
+/// "unknown".
 const char* to_string(CounterCategory c);
 /// Parses the names above; nullopt for anything else.
 std::optional<CounterCategory> parse_counter_category(const std::string& s);
 /// Every category, in the order above (for help texts and tests).
 std::vector<CounterCategory> all_counter_categories();
+
+/// How the knowledge base says a counter is judged (probes/data/counters.json "rules").
+enum class CounterRule {
+  kAnyGrowth,  ///< Any increase in a window is a finding.
+  kPerHour,    ///< A rate per hour over the window; one snapshot: absolute count vs rdma-core limits.
+  kPerSecond,  ///< A rate per second, or a share of the window (pause durations).
+  kBer,        ///< Numerator or denominator of a bit error ratio over the window.
+  kRatio,      ///< Judged against traffic (ECN marks per received RoCE packet).
+  kInfo,       ///< Shown, never a problem by itself.
+  kVolume,     ///< Traffic volume: the denominator of ratios and averages.
+  kGauge,      ///< Not cumulative: a current value, a delta means nothing.
+  kUnknown,    ///< The counter is not in the knowledge base.
+};
+
+/// "any_growth", "per_hour", "per_second", "ber", "ratio", "info", "volume", "gauge", "unknown".
+const char* to_string(CounterRule r);
+/// Parses the names above; nullopt for anything else.
+std::optional<CounterRule> parse_counter_rule(const std::string& s);
 
 /// One sample of one counter.
 ///
@@ -58,7 +81,8 @@ struct Counter {
   CounterGroup group = CounterGroup::kNetdevStats;
   std::string name;       ///< As the kernel or driver spells it ("to_retransmits", "rx_prio3_pause").
   std::string canonical;  ///< Meaning-level name after aliasing ("local_ack_timeout_err"); = name if none.
-  CounterCategory category = CounterCategory::kOther;
+  CounterCategory category = CounterCategory::kUnknown;
+  CounterRule rule = CounterRule::kUnknown;  ///< From the knowledge base; kUnknown when not in it.
   std::string unit = "count";  ///< "count", "bytes", "bits" or "us" (pause durations).
   uint64_t raw = 0;       ///< As read.
   uint64_t scale = 1;     ///< value = raw * scale.
@@ -68,6 +92,7 @@ struct Counter {
   bool saturated = false; ///< raw == 2^width_bits - 1 on a saturating counter: "at least value".
   std::string source;     ///< Physical sysfs path, or "ethtool -S <netdev>" / fixture file.
 };
+
 
 /// Attributes of one RDMA port (or one netdev) that counters are read for: the evidence that
 /// says whether a counter on it means anything (a DOWN port's rate is not a speed).
@@ -113,12 +138,17 @@ struct Snapshot {
   double monotonic_s = 0;    ///< steady_clock seconds when reading started (for windows).
   std::vector<PortInfo> ports;
   std::vector<Counter> samples;
-  std::vector<LinkFacts> links;           ///< Per netdev, when an ethtool link source was read.
-  std::vector<ModuleDiagnostics> optics;  ///< Per netdev with a readable module EEPROM.
+  std::vector<LinkFacts> links;  ///< Per netdev, when an ethtool link source was read.
+  /// Module diagnostics per netdev with a readable module EEPROM (probes/module_eeprom.h);
+  /// judged by probes/optics.h. Empty when none were read.
+  std::vector<ModuleDiagnostics> optics;
   /// What could not be read. kUnsupported = "N/A (no PMA)" or EOPNOTSUPP (not applicable),
   /// kNotFound = absent by design (irdma has no counters/ folder) or vanished while reading;
   /// anything else (kParse garbage, kIo, kPermission) is a failure: see is_failure().
   std::vector<Error> gaps;
+  /// The capture ends early (an imported text cut short): counters absent here that an earlier
+  /// snapshot had are unknown, not vanished (compute_delta reports them as kMissing).
+  bool truncated = false;
 };
 
 /// True when a gap is a real failure (the result is partial), false when it only says that a

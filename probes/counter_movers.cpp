@@ -13,7 +13,8 @@ int mover_category_rank(CounterCategory c) {
     case CounterCategory::kPause: return 4;
     case CounterCategory::kCnp: return 5;
     case CounterCategory::kEcn: return 6;
-    case CounterCategory::kOther: return 7;
+    case CounterCategory::kOther:
+    case CounterCategory::kUnknown: return 7;
     case CounterCategory::kTraffic: return 8;
   }
   return 7;

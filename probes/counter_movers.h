@@ -10,7 +10,7 @@
 namespace fabdiag {
 
 /// Rank of a category in the watch view: health signals first (phy_error 0, link, retransmit,
-/// discard, pause, cnp, ecn, other), traffic last.
+/// discard, pause, cnp, ecn, other and unknown), traffic last.
 int mover_category_rank(CounterCategory c);
 
 /// The counters of `changes` that moved (delta > 0), at most `top` of them (0 = all), of

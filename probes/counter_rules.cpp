@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 
 #include "core/text.h"
 #include "probes/counter_classes.h"
@@ -34,6 +35,15 @@ struct Rule {
 constexpr const char* kRdmaCore = "rdma-core error_thresholds (DOMAIN.md section 1)";
 constexpr const char* kPerHour = "DOMAIN.md section 1 per-hour rules (heuristic)";
 constexpr const char* kSec10 = "DOMAIN.md section 10 (heuristic)";
+constexpr const char* kLinkDown =
+    "DOMAIN.md section 1 per-hour rules (heuristic); one snapshot: any link-down since the "
+    "counters were cleared (a flap or a peer reboot; case 018)";
+constexpr const char* kSec43 = "DOMAIN.md section 4.3: carrier counters include admin changes";
+constexpr const char* kNhc =
+    "any carrier loss is a flap (warn); >= 5 in 24 h is an error (Azure NHC "
+    "azure_ib_link_flapping, DOMAIN.md section 1)";
+constexpr const char* kFec = "DOMAIN.md section 10: post-FEC (uncorrectable) growth is frame loss";
+constexpr const char* kStarve = "DOMAIN.md sections 3.1, 4.2 and 10: receive drops (heuristic: any growth)";
 constexpr const char* kSec3 =
     "DOMAIN.md section 3.1 interpretation; a cumulative limit of 10 mirrors rdma-core "
     "error_thresholds (heuristic)";
@@ -41,9 +51,17 @@ constexpr const char* kSec3 =
 // THE rule table. Order = order of findings for one device.
 const Rule kRules[] = {
     {"link_downed link_down_events_phy link_down_events", "link_down", L::kPhysical,
-     S::kCritical, 0, 0, S::kCritical, 10, S::kWarn, "link went down",
+     S::kCritical, 0, 0, S::kCritical, 1, S::kWarn, "link went down",
      "Check the cable, transceiver and far-end switch port (dmesg and the switch log show the "
-     "flap); drain the node from multi-node jobs until the link stays up", kPerHour},
+     "flap); drain the node from multi-node jobs until the link stays up", kLinkDown},
+    {"carrier_down_count carrier_changes", "carrier_changes", L::kPhysical, S::kWarn, 0, 0,
+     S::kWarn, 0, S::kInfo, "carrier lost (includes administrative and software link changes)",
+     "Check dmesg for the reason; if the link was not taken down on purpose, treat it as a flap",
+     kSec43},
+    {"carrier_lost_events", "carrier_lost", L::kPhysical, S::kWarn, 5, 0, S::kError, 1, S::kWarn,
+     "carrier losses in the log",
+     "Check the cable, transceiver and far-end switch port; 5 or more in 24 h is a flapping link",
+     kNhc},
     {"link_error_recovery", "link_retrain", L::kPhysical, S::kWarn, 3, 0, S::kError, 10, S::kWarn,
      "link retrained (link error recovery)",
      "Watch for more recoveries: 3 or more in 12 h is a flapping link; reseat or replace the "
@@ -64,9 +82,12 @@ const Rule kRules[] = {
      S::kWarn, 100, S::kWarn, "packets corrupted on an upstream hop",
      "Look at the upstream hop (switch port or link before this one), not at this port",
      kRdmaCore},
+    {"rx_fec_uncorrectable_blocks fec_uncorrectable_blocks", "fec_uncorrectable", L::kPhysical,
+     S::kError, 0, 0, S::kError, 0, S::kInfo, "FEC codewords not correctable (frames lost)",
+     "Clean or replace the optic/cable; check the FEC mode on both ends", kFec},
     {"rx_crc_errors_phy rx_symbol_err_phy rx_pcs_symbol_err_phy rx_fcs_err_frames "
-     "rx_pcs_symbol_err rx_fec_uncorrectable_blocks rx_crc_errors.nic port.rx_crc_errors "
-     "rx_crc_errors rx_icrc_encapsulated",
+     "rx_pcs_symbol_err rx_crc_errors.nic port.rx_crc_errors rx_crc_errors rx_icrc_encapsulated "
+     "eth-mac-FrameCheckSequenceErrors eth-phy-SymbolErrorDuringCarrier",
      "phy_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 0, S::kInfo,
      "CRC/FCS, post-FEC symbol or ICRC errors",
      "Clean or replace the optic/cable; check FEC mode and the switch port's counters", kSec10},
@@ -121,16 +142,19 @@ const Rule kRules[] = {
      "link_xoff_rx.nic link_xoff_tx.nic rx_priority_#_xoff.nic tx_priority_#_xoff.nic "
      "port.link_xoff_rx port.link_xoff_tx port.rx_priority_#_xoff_rx port.tx_priority_#_xoff_tx",
      "pause_frames", L::kPhysical, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
-     "pause/PFC frames (flow control at work)",
+     "pause/PFC frames",
      "Compare with the fleet median; rx = the switch throttles this NIC, tx = this NIC is slow",
      kSec10},
-    {"rx_discards_phy outbound_pci_buffer_overflow rx_prio#_buf_discard", "nic_rx_discards",
-     L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
+    {"rx_discards_phy outbound_pci_buffer_overflow rx_prio#_buf_discard dev_out_of_buffer",
+     "nic_rx_discards", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
      "frames dropped for lack of NIC receive buffer",
-     "Host or PCIe is not keeping up, or pause/PFC is not configured on the RoCE priority", kSec10},
-    {"out_of_buffer", "rdma_rq_empty", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
+     "Host or PCIe is not keeping up, or pause/PFC is not configured on the RoCE priority", kStarve},
+    {"out_of_buffer", "rdma_rq_empty", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
      "RDMA packets dropped: receive queue had no WQE posted",
-     "The application does not post receives fast enough", kSec3},
+     "The application does not post receives fast enough", kStarve},
+    {"rx_out_of_buffer", "netdev_rq_empty", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
+     "netdev packets dropped: the receive ring had no buffer posted (driver/CPU too slow)",
+     "Check CPU load and IRQ affinity of the NIC's queues; consider larger rings", kStarve},
 };
 
 const char* const kPauseDurations[] = {"rx_prio#_pause_duration", "tx_prio#_pause_duration",
@@ -140,19 +164,18 @@ const char* const kPauseDurations[] = {"rx_prio#_pause_duration", "tx_prio#_paus
 // The rule whose counter list names `canonical` (exactly, or with digit runs as '#'), or null.
 // The lists are split once.
 const Rule* rule_for(const std::string& canonical) {
-  static const std::vector<std::pair<std::string, const Rule*>> index = [] {
-    std::vector<std::pair<std::string, const Rule*>> v;
+  static const std::unordered_map<std::string, const Rule*> index = [] {
+    std::unordered_map<std::string, const Rule*> m;
     for (const auto& r : kRules)
-      for (auto& pat : split_ws(r.counters)) v.emplace_back(std::move(pat), &r);
-    return v;
+      for (auto& pat : split_ws(r.counters)) m.emplace(std::move(pat), &r);
+    return m;
   }();
-  std::string norm;
+  if (auto it = index.find(canonical); it != index.end()) return it->second;
   bool has_digit = false;
   for (char c : canonical) has_digit = has_digit || (c >= '0' && c <= '9');
-  if (has_digit) norm = normalize_counter_name(canonical);
-  for (const auto& [pat, r] : index)
-    if (pat == canonical || (has_digit && pat == norm)) return r;
-  return nullptr;
+  if (!has_digit) return nullptr;
+  auto it = index.find(normalize_counter_name(canonical));
+  return it == index.end() ? nullptr : it->second;
 }
 
 // 3 significant digits, but plain digits (no exponent) from 1000 up.
@@ -198,9 +221,55 @@ void add_names(std::string& list, const std::string& item) {
   list += (list.empty() ? "" : ", ") + item;
 }
 
-using Summary = std::map<std::pair<std::string, std::string>, std::string>;
+// Per (device, code): the "name +delta" items of the message, and whether any came from a
+// delta (then the message says over which window) or all from one snapshot.
+struct Items {
+  std::string list;
+  bool any_delta = false;
+  bool log = false;  // counted in a log (fabdiag import syslog), not read from a counter
+};
+using Summary = std::map<std::pair<std::string, std::string>, Items>;
 
-// Applies rule `r` to one counter change: adds evidence to (device, code) when it fires.
+std::string window_suffix(const Items& it, std::optional<double> window_s) {
+  if (it.log && !it.any_delta) return " in the log";
+  if (!it.any_delta)
+    return " since the counters were last reset (one snapshot: no time base, no rate)";
+  if (window_s && *window_s > 0) return " in " + window_text(*window_s);
+  return " between the snapshots (time between them unknown: no rate)";
+}
+
+// The rule of the knowledge base's generic fallback for an error counter no rule names: any
+// growth of a counter whose base rule is any_growth or per_hour is a warn, grouped by category.
+struct Fallback {
+  const char* code;
+  Layer layer;
+  const char* what;
+  const char* action;
+};
+std::optional<Fallback> fallback_for(const Counter& c) {
+  if (c.rule != CounterRule::kAnyGrowth && c.rule != CounterRule::kPerHour) return std::nullopt;
+  switch (c.category) {
+    case CounterCategory::kPhyError:
+      return Fallback{"phy_errors", L::kPhysical, "physical-layer errors",
+                      "Clean or replace the optic/cable; check the switch port's counters"};
+    case CounterCategory::kLink:
+      return Fallback{"link_events", L::kPhysical, "link or transceiver events",
+                      "Check dmesg and the transceiver (ethtool -m); reseat or replace it if "
+                      "events keep coming"};
+    case CounterCategory::kDiscard:
+      return Fallback{"packet_drops", L::kTransport, "packets dropped",
+                      "Find the drop point: buffers (pause/PFC), MTU, or a down peer"};
+    case CounterCategory::kRetransmit:
+      return Fallback{"rdma_packet_loss", L::kTransport, "RDMA packet loss and retransmission",
+                      "Find where packets are lost: PFC/lossless class on RoCE, buffer drops and "
+                      "physical errors on this and the peer ports"};
+    default: return std::nullopt;
+  }
+}
+
+// Applies rule `r` to one counter change: adds evidence to (device, code) when it fires. A
+// change with status kSnapshot is a cumulative reading (the snapshot rule); any other status is
+// a delta over the window (`window_s` empty = the time between the snapshots is unknown).
 void apply_rule(const Rule& r, const CounterChange& ch, std::optional<double> window_s,
                 Accumulator& acc, Summary& summary) {
   const Counter& c = ch.counter;
@@ -210,17 +279,19 @@ void apply_rule(const Rule& r, const CounterChange& ch, std::optional<double> wi
   e.threshold_text = r.basis;
   S sev;
   std::string item;
-  if (window_s) {
+  bool is_delta = ch.status != DeltaStatus::kSnapshot;
+  bool timed = window_s && *window_s > 0;
+  if (is_delta) {
     if (!ch.delta || *ch.delta == 0) return;
-    double per_hour = *window_s > 0 ? static_cast<double>(*ch.delta) * 3600.0 / *window_s : 0;
+    double per_hour = timed ? static_cast<double>(*ch.delta) * 3600.0 / *window_s : 0;
     sev = r.on_growth;
     if (r.escalate_delta_at && *ch.delta >= r.escalate_delta_at) sev = std::max(sev, r.escalated);
-    if (r.escalate_per_hour > 0 && *ch.delta >= 2 && per_hour >= r.escalate_per_hour)
+    if (timed && r.escalate_per_hour > 0 && *ch.delta >= 2 && per_hour >= r.escalate_per_hour)
       sev = std::max(sev, r.escalated);
-    e.metric = c.name + " delta over " + window_text(*window_s);
+    e.metric = c.name + " delta" + (timed ? " over " + window_text(*window_s) : std::string());
     e.value = static_cast<double>(*ch.delta);
     e.at_least = ch.at_least;
-    e.value_text = fmt_num(per_hour) + "/h";
+    if (timed) e.value_text = fmt_num(per_hour) + "/h";
     e.threshold = 0;
     e.threshold_text = std::string("> 0 in the window");
     if (r.escalate_delta_at)
@@ -234,7 +305,8 @@ void apply_rule(const Rule& r, const CounterChange& ch, std::optional<double> wi
   } else {
     if (r.cumulative_at == 0 || c.value < r.cumulative_at) return;
     sev = r.cumulative_severity;
-    e.metric = c.name + " (cumulative since the last reset)";
+    e.metric = c.name + (c.group == CounterGroup::kLogEvents ? " (in the log)"
+                                                             : " (cumulative since the last reset)");
     e.value = static_cast<double>(c.value);
     e.at_least = c.saturated;
     e.threshold = static_cast<double>(r.cumulative_at);
@@ -243,11 +315,36 @@ void apply_rule(const Rule& r, const CounterChange& ch, std::optional<double> wi
   Finding& f = acc.get(c.device, r.code, r.layer, sev);
   f.evidence.push_back(e);
   f.action = r.action;
-  add_names(summary[{c.device, r.code}], item);
-  f.message = std::string(r.what) + ": " + summary[{c.device, r.code}] +
-              (window_s ? " in " + window_text(*window_s)
-                        : " since the counters were last reset (one snapshot: no time "
-                          "base, no rate)");
+  Items& items = summary[{c.device, r.code}];
+  add_names(items.list, item);
+  items.any_delta = items.any_delta || is_delta;
+  items.log = items.log || c.group == CounterGroup::kLogEvents;
+  f.message = std::string(r.what) + ": " + items.list + window_suffix(items, window_s);
+}
+
+// The knowledge base's generic rule for an error counter that no rule of kRules names.
+void apply_fallback(const Fallback& fb, const CounterChange& ch, std::optional<double> window_s,
+                    Accumulator& acc, Summary& summary) {
+  if (ch.status == DeltaStatus::kSnapshot || !ch.delta || *ch.delta == 0) return;
+  const Counter& c = ch.counter;
+  bool timed = window_s && *window_s > 0;
+  Evidence e;
+  e.metric = c.name + " delta" + (timed ? " over " + window_text(*window_s) : std::string());
+  e.value = static_cast<double>(*ch.delta);
+  e.unit = c.unit;
+  e.at_least = ch.at_least;
+  e.threshold = 0;
+  e.threshold_text = std::string("> 0 in the window; knowledge base rule ") + to_string(c.rule) +
+                     " (probes/data/counters.json)";
+  e.source = c.source;
+  Finding& f = acc.get(c.device, fb.code, fb.layer, S::kWarn);
+  f.evidence.push_back(e);
+  if (f.action.empty()) f.action = fb.action;
+  Items& items = summary[{c.device, fb.code}];
+  add_names(items.list, c.name + " +" + std::to_string(*ch.delta));
+  items.any_delta = true;
+  if (f.message.empty() || f.message.rfind(fb.what, 0) == 0)
+    f.message = std::string(fb.what) + ": " + items.list + window_suffix(items, window_s);
 }
 
 }  // namespace
@@ -348,9 +445,11 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
     if (ch.status == DeltaStatus::kReset) reset[c.device].push_back(&ch);
 
     if (const Rule* r = rule_for(c.canonical)) apply_rule(*r, ch, window_s, acc, summary);
+    else if (auto fb = fallback_for(c)) apply_fallback(*fb, ch, window_s, acc, summary);
 
     // Paused fraction from pause durations (microseconds) over the window.
-    if (window_s && *window_s > 0 && ch.delta && *ch.delta > 0) {
+    if (ch.status != DeltaStatus::kSnapshot && window_s && *window_s > 0 && ch.delta &&
+        *ch.delta > 0) {
       std::string norm = normalize_counter_name(c.canonical);
       for (const char* pat : kPauseDurations) {
         if (norm != pat) continue;
@@ -361,9 +460,10 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
         f.evidence.push_back(Evidence{c.name + " delta / window", fraction * 100, "", "%", 1.0,
                                       "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)",
                                       c.source, ch.at_least});
-        add_names(summary[{c.device, "paused_fraction"}], c.name + " " + fmt_num(fraction * 100) + " %");
+        add_names(summary[{c.device, "paused_fraction"}].list,
+                  c.name + " " + fmt_num(fraction * 100) + " %");
         f.message = "link paused for a large part of the " + window_text(*window_s) +
-                    " window: " + summary[{c.device, "paused_fraction"}];
+                    " window: " + summary[{c.device, "paused_fraction"}].list;
         f.action = "Find who sends the pause (rx = the switch throttles this NIC; tx = this host "
                    "cannot keep up) and check PFC/ECN configuration";
         break;
@@ -411,6 +511,15 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
     }
   }
   return acc.findings;
+}
+
+std::vector<CounterRulePattern> counter_rule_patterns() {
+  std::vector<CounterRulePattern> out;
+  for (const auto& r : kRules)
+    for (auto& pat : split_ws(r.counters))
+      out.push_back({std::move(pat), r.code, r.on_growth,
+                     r.escalate_delta_at > 0 || r.escalate_per_hour > 0});
+  return out;
 }
 
 std::vector<Finding> evaluate_counter_rules(const std::vector<PortInfo>& ports,

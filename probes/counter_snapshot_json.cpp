@@ -6,17 +6,6 @@
 
 namespace fabdiag {
 
-namespace {
-
-std::optional<CounterGroup> parse_group(const std::string& s) {
-  for (auto g : {CounterGroup::kIbPortCounters, CounterGroup::kIbHwCounters, CounterGroup::kNetdevStats,
-                 CounterGroup::kEthtoolStats})
-    if (s == to_string(g)) return g;
-  return std::nullopt;
-}
-
-}  // namespace
-
 nlohmann::json snapshot_to_json(const Snapshot& s) {
   nlohmann::json j;
   j["taken_at"] = s.taken_at;
@@ -29,6 +18,7 @@ nlohmann::json snapshot_to_json(const Snapshot& s) {
                        {"name", c.name},
                        {"canonical", c.canonical},
                        {"category", to_string(c.category)},
+                       {"rule", to_string(c.rule)},
                        {"unit", c.unit},
                        {"raw", c.raw},
                        {"scale", c.scale},
@@ -65,12 +55,13 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
     for (const auto& x : j.at("samples")) {
       Counter c;
       c.device = x.at("device").get<std::string>();
-      auto group = parse_group(x.at("group").get<std::string>());
+      auto group = parse_counter_group(x.at("group").get<std::string>());
       if (!group) return make_error(ErrorCode::kParse, "unknown counter group " + x.at("group").dump());
       c.group = *group;
       c.name = x.at("name").get<std::string>();
       c.canonical = x.value("canonical", c.name);
-      c.category = parse_counter_category(x.value("category", "other")).value_or(CounterCategory::kOther);
+      c.category = parse_counter_category(x.value("category", "unknown")).value_or(CounterCategory::kUnknown);
+      c.rule = parse_counter_rule(x.value("rule", "unknown")).value_or(CounterRule::kUnknown);
       c.unit = x.value("unit", "count");
       c.raw = x.at("raw").get<uint64_t>();
       c.scale = x.value("scale", uint64_t{1});

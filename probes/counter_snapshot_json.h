@@ -9,8 +9,10 @@
 
 namespace fabdiag {
 
-/// {taken_at, monotonic_s, ports[], samples[{device, group, name, canonical, category, unit,
-/// raw, scale, value, width_bits, wraps, saturated, source}], gaps[{code, message, source}]}.
+/// {taken_at, monotonic_s, ports[], samples[{device, group, name, canonical, category, rule,
+/// unit, raw, scale, value, width_bits, wraps, saturated, source}], gaps[{code, message,
+/// source}]}. The knowledge-base facts travel with each sample (rank 0 does not look them up
+/// again), so the interpretation there judges exactly what the node read.
 nlohmann::json snapshot_to_json(const Snapshot& s);
 
 /// Inverse of snapshot_to_json. Errors: kParse naming the first bad member.

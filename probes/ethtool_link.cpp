@@ -212,15 +212,8 @@ std::vector<Counter> netlink_stat_counters(const std::string& netdev, const std:
                                            const std::vector<NetlinkStat>& stats) {
   std::vector<Counter> out;
   for (const auto& s : stats) {
-    Counter c = make_counter(netdev, CounterGroup::kEthtoolStats, s.name, s.value, driver,
-                             "ethtool netlink " + s.message + " (" + netdev + ")");
-    if (!classify_counter(CounterGroup::kEthtoolStats, s.name).known) {
-      NetlinkStatClass k = classify_netlink_stat(s.name);
-      c.category = k.category;
-      c.canonical = k.canonical;
-      c.unit = k.unit;
-    }
-    out.push_back(std::move(c));
+    out.push_back(make_counter(netdev, CounterGroup::kEthtoolStats, s.name, s.value, driver,
+                               "ethtool netlink " + s.message + " (" + netdev + ")"));
   }
   return out;
 }

@@ -92,8 +92,8 @@ std::unique_ptr<EthtoolLinkSource> make_ethtool_link_source(const FsRoot& fs,
                                                             const EthtoolIoctl& io);
 
 /// Counters from netlink statistics of `netdev` (group ethtool_stats, source "ethtool netlink
-/// <message> (<netdev>)"). Category, canonical name and unit come from the knowledge table
-/// when it knows the name (probes/counter_classes.h), else from classify_netlink_stat.
+/// <message> (<netdev>)"). Category, canonical name, unit and rule come from the knowledge base
+/// (probes/data/counters.json, family ethtool_std), like every other counter.
 std::vector<Counter> netlink_stat_counters(const std::string& netdev, const std::string& driver,
                                            const std::vector<NetlinkStat>& stats);
 

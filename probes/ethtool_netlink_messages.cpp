@@ -7,7 +7,6 @@
 namespace fabdiag {
 namespace {
 
-using C = CounterCategory;
 
 Error short_payload(const char* what, const char* attr) {
   return make_error(ErrorCode::kParse, std::string("attribute ") + attr + " has a short payload",
@@ -41,52 +40,6 @@ const Group kGroups[] = {{"eth-phy", kEthPhy, std::size(kEthPhy)},
                          {"eth-ctrl", kEthCtrl, std::size(kEthCtrl)},
                          {"rmon", kRmon, std::size(kRmon)}};
 static_assert(std::size(kGroups) == ethnl::kStatsGroupCount);
-
-// Category, canonical name and unit of the standard names (see classify_netlink_stat).
-struct StatRow {
-  const char* name;
-  C category;
-  const char* canonical;  // nullptr = the name itself
-  const char* unit;
-};
-const StatRow kStatRows[] = {
-    {"eth-phy-SymbolErrorDuringCarrier", C::kPhyError, "rx_symbol_err_phy", "count"},
-    {"eth-mac-FramesTransmittedOK", C::kTraffic, nullptr, "count"},
-    {"eth-mac-SingleCollisionFrames", C::kOther, nullptr, "count"},
-    {"eth-mac-MultipleCollisionFrames", C::kOther, nullptr, "count"},
-    {"eth-mac-FramesReceivedOK", C::kTraffic, nullptr, "count"},
-    {"eth-mac-FrameCheckSequenceErrors", C::kPhyError, "rx_crc_errors_phy", "count"},
-    {"eth-mac-AlignmentErrors", C::kPhyError, nullptr, "count"},
-    {"eth-mac-OctetsTransmittedOK", C::kTraffic, nullptr, "bytes"},
-    {"eth-mac-FramesWithDeferredXmissions", C::kOther, nullptr, "count"},
-    {"eth-mac-LateCollisions", C::kOther, nullptr, "count"},
-    {"eth-mac-FramesAbortedDueToXSColls", C::kDiscard, nullptr, "count"},
-    {"eth-mac-FramesLostDueToIntMACXmitError", C::kDiscard, nullptr, "count"},
-    {"eth-mac-CarrierSenseErrors", C::kLink, nullptr, "count"},
-    {"eth-mac-OctetsReceivedOK", C::kTraffic, nullptr, "bytes"},
-    {"eth-mac-FramesLostDueToIntMACRcvError", C::kDiscard, nullptr, "count"},
-    {"eth-mac-MulticastFramesXmittedOK", C::kTraffic, nullptr, "count"},
-    {"eth-mac-BroadcastFramesXmittedOK", C::kTraffic, nullptr, "count"},
-    {"eth-mac-FramesWithExcessiveDeferral", C::kOther, nullptr, "count"},
-    {"eth-mac-MulticastFramesReceivedOK", C::kTraffic, nullptr, "count"},
-    {"eth-mac-BroadcastFramesReceivedOK", C::kTraffic, nullptr, "count"},
-    {"eth-mac-InRangeLengthErrors", C::kPhyError, nullptr, "count"},
-    {"eth-mac-OutOfRangeLengthField", C::kPhyError, nullptr, "count"},
-    {"eth-mac-FrameTooLongErrors", C::kPhyError, "rx_oversize_pkts_phy", "count"},
-    {"eth-ctrl-MACControlFramesTransmitted", C::kPause, nullptr, "count"},
-    {"eth-ctrl-MACControlFramesReceived", C::kPause, nullptr, "count"},
-    {"eth-ctrl-UnsupportedOpcodesReceived", C::kOther, nullptr, "count"},
-    {"rmon-etherStatsUndersizePkts", C::kPhyError, "rx_undersize_pkts_phy", "count"},
-    {"rmon-etherStatsOversizePkts", C::kPhyError, "rx_oversize_pkts_phy", "count"},
-    {"rmon-etherStatsFragments", C::kPhyError, "rx_fragments_phy", "count"},
-    {"rmon-etherStatsJabbers", C::kPhyError, "rx_jabbers_phy", "count"},
-    {"pause-tx_pause_frames", C::kPause, "tx_pause_frames", "count"},
-    {"pause-rx_pause_frames", C::kPause, "rx_pause_frames", "count"},
-    {"fec-corrected_blocks", C::kPhyError, "rx_fec_corrected_blocks", "count"},
-    {"fec-uncorrectable_blocks", C::kPhyError, "rx_fec_uncorrectable_blocks", "count"},
-    {"fec-corrected_bits", C::kPhyError, "rx_corrected_bits_phy", "bits"},
-    {"linkstate-link_down_events", C::kLink, "link_down_events", "count"},
-};
 
 std::optional<bool> as_bool(const NlAttr& a) {
   auto v = nlattr_u8(a);
@@ -340,18 +293,6 @@ std::string fec_mode_name(uint32_t bit) {
     case ethnl::kLinkModeFecLlrs: return "LLRS";
     default: return "mode bit " + std::to_string(bit);
   }
-}
-
-NetlinkStatClass classify_netlink_stat(const std::string& name) {
-  std::string base = name;
-  size_t lane = name.find("_lane");
-  if (lane != std::string::npos && name.rfind("fec-", 0) == 0) base = name.substr(0, lane);
-  for (const auto& r : kStatRows) {
-    if (base != r.name) continue;
-    NetlinkStatClass c{r.category, r.canonical && base == name ? r.canonical : name, r.unit};
-    return c;
-  }
-  return NetlinkStatClass{C::kOther, name, "count"};
 }
 
 }  // namespace fabdiag

@@ -114,17 +114,4 @@ std::string link_ext_substate_name(uint32_t state, uint32_t substate);
 /// Name of a FEC_ACTIVE link-mode bit: "None", "RS", "BaseR", "LLRS"; "mode bit <n>" else.
 std::string fec_mode_name(uint32_t link_mode_bit);
 
-/// What the counters model should say about a NetlinkStat name when the knowledge table
-/// (probes/counter_classes.h) does not know it.
-struct NetlinkStatClass {
-  CounterCategory category = CounterCategory::kOther;
-  std::string canonical;  ///< Meaning-level name the counter rules know ("rx_crc_errors_phy"), or the name.
-  std::string unit;       ///< "count", "bytes" or "bits".
-};
-/// Classification of the names above (IEEE 802.3 meanings: FCS errors -> phy_error with
-/// canonical rx_crc_errors_phy, OctetsReceivedOK -> traffic in bytes, pause frames -> pause,
-/// uncorrectable FEC blocks -> phy_error with canonical rx_fec_uncorrectable_blocks, link down
-/// events -> link with canonical link_down_events, ...).
-NetlinkStatClass classify_netlink_stat(const std::string& name);
-
 }  // namespace fabdiag

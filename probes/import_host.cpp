@@ -38,32 +38,32 @@ bool looks_like_lspci_header(const std::string& line) {
   return parse_pci_address(tok).has_value() || parse_pci_address("0000:" + tok).has_value();
 }
 
-Result<HostFacts> import_section(const InputSection& s, const std::string& source, InputFormat fmt) {
+Result<HostFacts> import_section(const TextSection& s, const std::string& source, InputFormat fmt) {
   switch (fmt) {
     case InputFormat::kLspci: {
-      auto l = parse_lspci(s.text, source, s.first_line);
+      auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line));
       if (!l) return l.error();
       return lspci_to_facts(*l, source);
     }
     case InputFormat::kIbstat: {
-      auto p = parse_ibstat(s.text, source, s.first_line);
+      auto p = parse_ibstat(s.text, source, static_cast<int>(s.first_line));
       if (!p) return p.error();
       return facts_from_ports(std::move(*p), "ibstat " + source);
     }
     case InputFormat::kIbstatus: {
-      auto p = parse_ibstatus(s.text, source, s.first_line);
+      auto p = parse_ibstatus(s.text, source, static_cast<int>(s.first_line));
       if (!p) return p.error();
       return facts_from_ports(std::move(*p), "ibstatus " + source);
     }
     case InputFormat::kIbvDevinfo: {
-      auto p = parse_ibv_devinfo(s.text, source, s.first_line);
+      auto p = parse_ibv_devinfo(s.text, source, static_cast<int>(s.first_line));
       if (!p) return p.error();
       return facts_from_ports(std::move(*p), "ibv_devinfo " + source);
     }
     case InputFormat::kNcclLog: {
       HostFacts f;
       f.origin = "NCCL log " + source;
-      f.wc_errors = parse_nccl_wc_errors(s.text, source, s.first_line);
+      f.wc_errors = parse_nccl_wc_errors(s.text, source, static_cast<int>(s.first_line));
       if (f.wc_errors.empty())
         return make_error(ErrorCode::kParse, "no NCCL work completion error (\"Got completion ... error\") in the log",
                           source);
@@ -112,26 +112,6 @@ InputFormat detect_format(std::string_view text) {
   if (lspci) return InputFormat::kLspci;
   if (nccl) return InputFormat::kNcclLog;
   return InputFormat::kAuto;
-}
-
-std::vector<InputSection> split_sections(std::string_view text) {
-  std::vector<InputSection> out;
-  InputSection cur;
-  int n = 0;
-  bool any_header = false;
-  for (const auto& line : split(text, '\n')) {
-    ++n;
-    if (starts_with(line, "### ")) {
-      if (any_header || !trim(cur.text).empty()) out.push_back(std::move(cur));
-      cur = InputSection{trim(line.substr(4)), "", n + 1};
-      any_header = true;
-      continue;
-    }
-    cur.text += line;
-    cur.text += '\n';
-  }
-  if (any_header || !trim(cur.text).empty() || out.empty()) out.push_back(std::move(cur));
-  return out;
 }
 
 std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line) {

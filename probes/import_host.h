@@ -10,6 +10,7 @@
 
 #include "core/result.h"
 #include "probes/check_model.h"
+#include "probes/text_sections.h"
 
 namespace fabdiag {
 
@@ -24,15 +25,6 @@ std::optional<InputFormat> parse_input_format(const std::string& name);
 /// '<name>' port <n> status:" -> ibstatus; a "17:00.0 <class>: ..." header or an ACSCtl/LnkSta
 /// line -> lspci; "NCCL WARN" / "NCCL INFO" -> NCCL log. kAuto when none matches.
 InputFormat detect_format(std::string_view text);
-
-/// One part of a case file: the text after a "### <title>" line up to the next one (or the
-/// whole text, title "", when there is no such line). first_line = line number of its first line.
-struct InputSection {
-  std::string title;
-  std::string text;
-  int first_line = 1;
-};
-std::vector<InputSection> split_sections(std::string_view text);
 
 /// Work-completion errors in NCCL log lines: "Got completion ... with error <n>, opcode <o>,
 /// len <l>, vendor err <v>" (older NCCL) and "... with status=<NAME>(<n>) opcode=<NAME>(<o>) ...

@@ -4,8 +4,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include <nlohmann/json.hpp>
-
 #include "core/text.h"
 
 namespace fabdiag {
@@ -294,34 +292,7 @@ void decode_sff8472(const ModuleMemory& mem, ModuleDiagnostics& d) {
   d.rx_power_limits_mw = thresholds(rxp, 32, "A2h bytes 32-39");
 }
 
-nlohmann::json opt(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json dbm_json(const std::optional<double>& mw) {
-  if (!mw) return nullptr;
-  return opt(mw_to_dbm(*mw));
-}
-
-nlohmann::json thresholds_json(const ModuleThresholds& t) {
-  return nlohmann::json{{"high_alarm", opt(t.high_alarm)},
-                        {"low_alarm", opt(t.low_alarm)},
-                        {"high_warning", opt(t.high_warning)},
-                        {"low_warning", opt(t.low_warning)},
-                        {"where", t.where}};
-}
-
 }  // namespace
-
-const char* to_string(ModuleStandard s) {
-  switch (s) {
-    case ModuleStandard::kSff8636: return "sff8636";
-    case ModuleStandard::kCmis: return "cmis";
-    case ModuleStandard::kSff8472: return "sff8472";
-    case ModuleStandard::kUnknown: break;
-  }
-  return "unknown";
-}
 
 std::string module_identifier_name(uint8_t id) {
   switch (id) {
@@ -337,11 +308,6 @@ std::string module_identifier_name(uint8_t id) {
     case 0x20: return "SFP+ (CMIS)";
     default: return "0x" + hex2(id).substr(0, 2);
   }
-}
-
-std::optional<double> mw_to_dbm(double mw) {
-  if (!(mw > 0)) return std::nullopt;
-  return 10.0 * std::log10(mw);
 }
 
 Result<ModuleDiagnostics> decode_module_eeprom(const ModuleMemory& mem) {
@@ -377,38 +343,6 @@ Result<ModuleDiagnostics> decode_module_eeprom(const ModuleMemory& mem) {
       break;
   }
   return d;
-}
-
-void to_json(nlohmann::json& j, const ModuleDiagnostics& m) {
-  nlohmann::json lanes = nlohmann::json::array();
-  for (const auto& l : m.lanes)
-    lanes.push_back({{"lane", l.lane},
-                     {"rx_power_mw", opt(l.rx_power_mw)},
-                     {"rx_power_dbm", dbm_json(l.rx_power_mw)},
-                     {"tx_power_mw", opt(l.tx_power_mw)},
-                     {"tx_power_dbm", dbm_json(l.tx_power_mw)},
-                     {"tx_bias_ma", opt(l.tx_bias_ma)}});
-  j = nlohmann::json{{"netdev", m.netdev},
-                     {"identifier", m.identifier},
-                     {"identifier_name", m.identifier_name},
-                     {"standard", to_string(m.standard)},
-                     {"vendor", m.vendor},
-                     {"part_number", m.part_number},
-                     {"serial", m.serial},
-                     {"module_state", m.module_state},
-                     {"flat_memory", m.flat_memory},
-                     {"rx_power_is_average", m.rx_power_is_average},
-                     {"temperature_c", opt(m.temperature_c)},
-                     {"vcc_v", opt(m.vcc_v)},
-                     {"lanes", lanes},
-                     {"thresholds",
-                      {{"temperature_c", thresholds_json(m.temperature_limits_c)},
-                       {"vcc_v", thresholds_json(m.vcc_limits_v)},
-                       {"rx_power_mw", thresholds_json(m.rx_power_limits_mw)},
-                       {"tx_power_mw", thresholds_json(m.tx_power_limits_mw)},
-                       {"tx_bias_ma", thresholds_json(m.tx_bias_limits_ma)}}},
-                     {"notes", m.notes},
-                     {"source", m.source}};
 }
 
 }  // namespace fabdiag

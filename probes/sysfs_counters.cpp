@@ -251,11 +251,26 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
       auto r = read_counter_dir(fs, base + "/statistics", snap.gaps);
       add_readings(snap, r, nd, CounterGroup::kNetdevStats, p.driver, true);
     }
+    // Carrier transitions (link flaps, but also admin changes; DOMAIN.md section 4.3). Absent
+    // on old kernels; EINVAL on some virtual devices: both mean "not here".
+    for (const char* name : {"carrier_changes", "carrier_down_count", "carrier_up_count"}) {
+      std::string rel = base + "/" + name;
+      auto text = fs.read_sys(rel);
+      if (!text) continue;
+      auto v = parse_counter_text(*text, fs.sys_path(rel));
+      if (!v) {
+        if (v.error().code != ErrorCode::kUnsupported) snap.gaps.push_back(v.error());
+        continue;
+      }
+      snap.samples.push_back(make_counter(nd, CounterGroup::kNetdevStats, name, *v, p.driver,
+                                          fs.sys_path(rel)));
+    }
     if (opts.ethtool) {
       auto st = opts.ethtool->read_stats(nd);
       if (!st) {
         snap.gaps.push_back(st.error());
       } else {
+        snap.samples.reserve(snap.samples.size() + st->stats.size());
         for (const auto& s : st->stats)
           snap.samples.push_back(
               make_counter(nd, CounterGroup::kEthtoolStats, s.name, s.value, p.driver, st->source));
@@ -282,14 +297,15 @@ Result<uint64_t> parse_counter_text(std::string_view text, const std::string& so
 Counter make_counter(std::string device, CounterGroup group, std::string name, uint64_t raw,
                      std::string_view driver, std::string source, bool ext_width) {
   Counter c;
-  CounterClass cls = classify_counter(group, name);
+  CounterFacts facts = counter_facts(group, driver, name);  // one knowledge-base lookup
   c.device = std::move(device);
   c.group = group;
-  c.category = cls.category;
-  c.canonical = cls.canonical;
-  c.unit = counter_unit(group, name);
-  c.scale = counter_scale(group, name);
-  CounterWidth w = counter_width(group, driver, name);
+  c.category = facts.cls.category;
+  c.rule = facts.cls.rule;
+  c.canonical = std::move(facts.cls.canonical);
+  c.unit = std::move(facts.unit);
+  c.scale = facts.scale;
+  CounterWidth w = facts.width;
   if (w.bits == 0) w = CounterWidth{ext_width ? 64u : 32u, false};  // IB data counters
   c.width_bits = w.bits;
   c.wraps = w.wraps;

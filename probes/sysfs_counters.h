@@ -42,6 +42,7 @@ struct CounterReadOptions {
 ///   class/infiniband/<ibdev>/device/{driver,net/*}    driver and paired netdev
 ///   class/net/<netdev>/{operstate,speed,type}          -> PortInfo of the netdev
 ///   class/net/<netdev>/statistics/*                   group netdev_stats
+///   class/net/<netdev>/carrier_{changes,down_count,up_count}  group netdev_stats (when present)
 ///   opts.ethtool->read_stats(<netdev>)                group ethtool_stats
 ///   opts.link->read(<netdev>)                         Snapshot::links, ::optics, group ethtool_stats
 /// Never fails as a whole: what cannot be read becomes a gap in Snapshot::gaps (see there for

@@ -9,7 +9,7 @@
 #include "perf/comm.h"
 #include "perf/pairwise.h"
 #include "probes/counter_delta.h"
-#include "probes/counter_rules.h"
+#include "probes/counter_interpret.h"
 #include "probes/counter_snapshot_json.h"
 #include "probes/ethtool_ioctl.h"
 #include "probes/sysfs_counters.h"
@@ -145,7 +145,7 @@ std::vector<Finding> judge_counter_snapshots(const nlohmann::json& before, const
   auto b = snapshot_from_json(after);
   if (!a.ok() || !b.ok()) return {};
   SnapshotDelta d = compute_delta(*a, *b, window_s);
-  return evaluate_counter_rules(b->ports, d.changes, window_s);
+  return interpret_counters(InterpretInput{b->ports, d.changes, window_s, {}}).findings;
 }
 
 std::string expand_host_placeholder(const std::string& path, const std::string& host) {

@@ -73,9 +73,10 @@ TEST_CASE("link_downed: any growth is critical L4; none without growth") {
   auto e = moved(kEth, "link_down_events_phy", 2, 3);
   REQUIRE(e.size() == 1);
   CHECK(e[0].severity == Severity::kCritical);
-  // Cumulative: rdma-core's threshold (10).
-  CHECK(cumulative(kPort, "link_downed", 9).empty());
-  auto c = cumulative(kPort, "link_downed", 10);
+  // Cumulative: any link-down since the counters were cleared is a warn (a flap or a peer
+  // reboot; case 018 has 2..9 per switch port), never critical without a window.
+  CHECK(cumulative(kPort, "link_downed", 0).empty());
+  auto c = cumulative(kPort, "link_downed", 2);
   REQUIRE(c.size() == 1);
   CHECK(c[0].severity == Severity::kWarn);
   CHECK(c[0].message.find("no rate") != std::string::npos);
@@ -219,6 +220,72 @@ TEST_CASE("physical errors in ethtool and netdev counters") {
   CHECK(moved(kHw, "rx_icrc_encapsulated", 0, 1, 60)[0].code == "phy_errors");
   // No cumulative rule: a lifetime CRC count has no time base.
   CHECK(cumulative(kEth, "rx_crc_errors_phy", 500).empty());
+}
+
+TEST_CASE("receive starvation: NIC buffer, RDMA RQ and netdev RQ drops warn when they grow") {
+  CHECK(moved(kEth, "rx_discards_phy", 0, 5)[0].code == "nic_rx_discards");
+  auto rq = moved(kHw, "out_of_buffer", 0, 7);
+  REQUIRE(rq.size() == 1);
+  CHECK(rq[0].code == "rdma_rq_empty");
+  CHECK(rq[0].severity == Severity::kWarn);
+  CHECK(moved(kEth, "rx_out_of_buffer", 0, 9)[0].code == "netdev_rq_empty");
+  CHECK(cumulative(kEth, "rx_out_of_buffer", 1000).empty());  // lifetime drops: no time base
+}
+
+TEST_CASE("uncorrectable FEC blocks: any growth is an error") {
+  auto f = moved(kEth, "rx_fec_uncorrectable_blocks", 10, 11, 60, "bnxt_en");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].code == "fec_uncorrectable");
+  CHECK(f[0].severity == Severity::kError);
+  CHECK(moved(kEth, "rx_fec_corrected_blocks", 0, 100000, 60, "bnxt_en").empty());
+}
+
+TEST_CASE("deltas without a known window: growth rules fire, rates and per-hour escalations do not") {
+  Snapshot a, b;
+  a.samples = {ctr("mlx5_0/1", kPort, "symbol_error", 0), ctr("mlx5_0/1", kHw, "local_ack_timeout_err", 0)};
+  b.samples = {ctr("mlx5_0/1", kPort, "symbol_error", 50), ctr("mlx5_0/1", kHw, "local_ack_timeout_err", 3)};
+  auto changes = compute_delta(a, b, 0).changes;
+  for (const auto& ch : changes) CHECK_FALSE(ch.rate_per_s.has_value());
+  auto fs = counter_findings(changes, std::nullopt);
+  const Finding* se = with_code(fs, "symbol_errors");
+  REQUIRE(se);
+  CHECK(se->severity == Severity::kWarn);  // 50 in an unknown time: no per-hour escalation
+  CHECK(se->message.find("time between them unknown") != std::string::npos);
+  CHECK(se->evidence[0].value_text.empty());
+  CHECK(with_code(fs, "rdma_packet_loss"));
+}
+
+TEST_CASE("a mix of deltas and single readings is judged per counter") {
+  Snapshot a, b;
+  a.samples = {ctr("enp1", kEth, "rx_crc_errors_phy", 0)};
+  b.samples = {ctr("enp1", kEth, "rx_crc_errors_phy", 1)};
+  auto changes = compute_delta(a, b, 60).changes;
+  Snapshot hw;
+  hw.samples = {ctr("mlx5_0/1", kHw, "local_ack_timeout_err", 2705)};
+  for (auto& r : snapshot_readings(hw)) changes.push_back(r);
+  auto fs = counter_findings(changes, 60.0);
+  REQUIRE(fs.size() == 2);
+  const Finding* loss = with_code(fs, "rdma_packet_loss");
+  REQUIRE(loss);
+  CHECK(loss->message.find("since the counters were last reset") != std::string::npos);
+  CHECK(*loss->evidence[0].value == 2705.0);
+  const Finding* phy = with_code(fs, "phy_errors");
+  REQUIRE(phy);
+  CHECK(phy->message.find("in 60 s") != std::string::npos);
+}
+
+TEST_CASE("knowledge-base fallback: an error counter no rule names warns when it grows") {
+  auto f = moved(kEth, "rx_oversize_pkts_phy", 0, 3);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].code == "packet_drops");
+  CHECK(f[0].severity == Severity::kWarn);
+  CHECK(f[0].evidence[0].threshold_text.find("knowledge base rule any_growth") != std::string::npos);
+  CHECK(moved(kEth, "rx_fragments_phy", 0, 3)[0].code == "phy_errors");
+  CHECK(moved(kEth, "module_unplug", 0, 1)[0].code == "link_events");
+  // Info rules and unknown counters never fall back.
+  CHECK(moved(kPort, "VL15_dropped", 0, 500).empty());
+  CHECK(moved(kEth, "vendor_crc_thing", 0, 5).empty());
+  CHECK(cumulative(kEth, "rx_oversize_pkts_phy", 5).empty());
 }
 
 TEST_CASE("traffic and unknown counters never give findings") {

@@ -19,7 +19,12 @@ TEST_CASE("a snapshot survives the JSON round trip with the same deltas") {
   auto b2 = snapshot_from_json(nlohmann::json::parse(snapshot_to_json(b).dump()));
   REQUIRE(a2.ok());
   REQUIRE(b2.ok());
-  CHECK(a2->samples.size() == a.samples.size());
+  REQUIRE(a2->samples.size() == a.samples.size());
+  for (size_t i = 0; i < a.samples.size(); ++i) {  // the knowledge-base facts travel along
+    CHECK(a2->samples[i].category == a.samples[i].category);
+    CHECK(a2->samples[i].rule == a.samples[i].rule);
+    CHECK(a2->samples[i].canonical == a.samples[i].canonical);
+  }
   CHECK(a2->ports.size() == a.ports.size());
   auto d1 = compute_delta(a, b, 10);
   auto d2 = compute_delta(*a2, *b2, 10);

@@ -119,7 +119,8 @@ TEST_CASE("netlink source: link facts, statistics as classified counters, module
   CHECK(fcs->value == 17);
   CHECK(fcs->group == CounterGroup::kEthtoolStats);
   CHECK(fcs->category == CounterCategory::kPhyError);
-  CHECK(fcs->canonical == "rx_crc_errors_phy");
+  CHECK(fcs->canonical == "eth-mac-FrameCheckSequenceErrors");
+  CHECK(fcs->rule == CounterRule::kPerHour);
   CHECK(fcs->device == "ens1f0np0");
   CHECK(fcs->source == "ethtool netlink STATS_GET eth-mac (ens1f0np0)");
   const Counter* octets = find(r.counters, "eth-mac-OctetsReceivedOK");
@@ -129,13 +130,22 @@ TEST_CASE("netlink source: link facts, statistics as classified counters, module
   const Counter* uncorr = find(r.counters, "fec-uncorrectable_blocks");
   REQUIRE(uncorr);
   CHECK(uncorr->value == 4);
-  CHECK(uncorr->canonical == "rx_fec_uncorrectable_blocks");
+  CHECK(uncorr->canonical == "fec_uncorrectable_blocks");  // an alias in the knowledge base
+  CHECK(uncorr->rule == CounterRule::kAnyGrowth);
   REQUIRE(find(r.counters, "fec-uncorrectable_blocks_lane1"));
   CHECK(find(r.counters, "fec-uncorrectable_blocks_lane1")->value == 4);
+  CHECK(find(r.counters, "fec-uncorrectable_blocks_lane1")->rule == CounterRule::kInfo);  // the total is judged
   CHECK(find(r.counters, "fec-corrected_bits")->unit == "bits");
   CHECK(find(r.counters, "pause-rx_pause_frames")->value == 900);
   CHECK(find(r.counters, "pause-rx_pause_frames")->category == CounterCategory::kPause);
   CHECK(find(r.counters, "linkstate-link_down_events")->category == CounterCategory::kLink);
+  CHECK(find(r.counters, "linkstate-link_down_events")->canonical == "link_down_events");
+  // Every statistic the netlink source makes is in the knowledge base (one source of meaning).
+  for (const auto& c : r.counters) {
+    INFO(c.name);
+    CHECK(c.category != CounterCategory::kUnknown);
+    CHECK(c.rule != CounterRule::kUnknown);
+  }
   CHECK(find(r.counters, "eth-phy-SymbolErrorDuringCarrier")->value == 3);
 
   REQUIRE(r.module.has_value());

@@ -218,20 +218,3 @@ TEST_CASE("MODULE_EEPROM reply: DATA bytes, or kParse without DATA") {
   empty.put_u32(ethnl::kEepromOffset, 0);
   CHECK_FALSE(decode_module_eeprom_reply(empty.bytes()).ok());
 }
-
-TEST_CASE("classify_netlink_stat: IEEE names mapped to categories, canonical names and units") {
-  auto fcs = classify_netlink_stat("eth-mac-FrameCheckSequenceErrors");
-  CHECK(fcs.category == CounterCategory::kPhyError);
-  CHECK(fcs.canonical == "rx_crc_errors_phy");
-  auto oct = classify_netlink_stat("eth-mac-OctetsReceivedOK");
-  CHECK(oct.category == CounterCategory::kTraffic);
-  CHECK(oct.unit == "bytes");
-  CHECK(classify_netlink_stat("fec-uncorrectable_blocks").canonical == "rx_fec_uncorrectable_blocks");
-  auto lane = classify_netlink_stat("fec-corrected_bits_lane3");
-  CHECK(lane.category == CounterCategory::kPhyError);
-  CHECK(lane.unit == "bits");
-  CHECK(lane.canonical == "fec-corrected_bits_lane3");  // per lane: its own name, no rule
-  CHECK(classify_netlink_stat("pause-rx_pause_frames").category == CounterCategory::kPause);
-  CHECK(classify_netlink_stat("linkstate-link_down_events").canonical == "link_down_events");
-  CHECK(classify_netlink_stat("eth-mac-stat30").category == CounterCategory::kOther);
-}

@@ -1,0 +1,1 @@
+import rdma-statistic tests/fixtures/cases/025-rdma-statistic-all-zero.input.txt --all --format table

@@ -1,0 +1,1 @@
+import syslog tests/fixtures/counters-faults/carrier-flaps.syslog.txt --format table
