@@ -135,8 +135,9 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
   // The pipes closed; the child may still linger after a kill: wait with the same deadline.
   while (waitpid(pid, &status, WNOHANG) == 0) {
     double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (((timeout_s > 0 && elapsed > timeout_s) || res.interrupted_by) && !kill_sent) {
-      res.timed_out = true;
+    const bool past_deadline = timeout_s > 0 && elapsed > timeout_s;
+    if ((past_deadline || res.interrupted_by) && !kill_sent) {
+      if (past_deadline && !res.interrupted_by) res.timed_out = true;
       kill(-pid, SIGKILL);
       kill_sent = true;
     }

@@ -122,7 +122,7 @@ TEST_CASE("collectives: sizes on one side only are missing rows and gaps, not re
   CHECK(d.count(DiffStatus::kMissing) == 2);
 }
 
-TEST_CASE("collectives: differences within the print resolution are rounding; zero baseline has no ratio") {
+TEST_CASE("collectives: differences within the print resolution are rounding, zero baseline has no ratio") {
   auto base = bench({{8, 0.0}, {16, 0.01e9}, {32, 0.03e9}});
   auto cur = bench({{8, 0.01e9}, {16, 0.02e9}, {32, 0.01e9}});
   base.data["busbw_resolution_bytes_per_s"] = 1e7;
@@ -143,7 +143,7 @@ TEST_CASE("collectives: different rank counts are noted, not hidden") {
   CHECK(f->message.find("ranks 64 vs 16") != std::string::npos);
 }
 
-TEST_CASE("pairs are matched by host name whatever the order; missing hosts are gaps") {
+TEST_CASE("pairs are matched by host name whatever the order, missing hosts are gaps") {
   // Baseline: a, b, c (symmetric). Current: c, a, d in another order; b is gone, d is new.
   json bm = {{nullptr, 10e9, 10e9}, {10e9, nullptr, 10e9}, {10e9, 10e9, nullptr}};
   json cm = {{nullptr, 6e9, 10e9}, {6e9, nullptr, 10e9}, {10e9, 10e9, nullptr}};  // c<->a slow

@@ -227,7 +227,7 @@ TEST_CASE("inputs that are not nccl-tests output are refused with the file named
   CHECK(bad_hint.error().code == ErrorCode::kInvalidArgument);
 }
 
-TEST_CASE("a header without rows is a gap, not a table; CRLF line ends are accepted") {
+TEST_CASE("a header without rows is a gap, not a table, CRLF line ends are accepted") {
   std::string text =
       "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  error\r\n"
       "# Out of bounds values : 0 OK\r\n"

@@ -21,7 +21,7 @@ TEST_CASE("the pattern depends on rank and index, stays small and repeats every 
     }
 }
 
-TEST_CASE("all_reduce: a correct sum has 0 wrong elements; corrupting 3 gives 3") {
+TEST_CASE("all_reduce: a correct sum has 0 wrong elements, corrupting 3 gives 3") {
   const int n = 3;
   auto shape = collective_shape(Collective::kAllReduce, 4000 * 4, DataType::kFloat, n);
   REQUIRE(shape.count == 4000);

@@ -115,7 +115,7 @@ TEST_CASE("case 013: 2 of 8 ConnectX-7 rails down (mlx5_11 Polling, mlx5_5 Disab
   CHECK(check_named(r, "port_rate").status == CheckStatus::kPass);
 }
 
-TEST_CASE("case 015: rate mismatch warn naming both readings and asking for the model; no lid finding") {
+TEST_CASE("case 015: rate mismatch warn naming both readings and asking for the model, no lid finding") {
   auto r = check_file("015-ibstatus-roce-rate-mismatch.input.txt");
   REQUIRE(r.findings.size() == 1);
   const Finding& f = r.findings[0];
@@ -147,7 +147,7 @@ TEST_CASE("case 021: healthy control - no finding at all, the '(downgraded)' swi
   CHECK(check_named(r, "port_state").status == CheckStatus::kNotChecked);
 }
 
-TEST_CASE("case 019 (sysfs tree): '25 Gb/sec (1X EDR)' on MT4118 is no width fault; '4: ACTIVE' phys_state no fault") {
+TEST_CASE("case 019 (sysfs tree): '25 Gb/sec (1X EDR)' on MT4118 is no width fault, '4: ACTIVE' phys_state no fault") {
   FsRoot fs(kFixtures + "case019", kFixtures + "case019/no-procfs");
   HostFacts facts = read_host_facts(fs);
   REQUIRE(facts.rdma_ports);

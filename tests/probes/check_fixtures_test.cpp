@@ -75,7 +75,7 @@ TEST_CASE("read_host_facts on the healthy node reads every kind of fact") {
   for (const auto& c : *f.counters) CHECK(c.counter.name == "rp_cnp_ignored");
 }
 
-TEST_CASE("healthy node: nothing at warn or above; only the three info traps; every check decided") {
+TEST_CASE("healthy node: nothing at warn or above, only the three info traps, every check decided") {
   auto r = run_checks(facts_of("healthy"), {});
   std::multiset<Key> expected = {{Severity::kInfo, "pcie_speed_low_at_idle", "0000:9c:00.0"},
                                  {Severity::kInfo, "acs_unknown", "0000:00:01.1"},
@@ -142,7 +142,7 @@ TEST_CASE("the faults' messages say what a person needs") {
   CHECK(below_expected == 1);
 }
 
-TEST_CASE("GID entries whose read fails count as empty; a tree without gid_attrs is 'unknown'") {
+TEST_CASE("GID entries whose read fails count as empty, a tree without gid_attrs is 'unknown'") {
   testing::CounterTestTree t;
   std::string p = "class/infiniband/mlx5_0/ports/1";
   t.file(p + "/state", "4: ACTIVE");

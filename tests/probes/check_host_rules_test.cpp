@@ -39,7 +39,7 @@ TEST_CASE("kernel_at_least compares major.minor of a release string") {
   CHECK_FALSE(kernel_at_least("garbage", 5, 12).has_value());
 }
 
-TEST_CASE("GPUDirect RDMA: not applicable without GPUs or RDMA NICs; fine with peer memory") {
+TEST_CASE("GPUDirect RDMA: not applicable without GPUs or RDMA NICs, fine with peer memory") {
   CHECK(gdr_findings(node(0, 4)).empty());
   CHECK(gdr_findings(node(8, 0)).empty());
   GdrFacts loaded = node(8, 8);
@@ -99,7 +99,7 @@ TEST_CASE("iommu_mode: group types first, then class/iommu and the command line"
   CHECK(iommu_mode(f) == IommuMode::kTranslated);
 }
 
-TEST_CASE("iommu_findings: translated warns naming the devices; off/passthrough quiet; unknown info") {
+TEST_CASE("iommu_findings: translated warns naming the devices, off/passthrough quiet, unknown info") {
   IommuFacts f;
   f.units = {"dmar0", "dmar1"};
   f.cmdline = "ro intel_iommu=on";

@@ -73,7 +73,7 @@ TEST_CASE("ACS redirect on a port above a NIC is an error naming the port and wh
   CHECK(f[0].action.find("setpci") != std::string::npos);
 }
 
-TEST_CASE("EgressCtrl alone redirects; SrcValid, UpstreamFwd, TransBlk, DirectTrans alone do not") {
+TEST_CASE("EgressCtrl alone redirects, SrcValid, UpstreamFwd, TransBlk, DirectTrans alone do not") {
   CHECK(acs_findings({placed("0000:17:01.0", kAcsEgressCtrl, {"GPU0"})}, {}).size() == 1);
   CHECK(acs_findings({placed("0000:17:01.0", kAcsCmpltRedirect, {"GPU0"})}, {}).size() == 1);
   CHECK(acs_findings({placed("0000:17:01.0", kAcsSrcValid | kAcsUpstreamFwd | kAcsTransBlock | kAcsDirectTrans,
@@ -103,7 +103,7 @@ TEST_CASE("unreadable ACS (64-byte config) is one info 'unknown', never absence 
   CHECK(f[0].evidence.size() == 2);
 }
 
-TEST_CASE("case 008 shape: 5 of 11 unplaced lines redirect; SrcValid-only not counted; no address named") {
+TEST_CASE("case 008 shape: 5 of 11 unplaced lines redirect, SrcValid-only not counted, no address named") {
   std::vector<AcsPort> ports;
   uint16_t on = kAcsSrcValid | kAcsReqRedirect | kAcsCmpltRedirect | kAcsUpstreamFwd;
   for (int i = 0; i < 5; ++i) ports.push_back(loose(4 + i, on));
@@ -150,7 +150,7 @@ TEST_CASE("parse_aer_text: current names, old names with spaces, TOTAL lines, ga
   CHECK(bad.error().source == "/x/aer_dev_fatal");
 }
 
-TEST_CASE("AER: fatal or non-fatal > 0 is critical; correctable only is info; zero is nothing") {
+TEST_CASE("AER: fatal or non-fatal > 0 is critical, correctable only is info, zero is nothing") {
   AerSubject s;
   s.bdf = "0000:1a:00.0";
   s.label = "GPU1";

@@ -55,7 +55,7 @@ TEST_CASE("states from every tool normalize to the sysfs spelling") {
   CHECK(normalize_phys_state("4: ACTIVE") == "4: ACTIVE");  // case 019's non-standard value stays as is
 }
 
-TEST_CASE("port_state_rule reuses the counter rules: DOWN/Polling is an error; the rate is not a speed") {
+TEST_CASE("port_state_rule reuses the counter rules: DOWN/Polling is an error, the rate is not a speed") {
   auto p = port("mlx5_11", "MT4129", "40", "Ethernet", "1: DOWN", "2: Polling");
   p.from_sysfs = false;
   p.source = "ibstat.txt line 59: CA 'mlx5_11' port 1";
@@ -122,7 +122,7 @@ TEST_CASE("on InfiniBand a lower lane count is named") {
   CHECK(f[0].message.find("trained 2X instead of 4X lanes") != std::string::npos);
 }
 
-TEST_CASE("down ports are not compared (their 40 is no speed); different models are not peers") {
+TEST_CASE("down ports are not compared (their 40 is no speed), different models are not peers") {
   std::vector<RdmaPortFacts> ports = {port("mlx5_0", "MT4129", "400"), port("mlx5_3", "MT4129", "400"),
                                       port("mlx5_5", "MT4129", "40", "Ethernet", "1: DOWN", "3: Disabled"),
                                       port("mlx5_11", "MT4129", "40", "Ethernet", "1: DOWN", "2: Polling"),
@@ -130,7 +130,7 @@ TEST_CASE("down ports are not compared (their 40 is no speed); different models 
   CHECK(port_rate_findings(ports, {}).empty());
 }
 
-TEST_CASE("without a majority the mismatch lists every reading; unknown model asks for it") {
+TEST_CASE("without a majority the mismatch lists every reading, unknown model asks for it") {
   auto a = port("mlx5_0", "", "200 Gb/sec (4X HDR)");
   auto b = port("mlx5_1", "", "400 Gb/sec (4X NDR)");
   a.from_sysfs = b.from_sysfs = false;
@@ -142,7 +142,7 @@ TEST_CASE("without a majority the mismatch lists every reading; unknown model as
   CHECK(f[0].message.find("does not name the device model") != std::string::npos);
 }
 
-TEST_CASE("--expect-rate: below is an error and replaces the peer comparison; per model") {
+TEST_CASE("--expect-rate: below is an error and replaces the peer comparison, per model") {
   std::vector<RdmaPortFacts> ports = {port("mlx5_0", "MT4129", "200"), port("mlx5_1", "MT4129", "200"),
                                       port("mlx5_2", "MT4129", "200"), port("mlx5_4", "MT4125", "100")};
   auto f = port_rate_findings(ports, {RateExpectation{"MT4129", 400}});
@@ -166,7 +166,7 @@ TEST_CASE("RoCE MTU from the netdev MTU follows the kernel's iboe_get_mtu") {
   CHECK(roce_mtu_from_netdev_mtu(100) == 0);
 }
 
-TEST_CASE("RoCE MTU below 4096 warns; InfiniBand ports and unknown MTUs are not judged") {
+TEST_CASE("RoCE MTU below 4096 warns, InfiniBand ports and unknown MTUs are not judged") {
   auto p = port("mlx5_1", "MT4129", "400");
   p.netdev = "ens27np0";
   p.netdev_mtu_bytes = 1500;
@@ -188,7 +188,7 @@ TEST_CASE("RoCE MTU below 4096 warns; InfiniBand ports and unknown MTUs are not 
   CHECK(roce_mtu_findings(port("mlx5_2", "MT4129", "400")).empty());
 }
 
-TEST_CASE("RoCE v2 GID: none on an up RoCE port is an error; unknown, down or IB ports are not judged") {
+TEST_CASE("RoCE v2 GID: none on an up RoCE port is an error, unknown, down or IB ports are not judged") {
   auto p = port("mlx5_0", "MT4129", "400");
   p.rocev2_gids = std::vector<std::string>{};
   auto f = roce_gid_findings(p);
@@ -205,7 +205,7 @@ TEST_CASE("RoCE v2 GID: none on an up RoCE port is an error; unknown, down or IB
   CHECK(roce_gid_findings(down).empty());
 }
 
-TEST_CASE("ECN: rp_cnp_ignored > 0 fires the existing counter rule; other counters stay with `counters`") {
+TEST_CASE("ECN: rp_cnp_ignored > 0 fires the existing counter rule, other counters stay with `counters`") {
   auto f = ecn_findings({reading("rp_cnp_ignored", 1234), reading("rp_cnp_handled", 99),
                          reading("out_of_sequence", 500)});
   REQUIRE(f.size() == 1);

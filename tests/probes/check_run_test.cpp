@@ -23,7 +23,7 @@ TEST_CASE("no facts: every check is 'not checked', no finding") {
   for (const auto& c : r.checks) CHECK(c.status == CheckStatus::kNotChecked);
 }
 
-TEST_CASE("empty facts are 'n/a'; a node without GPUs has nothing for GPUDirect") {
+TEST_CASE("empty facts are 'n/a', a node without GPUs has nothing for GPUDirect") {
   HostFacts f;
   f.pcie_links.emplace();
   f.acs_ports.emplace();
@@ -38,7 +38,7 @@ TEST_CASE("empty facts are 'n/a'; a node without GPUs has nothing for GPUDirect"
     CHECK(status_of(r, n) == CheckStatus::kNotApplicable);
 }
 
-TEST_CASE("ACS unreadable everywhere is 'unknown' (info), partly read is decided; IOMMU unknown too") {
+TEST_CASE("ACS unreadable everywhere is 'unknown' (info), partly read is decided, IOMMU unknown too") {
   HostFacts f;
   AcsPort p;
   p.bdf = "0000:15:01.0";
@@ -62,7 +62,7 @@ TEST_CASE("ACS unreadable everywhere is 'unknown' (info), partly read is decided
   CHECK(status_of(run_checks(f, {}), "acs") == CheckStatus::kProblems);
 }
 
-TEST_CASE("completion errors add the nccl_errors check; JSON of a check result") {
+TEST_CASE("completion errors add the nccl_errors check, JSON of a check result") {
   HostFacts f;
   WcError w;
   w.status = 12;

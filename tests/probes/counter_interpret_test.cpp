@@ -235,7 +235,7 @@ TEST_CASE("rx_starvation: RQ and NIC buffer drops are one finding") {
   CHECK(f.evidence.size() == 3);
 }
 
-TEST_CASE("optics from the snapshot's modules, judged once; unknown counters are counted, never judged") {
+TEST_CASE("optics from the snapshot's modules, judged once, unknown counters are counted, never judged") {
   InterpretInput in = window({{"ens1f0np0", kEth, "vendor_magic_errors", 0, 50}}, 10);
   ModuleDiagnostics m;
   m.netdev = "ens1f0np0";

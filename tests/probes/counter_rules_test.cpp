@@ -56,7 +56,7 @@ PortInfo rdma_port(const std::string& state, const std::string& phys, const std:
 
 }  // namespace
 
-TEST_CASE("link_downed: any growth is critical L4; none without growth") {
+TEST_CASE("link_downed: any growth is critical L4, none without growth") {
   auto fs = moved(kPort, "link_downed", 0, 1);
   REQUIRE(fs.size() == 1);
   CHECK(fs[0].code == "link_down");
@@ -177,7 +177,7 @@ TEST_CASE("rp_cnp_ignored: ECN not enabled (warn), mlx5 and irdma spelling") {
   CHECK(cumulative(kHw, "cnpIgnored", 3, "irdma")[0].code == "ecn_not_enabled");
 }
 
-TEST_CASE("congestion and pause frames are info; a pause storm is critical") {
+TEST_CASE("congestion and pause frames are info, a pause storm is critical") {
   auto c = moved(kHw, "np_ecn_marked_roce_packets", 0, 1000);
   REQUIRE(c.size() == 1);
   CHECK(c[0].code == "congestion");
@@ -353,7 +353,7 @@ TEST_CASE("port state: DOWN/Polling is an L4 error and the rate is not a speed")
   CHECK(dis[0].message.find("Disabled") != std::string::npos);
 }
 
-TEST_CASE("port state: INIT on InfiniBand = no subnet manager; healthy and odd values") {
+TEST_CASE("port state: INIT on InfiniBand = no subnet manager, healthy and odd values") {
   auto init = port_state_findings(rdma_port("2: INIT", "5: LinkUp", "200 Gb/sec (4X HDR)"));
   REQUIRE(init.size() == 1);
   CHECK(init[0].code == "port_not_active");

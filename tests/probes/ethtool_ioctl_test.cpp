@@ -90,7 +90,7 @@ FakeKernel mlx5_kernel() {
 
 }  // namespace
 
-TEST_CASE("ethtool ioctl: GSSET_INFO, GSTRINGS, GSTATS; 32-byte names without NUL") {
+TEST_CASE("ethtool ioctl: GSSET_INFO, GSTRINGS, GSTATS, 32-byte names without NUL") {
   FakeKernel k = mlx5_kernel();
   auto r = read_ethtool_stats(k, "ens1f0np0");
   REQUIRE(r.ok());
@@ -144,7 +144,7 @@ TEST_CASE("ethtool ioctl: errors") {
   CHECK(read_ethtool_stats(k, "").error().code == ErrorCode::kInvalidArgument);
 }
 
-TEST_CASE("ethtool ioctl on this host: no crash; a missing netdev is not found") {
+TEST_CASE("ethtool ioctl on this host: no crash, a missing netdev is not found") {
   SocketEthtoolIoctl io;
   auto missing = read_ethtool_stats(io, "fdgnosuch0");
   REQUIRE_FALSE(missing.ok());
@@ -174,7 +174,7 @@ TEST_CASE("ethtool -S text") {
   CHECK(parse_ethtool_s_text("", "x")->empty());
 }
 
-TEST_CASE("fixture source: <root>/ethtool/<netdev>; never the ioctl on a fixture") {
+TEST_CASE("fixture source: <root>/ethtool/<netdev>, never the ioctl on a fixture") {
   FsRoot fs(std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/roce-rising/after", "/proc");
   FixtureEthtoolStatsSource src(fs);
   auto r = src.read_stats("ens1f0np0");

@@ -245,7 +245,7 @@ TEST_CASE("module EEPROM errors: EPERM needs CAP_NET_ADMIN, EIO is no module, a 
   }
 }
 
-TEST_CASE("ENODEV stops the netdev with a kNotFound gap; a socket failure stops it with that error") {
+TEST_CASE("ENODEV stops the netdev with a kNotFound gap, a socket failure stops it with that error") {
   FakeLinkIoctl io;
   FakeEthtoolFamily gone;
   gone.errors[ethnl::kMsgLinkmodesGet] = ENODEV;
@@ -263,7 +263,7 @@ TEST_CASE("ENODEV stops the netdev with a kNotFound gap; a socket failure stops 
   CHECK(is_failure(r.gaps[0]));
 }
 
-TEST_CASE("a malformed reply is a kParse gap naming the request; the other requests still count") {
+TEST_CASE("a malformed reply is a kParse gap naming the request, the other requests still count") {
   FakeEthtoolFamily nl = healthy_nic();
   nl.replies[ethnl::kMsgLinkmodesGet] = {8, 0, 5, 0, 1};  // SPEED attribute cut short
   FakeLinkIoctl io;
@@ -314,7 +314,7 @@ TEST_CASE("ioctl fallback: module EEPROM needs CAP_NET_ADMIN") {
   CHECK(m.error().code == ErrorCode::kNotFound);
 }
 
-TEST_CASE("fixture source: module pages from ethtool-module/<netdev>; absent file says nothing") {
+TEST_CASE("fixture source: module pages from ethtool-module/<netdev>, absent file says nothing") {
   CounterTestTree t;
   OpticsSpec s;
   s.rx_mw = {0.05, 0.05, 0.05, 0.05};

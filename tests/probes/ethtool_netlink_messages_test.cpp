@@ -64,7 +64,7 @@ TEST_CASE("netlink attributes: u64 at a 4-byte boundary and u64 arrays") {
   CHECK_FALSE(nlattr_u64_array((*top)[2]).has_value());
 }
 
-TEST_CASE("requests: header with DEV_NAME and FLAGS; STATS_GET asks for four groups; EEPROM read fields") {
+TEST_CASE("requests: header with DEV_NAME and FLAGS, STATS_GET asks for four groups, EEPROM read fields") {
   auto h = encode_header_request(ethnl::kPauseHeader, "ens1f0np0", ethnl::kFlagStats);
   FakeEthtoolFamily fam;
   fam.replies[ethnl::kMsgPauseGet] = pause_reply(true, true, std::nullopt);
@@ -107,7 +107,7 @@ TEST_CASE("requests: header with DEV_NAME and FLAGS; STATS_GET asks for four gro
   CHECK(fam.seen.back().eeprom->length == 64);
 }
 
-TEST_CASE("LINKMODES reply: speed, lanes, duplex, autoneg; unknown attributes and bitsets ignored") {
+TEST_CASE("LINKMODES reply: speed, lanes, duplex, autoneg, unknown attributes and bitsets ignored") {
   LinkFacts f;
   REQUIRE(decode_linkmodes_reply(linkmodes_reply(400000, 4, 1, 1), f).ok());
   CHECK(*f.speed_mbps == 400000);
@@ -157,7 +157,7 @@ TEST_CASE("PAUSE reply: configuration and the two frame counters (PAD skipped)")
   CHECK(stats[1].message == "PAUSE_GET");
 }
 
-TEST_CASE("FEC reply: active mode, totals and per-lane arrays; an empty array is not a counter") {
+TEST_CASE("FEC reply: active mode, totals and per-lane arrays, an empty array is not a counter") {
   LinkFacts f;
   std::vector<NetlinkStat> stats;
   REQUIRE(decode_fec_reply(fec_reply(ethnl::kLinkModeFecRs, {100, 40, 60}, {3}, {}), f, stats).ok());
@@ -186,7 +186,7 @@ TEST_CASE("FEC reply: active mode, totals and per-lane arrays; an empty array is
   CHECK(st.error().code == ErrorCode::kParse);
 }
 
-TEST_CASE("STATS reply: one STAT nest per statistic; unknown groups skipped; unknown ids kept") {
+TEST_CASE("STATS reply: one STAT nest per statistic, unknown groups skipped, unknown ids kept") {
   NlAttrWriter w;
   w.put_flag(1);  // PAD
   stats_group(w, 1, {{4, 17}, {0, 1000}, {12, 5000}, {30, 9}});  // eth-mac

@@ -92,7 +92,7 @@ TEST_CASE("case 022: snapshots, deltas on priority 0, the cut snapshot, hw_count
   CHECK(paired);
 }
 
-TEST_CASE("case 022 verdict: lossy RoCE on priority 0, ~1078-byte frames; no storm, no rates") {
+TEST_CASE("case 022 verdict: lossy RoCE on priority 0, ~1078-byte frames, no storm, no rates") {
   for (std::optional<double> window : {std::optional<double>(), std::optional<double>(60.0)}) {
     auto r = interpret_repo_file(CounterImportFormat::kEthtoolS, kCase022, window);
     auto ps = problems(r.result);

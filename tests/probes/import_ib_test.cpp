@@ -76,7 +76,7 @@ TEST_CASE("case 015 ibstatus: three RoCE ports, no model, rates with the mlx5 IB
   CHECK((*ports)[2].source == "015.txt line 19: mlx5_2 port 1");
 }
 
-TEST_CASE("ibv_devinfo without -v: model from vendor_part_id, states, active_mtu; no rate") {
+TEST_CASE("ibv_devinfo without -v: model from vendor_part_id, states, active_mtu, no rate") {
   auto ports = parse_ibv_devinfo(fixture("ibv_devinfo/roce-2port.txt"), "devinfo.txt");
   REQUIRE(ports.ok());
   REQUIRE(ports->size() == 2);

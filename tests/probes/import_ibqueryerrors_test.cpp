@@ -23,7 +23,7 @@ const Counter& counter(const InterpretInput& in, const std::string& dev, const s
 }
 }  // namespace
 
-TEST_CASE("case 018: the expected values; port ALL is not a port") {
+TEST_CASE("case 018: the expected values, port ALL is not a port") {
   auto imp = import_repo_file(CounterImportFormat::kIbqueryerrors, kCase018);
   CHECK(imp.facts["summary"]["nodes_checked"] == 4);
   CHECK(imp.facts["summary"]["bad_nodes"] == 4);
@@ -80,7 +80,7 @@ TEST_CASE("case 018: the expected values; port ALL is not a port") {
   CHECK(counter(in, sw(3), "VL15Dropped").value == 3);
 }
 
-TEST_CASE("case 018 verdict: critical L4 on switch ports 5 and 7; warn discards and flaps; "
+TEST_CASE("case 018 verdict: critical L4 on switch ports 5 and 7, warn discards and flaps, "
           "PortXmitWait info only") {
   auto r = interpret_repo_file(CounterImportFormat::kIbqueryerrors, kCase018);
   std::set<std::string> critical, discards, flaps, saturated_info;

@@ -70,7 +70,7 @@ const char* kFull = "Speed 32GT/s (ok), Width x16 (ok)";
 
 }  // namespace
 
-TEST_CASE("parse_acs_flags reads +/- flags; junk is nullopt") {
+TEST_CASE("parse_acs_flags reads +/- flags, junk is nullopt") {
   CHECK(parse_acs_flags("SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-") ==
         uint16_t{0x001d});
   CHECK(parse_acs_flags("SrcValid- TransBlk- ReqRedir- CmpltRedir- UpstreamFwd- EgressCtrl+ DirectTrans-") ==

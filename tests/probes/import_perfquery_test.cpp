@@ -68,7 +68,7 @@ TEST_CASE("case 017 must not: PortSelect, CounterSelect, CounterSelect2, CapMask
   }
 }
 
-TEST_CASE("case 017 verdict: healthy; PortXmitWait alone raises nothing") {
+TEST_CASE("case 017 verdict: healthy, PortXmitWait alone raises nothing") {
   auto r = interpret_repo_file(CounterImportFormat::kPerfquery, kCase017);
   CHECK(problems(r.result).empty());
   CHECK(r.result.findings.empty());  // a single cumulative PortXmitWait has no time base: not even info

@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kFlaps = "tests/fixtures/counters-faults/carrier-flaps.syslog.txt";
 }
 
-TEST_CASE("syslog fixture: carrier losses per interface; link up and downshift lines do not count") {
+TEST_CASE("syslog fixture: carrier losses per interface, link up and downshift lines do not count") {
   auto imp = import_repo_file(CounterImportFormat::kSyslog, kFlaps);
   const auto& s = imp.series.at(0).at(0).samples;
   auto count = [&](const std::string& dev, const std::string& name) -> std::optional<uint64_t> {
@@ -30,7 +30,7 @@ TEST_CASE("syslog fixture: carrier losses per interface; link up and downshift l
   CHECK(s.front().group == CounterGroup::kLogEvents);
 }
 
-TEST_CASE("syslog fixture verdict: >= 5 in 24 h is an error, one loss a warn; nothing else") {
+TEST_CASE("syslog fixture verdict: >= 5 in 24 h is an error, one loss a warn, nothing else") {
   auto r = interpret_repo_file(CounterImportFormat::kSyslog, kFlaps);
   REQUIRE(r.result.findings.size() == 2);
   const Finding* e = finding(r.result, "link_flap", "enp59s0f0");

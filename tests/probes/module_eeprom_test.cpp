@@ -18,7 +18,7 @@ TEST_CASE("mw_to_dbm: 1 mW = 0 dBm, 0.1 mW = -10 dBm, no light has no dBm") {
   CHECK_FALSE(mw_to_dbm(-1.0).has_value());
 }
 
-TEST_CASE("ModuleMemory: the lower page is shared by every page; upper halves are per page") {
+TEST_CASE("ModuleMemory: the lower page is shared by every page, upper halves are per page") {
   ModuleMemory m;
   m.store(kModuleI2cA0, 0, 3, 0, {0x11, 0x22});  // lower page written "through" page 3
   m.store(kModuleI2cA0, 0, 3, 128, {0xAB, 0xCD});
@@ -95,7 +95,7 @@ TEST_CASE("SFF-8636: temperature, Vcc, 4 lanes and page 03h thresholds") {
   CHECK(j["thresholds"]["temperature_c"]["high_warning"].get<double>() == doctest::Approx(75));
 }
 
-TEST_CASE("SFF-8636 with flat memory has no thresholds and says so; tx power unsupported is honoured") {
+TEST_CASE("SFF-8636 with flat memory has no thresholds and says so, tx power unsupported is honoured") {
   OpticsSpec s;
   s.flat = true;
   auto m = sff8636_pages(s);
@@ -153,7 +153,7 @@ TEST_CASE("CMIS: module state, lane count from the first application, page 11h l
   CHECK(d->notes.empty());
 }
 
-TEST_CASE("CMIS: OSFP with 8 lanes; flat memory module has no lanes and a note") {
+TEST_CASE("CMIS: OSFP with 8 lanes, flat memory module has no lanes and a note") {
   OpticsSpec s;
   s.identifier = 0x19;
   s.rx_mw = {1, 1, 1, 1, 1, 1, 1, 0.5};
@@ -242,7 +242,7 @@ TEST_CASE("SFF-8472 without digital diagnostics: identity only, a note") {
   CHECK(d->notes[0].find("no digital diagnostics") != std::string::npos);
 }
 
-TEST_CASE("unknown identifier: decoded as unknown with a note; no lower page: kNotFound") {
+TEST_CASE("unknown identifier: decoded as unknown with a note, no lower page: kNotFound") {
   ModuleMemory m;
   m.store(kModuleI2cA0, 0, 0, 0, {0x1A});
   auto d = decode_module_eeprom(m);

@@ -82,7 +82,7 @@ TEST_CASE("NvmlGpuInventory: dgx8-nvswitch.conf gives 8 H100s with 18 active swi
   CHECK(inv.gpus[0].nvlinks[17].remote_pci_bdf == "0000:08:00.0");
 }
 
-TEST_CASE("NvmlGpuInventory: direct links name the peer GPU by its sysfs bus id; down links are kept inactive") {
+TEST_CASE("NvmlGpuInventory: direct links name the peer GPU by its sysfs bus id, down links are kept inactive") {
   FakeConfig c(conf("hgx4-link-down.conf"));
   auto inv = NvmlGpuInventory(FAKE_NVML_PATH).read();
   REQUIRE(inv.gpus.size() == 4);
@@ -99,7 +99,7 @@ TEST_CASE("NvmlGpuInventory: direct links name the peer GPU by its sysfs bus id;
   CHECK(pairs.at({"0000:43:00.0", "0000:63:00.0"}) == 4);
 }
 
-TEST_CASE("NvmlGpuInventory: a failing call is a gap naming the GPU; the other GPUs are read") {
+TEST_CASE("NvmlGpuInventory: a failing call is a gap naming the GPU, the other GPUs are read") {
   char tmpl[] = "/tmp/fabdiag-fake-nvml-XXXXXX";
   int fd = mkstemp(tmpl);
   REQUIRE(fd >= 0);

@@ -50,7 +50,7 @@ TEST_CASE("rx power below the low-warning threshold on every lane: one warn with
   CHECK(has(f->action, "Clean the fibre connectors"));
 }
 
-TEST_CASE("one lane below the low-alarm threshold: error naming that lane; spread not repeated") {
+TEST_CASE("one lane below the low-alarm threshold: error naming that lane, spread not repeated") {
   OpticsSpec s;
   s.rx_mw = {dbm_mw(-2), dbm_mw(-14), dbm_mw(-2), dbm_mw(-2)};
   auto f = optics_finding(module(s));
@@ -72,7 +72,7 @@ TEST_CASE("no light on a lane is an alarm with a clear evidence text") {
   CHECK(f->evidence[0].value_text == "no light (0 mW)");
 }
 
-TEST_CASE("lanes more than 3 dB apart but above thresholds: spread warning; 3 dB exactly is fine") {
+TEST_CASE("lanes more than 3 dB apart but above thresholds: spread warning, 3 dB exactly is fine") {
   OpticsSpec s;
   s.rx_mw = {dbm_mw(-1), dbm_mw(-1.5), dbm_mw(-4.5), dbm_mw(-1)};  // 3.5 dB spread
   auto f = optics_finding(module(s));

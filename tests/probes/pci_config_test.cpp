@@ -94,7 +94,7 @@ TEST_CASE("an ACS capability cut off by the end of the image is unreadable") {
   CHECK(acs_from_config(cut).status == AcsStatus::kUnreadable);
 }
 
-TEST_CASE("64 bytes (unprivileged read) is 'needs root'; 256 bytes has no extended space") {
+TEST_CASE("64 bytes (unprivileged read) is 'needs root', 256 bytes has no extended space") {
   std::vector<uint8_t> unpriv(64, 0xab);
   auto a = acs_from_config(unpriv);
   CHECK(a.status == AcsStatus::kNeedsRoot);

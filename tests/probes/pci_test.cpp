@@ -188,7 +188,7 @@ TEST_CASE("read_pci_device: garbage numa_node, cpulist fallbacks, missing link f
   CHECK(has_gap_for(gaps, "local_cpus", ErrorCode::kNotFound));
 }
 
-TEST_CASE("read_pci_device: missing device, bad address; list_pci_devices order") {
+TEST_CASE("read_pci_device: missing device, bad address, list_pci_devices order") {
   FakeSys t;
   std::vector<Error> gaps;
   auto missing = read_pci_device(t.fsroot(), "0000:18:00.0", gaps);

@@ -52,7 +52,7 @@ TEST_CASE("width below the lower max of both ends is an error with evidence") {
   CHECK(down[0].message.find("down") != std::string::npos);
 }
 
-TEST_CASE("slow speed: warn on NICs, info on GPUs; both faults at once") {
+TEST_CASE("slow speed: warn on NICs, info on GPUs, both faults at once") {
   auto nic = judge_pcie_link(subject(16, 32, 16, 16, 32, 16));
   REQUIRE(nic.size() == 1);
   CHECK(nic[0].code == "pcie_speed_downgraded");
@@ -74,7 +74,7 @@ TEST_CASE("slow speed: warn on NICs, info on GPUs; both faults at once") {
   CHECK(both[1].code == "pcie_speed_downgraded");
 }
 
-TEST_CASE("unknown values give no finding; an unknown parent leaves the device's max") {
+TEST_CASE("unknown values give no finding, an unknown parent leaves the device's max") {
   PcieLinkSubject s = subject(16, 32, 16, 16, 32, 16);
   s.link.current_speed_gts.reset();
   CHECK(judge_pcie_link(s).empty());

@@ -101,7 +101,7 @@ TEST_CASE("rails: case 011 machine: two GPUs per PXB NIC, NIC3/NIC4 close to no 
   for (const auto& x : f) CHECK(x.code != "gpu_without_local_nic");
 }
 
-TEST_CASE("rails: GPUs whose best NIC is beyond PXB have no local NIC; 3 GPUs on 2 NICs share") {
+TEST_CASE("rails: GPUs whose best NIC is beyond PXB have no local NIC, 3 GPUs on 2 NICs share") {
   auto r = synthetic({"GPU0", "GPU1", "GPU2", "GPU3", "NIC0", "NIC1"},
                      {{"X", "PIX", "PIX", "SYS", "PIX", "PIX"},
                       {"PIX", "X", "PIX", "SYS", "PIX", "PXB"},
@@ -124,7 +124,7 @@ TEST_CASE("rails: GPUs whose best NIC is beyond PXB have no local NIC; 3 GPUs on
   CHECK(f[1].message.find("NIC0 (mlx5_0) at NODE") != std::string::npos);
 }
 
-TEST_CASE("rails: missing cells stay unknown; no RDMA NIC means no rails finding") {
+TEST_CASE("rails: missing cells stay unknown, no RDMA NIC means no rails finding") {
   auto r = synthetic({"GPU0", "GPU1", "NIC0"},
                      {{"X", "-", "PXB"}, {"-", "-", "-"}, {"-", "-", "-"}});
   auto rails = compute_rails(r);

@@ -46,7 +46,7 @@ FsRoot root_of(const std::string& dir) { return FsRoot(dir, dir); }
 
 }  // namespace
 
-TEST_CASE("Anonymizer: GUIDs, GIDs and MACs get stable placeholders; zero values stay") {
+TEST_CASE("Anonymizer: GUIDs, GIDs and MACs get stable placeholders, zero values stay") {
   Anonymizer a;
   CHECK(a.guid("b8ce:f603:00a1:b2c4") == "0000:0000:0000:0001");
   CHECK(a.guid("1070:fd03:0012:3456") == "0000:0000:0000:0002");
@@ -114,7 +114,7 @@ TEST_CASE("gather: a capture of dgx8 gives the same topology, with relative link
   CHECK(fsys::is_symlink(tmp.path / "cap/bus/pci/drivers/mlx5_core/0000:2f:00.0"));
 }
 
-TEST_CASE("gather: real-looking identifiers are replaced everywhere; serial numbers in config are cleared") {
+TEST_CASE("gather: real-looking identifiers are replaced everywhere, serial numbers in config are cleared") {
   TempDir tmp;
   const fsys::path src = tmp.path / "sys";
   auto write = [&](const std::string& rel, const std::string& content) {

@@ -120,7 +120,7 @@ TEST_CASE("parse_numbered_state") {
   CHECK_FALSE(parse_numbered_state("-1: y"));
 }
 
-TEST_CASE("snapshot of an IB port: attributes, counters, hw_counters; lifespan skipped") {
+TEST_CASE("snapshot of an IB port: attributes, counters, hw_counters, lifespan skipped") {
   CounterTestTree t;
   mlx5_port(t);
   t.file("class/infiniband/mlx5_0/ports/1/counters/symbol_error", "3");

@@ -146,7 +146,7 @@ TEST_CASE("drift: a NIC on another socket, a lower port rate, a port down, devic
   CHECK(d->findings[5].evidence[0].threshold_text == "baseline: PIX");
 }
 
-TEST_CASE("drift: a baseline without ports says port rates were not compared; bad input is a parse error") {
+TEST_CASE("drift: a baseline without ports says port rates were not compared, bad input is a parse error") {
   auto base = topo("dgx8");
   for (auto& dev : base["devices"]) dev.erase("ports");
   auto d = diff_topology(base, topo("dgx8"), "old.json");

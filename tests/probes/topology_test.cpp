@@ -197,7 +197,7 @@ TEST_CASE("rdma-nogpu: IB and RoCE NICs, lower-end limits, local_cpus fallback")
   CHECK(r.uplinks.empty());
 }
 
-TEST_CASE("cpu-only: no devices, empty matrix, no gaps; empty root: a gap") {
+TEST_CASE("cpu-only: no devices, empty matrix, no gaps, empty root: a gap") {
   auto r = discover_topology(fixture("cpu-only"));
   CHECK(r.devices.empty());
   CHECK(r.matrix.empty());
@@ -305,7 +305,7 @@ TEST_CASE("virtio NIC in a VM: netdev found through virtioN, no link attributes 
   CHECK(r.findings.empty());
 }
 
-TEST_CASE("NICs are numbered by RDMA device name (as nvidia-smi does), NICs without one last; ports are read") {
+TEST_CASE("NICs are numbered by RDMA device name (as nvidia-smi does), NICs without one last, ports are read") {
   FakeSys t;
   t.root_port();
   // BDF order: eth-only 01, mlx5_10 02, mlx5_2 03.

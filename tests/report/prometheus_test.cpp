@@ -7,7 +7,7 @@
 
 using namespace fabdiag;
 
-TEST_CASE("prometheus: HELP, TYPE and samples in order; families without samples left out") {
+TEST_CASE("prometheus: HELP, TYPE and samples in order, families without samples left out") {
   std::vector<MetricFamily> fams = {
       {"fabdiag_phy_error_total", "PHY errors", MetricType::kCounter,
        {{{{"device", "mlx5_0"}, {"port", "1"}, {"netdev", "ens1f0np0"}, {"counter", "symbol_error"}}, 12},
@@ -32,7 +32,7 @@ TEST_CASE("prometheus: HELP, TYPE and samples in order; families without samples
         "fabdiag_counters_read_errors 0\n");
 }
 
-TEST_CASE("prometheus: escaping of help and label values; special and large values") {
+TEST_CASE("prometheus: escaping of help and label values, special and large values") {
   std::vector<MetricFamily> fams = {
       {"m", "a \\ b\nc", MetricType::kGauge,
        {{{{"l", "q\"x\\y\nz"}}, std::numeric_limits<double>::quiet_NaN()},
