@@ -106,6 +106,9 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;
   perf::Comm& comm = session->world();
+  if (comm.size() == 1)
+    std::fprintf(stderr, "fabdiag: note: 1 rank (not started by mpirun?): no data crosses a link and busbw is 0 "
+                         "by definition; run it as `mpirun -np N fabdiag bench %s`\n", o.collective.c_str());
   auto result = perf::run_collective_bench(comm, bo, rank0_progress(g, comm));
   if (!result) return fail_mpi_run(*session, result.error());
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
