@@ -23,31 +23,6 @@ std::string bridge_role(size_t index) {
   return index % 2 == 1 ? "switch upstream port" : "switch downstream port";
 }
 
-std::vector<PcieLinkSubject> link_subjects(const TopologyReport& topo) {
-  std::vector<PcieLinkSubject> out;
-  for (const auto& d : topo.devices) {
-    PcieLinkSubject s;
-    s.bdf = d.pci.bdf;
-    s.label = device_label(d);
-    s.is_gpu = d.kind == TopoKind::kGpu;
-    s.link = d.pci.link;
-    s.parent_bdf = d.parent_bdf;
-    s.parent_max_speed_gts = d.parent_max_speed_gts;
-    s.parent_max_width = d.parent_max_width;
-    out.push_back(s);
-  }
-  for (const auto& up : topo.uplinks) {
-    PcieLinkSubject s;
-    s.bdf = up.upstream_port.bdf;
-    s.label = "PCIe switch uplink " + up.upstream_port.bdf;
-    s.link = up.upstream_port.link;
-    s.parent_bdf = up.parent_bdf;
-    s.parent_max_speed_gts = up.parent_max_speed_gts;
-    s.parent_max_width = up.parent_max_width;
-    out.push_back(s);
-  }
-  return out;
-}
 
 // aer_dev_* of one function; nullopt when the device has none of the files.
 std::optional<AerSubject> read_aer(const FsRoot& fs, const std::string& bdf, const std::string& label,
@@ -177,7 +152,7 @@ HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
   facts.origin = "sysfs " + fs.sysfs_root() + ", procfs " + fs.procfs_root();
   TopologyReport topo = discover_topology(fs, progress);
   for (auto& g : topo.gaps) facts.gaps.push_back(std::move(g));
-  facts.pcie_links = link_subjects(topo);
+  facts.pcie_links = pcie_link_subjects(topo);
 
   // Bridges on the GPU/NIC paths, with what sits below each.
   std::map<std::string, std::pair<std::string, std::vector<std::string>>, decltype(&pci_bdf_less)> bridges(&pci_bdf_less);

@@ -239,7 +239,14 @@ TopologyReport discover_topology(const FsRoot& fs, const Progress& progress) {
 
   report.matrix = build_relation_matrix(report.devices);
 
-  for (const auto& d : report.devices) {
+  for (const auto& s : pcie_link_subjects(report))
+    for (auto& f : judge_pcie_link(s)) report.findings.push_back(std::move(f));
+  return report;
+}
+
+std::vector<PcieLinkSubject> pcie_link_subjects(const TopologyReport& topo) {
+  std::vector<PcieLinkSubject> out;
+  for (const auto& d : topo.devices) {
     PcieLinkSubject s;
     s.bdf = d.pci.bdf;
     s.label = d.name + (d.ibdev ? " (" + *d.ibdev + ")" : "");
@@ -248,9 +255,9 @@ TopologyReport discover_topology(const FsRoot& fs, const Progress& progress) {
     s.parent_bdf = d.parent_bdf;
     s.parent_max_speed_gts = d.parent_max_speed_gts;
     s.parent_max_width = d.parent_max_width;
-    for (auto& f : judge_pcie_link(s)) report.findings.push_back(std::move(f));
+    out.push_back(s);
   }
-  for (const auto& up : report.uplinks) {
+  for (const auto& up : topo.uplinks) {
     PcieLinkSubject s;
     s.bdf = up.upstream_port.bdf;
     s.label = "PCIe switch uplink " + up.upstream_port.bdf;
@@ -258,9 +265,9 @@ TopologyReport discover_topology(const FsRoot& fs, const Progress& progress) {
     s.parent_bdf = up.parent_bdf;
     s.parent_max_speed_gts = up.parent_max_speed_gts;
     s.parent_max_width = up.parent_max_width;
-    for (auto& f : judge_pcie_link(s)) report.findings.push_back(std::move(f));
+    out.push_back(s);
   }
-  return report;
+  return out;
 }
 
 }  // namespace fabdiag

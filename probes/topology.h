@@ -17,6 +17,7 @@
 #include "core/result.h"
 #include "probes/gpu_inventory.h"
 #include "probes/pci.h"
+#include "probes/pcie_link_rules.h"
 #include "probes/pcie_path.h"
 
 namespace fabdiag {
@@ -116,6 +117,11 @@ struct TopologyReport {
 /// unreadable attribute becomes a gap and the rest is still returned. Cost: a few hundred small
 /// sysfs reads; no device is opened.
 TopologyReport discover_topology(const FsRoot& fs, const Progress& progress = no_progress());
+
+/// The PCIe links to judge on a node: every GPU and NIC (against its parent port) and every
+/// switch uplink, as inputs of judge_pcie_link() (probes/pcie_link_rules.h). Used by
+/// discover_topology for its findings and by `check`.
+std::vector<PcieLinkSubject> pcie_link_subjects(const TopologyReport& topo);
 
 /// Sets the NVLink count of the GPU pair (i, j) and (j, i) (for the NVML adapter).
 /// Precondition: i and j index `report.devices`.
