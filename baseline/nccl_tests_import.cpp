@@ -1,5 +1,7 @@
 #include "baseline/nccl_tests_import.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <array>
 
@@ -116,6 +118,9 @@ std::optional<NcclTestsHalf> parse_half(const std::vector<std::string>& names,
     }
     auto v = parse_double(cell);
     if (!v) return std::nullopt;
+    // A time or bandwidth that is not a finite, non-negative number is a corrupted row, never
+    // a measurement to baseline (nan, inf, 1e400, -5 us).
+    if ((n == "time" || n == "algbw" || n == "busbw") && !(std::isfinite(*v) && *v >= 0)) return std::nullopt;
     if (n == "time") h.time_s = *v * 1e-6;                 // printed in microseconds
     else if (n == "algbw") h.algbw_bytes_per_s = *v * 1e9;  // printed in GB/s = 1e9 B/s
     else if (n == "busbw") h.busbw_bytes_per_s = *v * 1e9;

@@ -260,3 +260,17 @@ TEST_CASE("collective names: programs, spellings, busbw factors") {
   CHECK(busbw_factor("sendrecv") == "1");
   CHECK(busbw_factor("unknown").empty());
 }
+
+TEST_CASE("a row with nan, inf or a negative time is a reported gap, never a measurement") {
+  std::string text = fixture("nccl-tests/newer-allreduce-2node.txt");
+  auto pos = text.find("97.03");
+  REQUIRE(pos != std::string::npos);
+  text.replace(pos, 5, "nan");
+  auto imp = parse_nccl_tests(text, "corrupt.txt");
+  REQUIRE(imp.ok());
+  REQUIRE(imp->tables.size() == 1);
+  CHECK(imp->tables[0].rows.size() == 3);  // the corrupted 8 MiB row is left out
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].code == ErrorCode::kParse);
+  for (const auto& r : imp->tables[0].rows) CHECK(r.size_bytes != 8388608);
+}
