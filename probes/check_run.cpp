@@ -58,10 +58,19 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
 
   // PCIe links.
   const char* t_link = "PCIe link width/speed";
+  // A device without PCIe link attributes (a virtio NIC in a VM) has no link to judge: it must
+  // not be counted as a link that passed.
+  size_t judged_links = 0;
+  if (facts.pcie_links)
+    for (const auto& l : *facts.pcie_links)
+      if (l.link.current_width || l.link.current_speed_gts || l.link.max_width || l.link.max_speed_gts) ++judged_links;
   if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, no_pci);
   else if (facts.pcie_links->empty()) r.skip("pcie_link", t_link, CheckStatus::kNotApplicable, "no GPU or NIC link found");
+  else if (judged_links == 0)
+    r.skip("pcie_link", t_link, CheckStatus::kNotApplicable,
+           plural(facts.pcie_links->size(), "device") + " without PCIe link attributes (virtual devices): nothing to judge");
   else r.add("pcie_link", t_link, pcie_link_findings(*facts.pcie_links),
-             plural(facts.pcie_links->size(), "link") + " of GPUs, NICs and switch uplinks, each against the lower max of its two ends");
+             plural(judged_links, "link") + " of GPUs, NICs and switch uplinks, each against the lower max of its two ends");
 
   // ACS.
   const char* t_acs = "ACS P2P redirect on bridges";

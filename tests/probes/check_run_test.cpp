@@ -74,3 +74,19 @@ TEST_CASE("completion errors add the nccl_errors check, JSON of a check result")
   CHECK(j["status"] == "problems");
   CHECK(j["findings"] == 1);
 }
+
+TEST_CASE("a device without PCIe link attributes (virtio NIC) is not a link that passed") {
+  HostFacts f;
+  f.pcie_links.emplace();
+  PcieLinkSubject virtio;
+  virtio.bdf = "0000:00:03.0";
+  virtio.label = "NIC0";
+  f.pcie_links->push_back(virtio);
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "pcie_link") == CheckStatus::kNotApplicable);
+  PcieLinkSubject real = virtio;
+  real.link.current_width = 16;
+  real.link.max_width = 16;
+  f.pcie_links->push_back(real);
+  CHECK(status_of(run_checks(f, {}), "pcie_link") == CheckStatus::kPass);
+}
