@@ -64,12 +64,7 @@ class MpiComm final : public Comm {
                         "MPI_Allgather");
         !st)
       return st.error();
-    std::vector<int> displs(lens.size());
-    long long total = 0;
-    for (size_t r = 0; r < lens.size(); ++r) {
-      displs[r] = static_cast<int>(total);
-      total += lens[r];
-    }
+    auto [displs, total] = displacements(lens);
     if (total > INT_MAX) return too_large("MPI_Allgatherv", total);
     std::string buf(static_cast<size_t>(total), '\0');
     if (auto st = check(MPI_Allgatherv(mine.data(), len, MPI_CHAR, buf.data(), lens.data(),
@@ -91,12 +86,7 @@ class MpiComm final : public Comm {
                         "MPI_Gather");
         !st)
       return st.error();
-    std::vector<int> displs(lens.size());
-    long long total = 0;
-    for (size_t r = 0; r < lens.size(); ++r) {
-      displs[r] = static_cast<int>(total);
-      total += lens[r];
-    }
+    auto [displs, total] = displacements(lens);
     if (total > INT_MAX) return too_large("MPI_Gatherv", total);
     std::string buf(static_cast<size_t>(total), '\0');
     if (auto st = check(MPI_Gatherv(mine.data(), len, MPI_CHAR, buf.data(), lens.data(),
@@ -215,6 +205,17 @@ class MpiComm final : public Comm {
                           std::to_string(size_ - 1) + ")",
                       describe_rank(rank_));
   }
+  // Offsets of each rank's bytes in the gathered buffer, and the total (which may not fit an int).
+  static std::pair<std::vector<int>, long long> displacements(const std::vector<int>& lens) {
+    std::vector<int> displs(lens.size());
+    long long total = 0;
+    for (size_t r = 0; r < lens.size(); ++r) {
+      displs[r] = static_cast<int>(total);
+      total += lens[r];
+    }
+    return {displs, total};
+  }
+
   Error too_large(const char* call, long long bytes) const {
     return make_error(ErrorCode::kInvalidArgument,
                       std::string(call) + ": " + std::to_string(bytes) +
