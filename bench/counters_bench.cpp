@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "core/fs_root.h"
-#include "probes/counter_interpret.h"
-#include "probes/ethtool_ioctl.h"
-#include "probes/ethtool_link.h"
-#include "probes/sysfs_counters.h"
+#include "rules/counter_interpret.h"
+#include "probes/ethtool/ethtool_ioctl.h"
+#include "probes/ethtool/ethtool_link.h"
+#include "probes/counters/sysfs_counters.h"
 
 namespace fs = std::filesystem;
 using namespace fabdiag;

@@ -1,6 +1,6 @@
-// `fabdiag check`: host data-path lint. Reads the facts from sysfs/procfs (probes/check_sysfs.h)
-// or from saved tool outputs (--from, probes/import_host.h), runs the rules
-// (probes/check_run.h) and prints the check list, the RDMA ports, the ACS ports and findings.
+// `fabdiag check`: host data-path lint. Reads the facts from sysfs/procfs (collect/check_sysfs.h)
+// or from saved tool outputs (--from, import/host_formats.h), runs the rules
+// (rules/check_run.h) and prints the check list, the RDMA ports, the ACS ports and findings.
 #include <chrono>
 
 #include <nlohmann/json.hpp>
@@ -8,10 +8,10 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
-#include "probes/check_run.h"
-#include "probes/check_sysfs.h"
-#include "probes/import_host.h"
-#include "probes/sysfs_counters.h"
+#include "rules/check_run.h"
+#include "collect/check_sysfs.h"
+#include "import/host_formats.h"
+#include "probes/counters/sysfs_counters.h"
 
 namespace fabdiag::cmd {
 

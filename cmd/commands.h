@@ -30,7 +30,7 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o);
 // ---- gather ----
 /// `fabdiag gather`: copies the /sys subset topo, check and counters read into --output DIR
 /// (new or empty) and/or --tar FILE (.tar.gz through the system tar), with GUIDs, GIDs, MACs,
-/// node descriptions and PCIe serial numbers replaced (probes/sysfs_capture.h). Exit codes: 0
+/// node descriptions and PCIe serial numbers replaced (probes/capture/sysfs_capture.h). Exit codes: 0
 /// ok, 2 neither --output nor --tar, DIR not empty, --sysfs-root not a sysfs tree; 3 no tar
 /// program; 4 some files could not be read; 70 DIR or FILE cannot be written.
 struct GatherOptions {
@@ -69,7 +69,7 @@ int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& 
 /// `fabdiag counters`: one snapshot (cumulative values), or two snapshots --interval seconds
 /// apart with deltas and per-second rates, classified and interpreted (cmd/counters.cpp);
 /// --watch refreshes a top-movers view (cmd/counters_watch.cpp); --format prometheus writes
-/// the node_exporter textfile format (cmd/counters_prometheus.cpp).
+/// the node_exporter textfile format (metrics/counter_metrics.h).
 struct CountersOptions {
   double interval_s = 0;         ///< 0 = single snapshot; > 0 = window between two snapshots.
   std::string only;              ///< Category filter ("pause", "phy_error", ...); empty = all.
@@ -83,7 +83,7 @@ struct CountersOptions {
   bool prometheus_all = false;   ///< --format prometheus: every counter, not only classified ones.
   // ---- counters-kb ----
   std::vector<std::string> from;  ///< Saved tool outputs to read instead of sysfs ("-" = stdin).
-  std::string from_format;        ///< Their format (probes/import_counters.h); empty/"auto" = detect.
+  std::string from_format;        ///< Their format (import/counter_formats.h); empty/"auto" = detect.
   std::string netdev;             ///< Netdev name for ethtool -S / -m text that does not say it.
   // ---- end counters-kb ----
 };
@@ -104,7 +104,7 @@ struct ImportCountersOptions {
 int run_import_counters(const GlobalOptions& g, const ImportCountersOptions& o);
 // ---- end counters-kb ----
 // ---- check ----
-/// `fabdiag check`: host data-path lint (probes/check_run.h) over this host's sysfs/procfs, or
+/// `fabdiag check`: host data-path lint (rules/check_run.h) over this host's sysfs/procfs, or
 /// over saved tool outputs (--from). Exit codes: 0 nothing at warn or above, 1 findings at warn
 /// or above, 2 usage (bad --expect-rate, --from file missing or not recognized, bad roots),
 /// 4 partial (something could not be read).
@@ -174,7 +174,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o);
 
 // ---- import nvidia-smi-topo ----
 /// `fabdiag import nvidia-smi-topo FILE`: saved `nvidia-smi topo -m` output -> one
-/// fabdiag.topo/1 envelope (matrix, affinity, NIC legend, rails; probes/import_nvsmi_topo.h).
+/// fabdiag.topo/1 envelope (matrix, affinity, NIC legend, rails; import/nvsmi_topo.h).
 /// Exit codes: 0 ok; 1 a rails finding of warn or worse (NICs shared by GPUs, a GPU without a
 /// local NIC); 4 rows cut off, truncated or no NIC legend; 2 FILE missing or without a matrix.
 struct ImportNvsmiTopoOptions {

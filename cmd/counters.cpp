@@ -10,14 +10,14 @@
 #include "cmd/commands.h"
 #include "cmd/counters_input.h"
 #include "cmd/counters_views.h"
+#include "collect/counter_pipeline.h"
+#include "metrics/counter_metrics.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
-#include "probes/counter_delta.h"
-#include "probes/counter_interpret.h"
-#include "probes/counter_rules.h"
-#include "probes/ethtool_ioctl.h"
-#include "probes/ethtool_link.h"
-#include "probes/sysfs_counters.h"
+#include "probes/counters/counter_delta.h"
+#include "rules/counter_interpret.h"
+#include "rules/counter_rules.h"
+#include "probes/counters/sysfs_counters.h"
 #include "report/humanize.h"
 #include "report/prometheus.h"
 
@@ -28,21 +28,20 @@ bool device_matches(const PortInfo& p, const std::string& d) {
   return d == p.device || (!p.ibdev.empty() && d == p.ibdev) || (!p.netdev.empty() && d == p.netdev);
 }
 
-// Merges the gaps of two snapshots without repeating the same line.
-std::vector<Error> merged_gaps(const Snapshot& a, const Snapshot* b) {
-  std::vector<Error> out;
-  std::set<std::string> seen;
-  for (const Snapshot* s : {&a, b}) {
-    if (!s) continue;
-    for (const auto& e : s->gaps)
-      if (seen.insert(e.to_string()).second) out.push_back(e);
+// Sleeps `seconds`, saying on stderr every 10 s how long is left.
+void wait_with_heartbeat(double seconds, const Progress& progress) {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(seconds));
+  while (std::chrono::steady_clock::now() < deadline) {
+    auto left = deadline - std::chrono::steady_clock::now();
+    auto step = std::min<std::chrono::steady_clock::duration>(left, std::chrono::seconds(10));
+    std::this_thread::sleep_for(step);
+    double left_s = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
   }
-  return out;
 }
 
-// Reads the live host or a fixture tree (one snapshot, or two over --interval / from
-// --after-sysfs-root) into `in`. Returns an exit code when it cannot run, nullopt otherwise.
-// With --watch it runs the refreshing view instead and returns its exit code.
 std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOptions& o,
                                     std::optional<CounterCategory> only, CountersInput& in) {
   auto fs = make_fs_root(g);
@@ -51,17 +50,14 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
     return kExitUsage;
   }
   Progress progress = stderr_progress(g);
-  SocketEthtoolIoctl ioctl_transport;
-  auto ethtool = make_ethtool_stats_source(*fs, ioctl_transport);
-  auto netlink = make_libnl_ethtool_transport();
-  auto link = make_ethtool_link_source(*fs, *netlink, ioctl_transport);
-  CounterReadOptions ro;
-  ro.ethtool = o.no_ethtool ? nullptr : ethtool.get();
-  ro.link = o.no_ethtool ? nullptr : link.get();
-  ro.module_eeprom = !o.watch;  // module I2C reads are slow; optics do not move per second
-  ro.devices = o.devices;
+  CounterSources sources;
+  sources.ethtool = !o.no_ethtool;
+  sources.module_eeprom = !o.watch;  // module I2C reads are slow; optics do not move per second
+  sources.devices = o.devices;
+  CounterPipeline pipeline(sources);
+  CounterPipeline::Bound bound = pipeline.bind(*fs);
 
-  Snapshot first = read_counter_snapshot(*fs, ro);
+  Snapshot first = read_counter_snapshot(*fs, bound.options);
   for (const auto& d : o.devices) {
     bool found = std::any_of(first.ports.begin(), first.ports.end(),
                              [&](const PortInfo& p) { return device_matches(p, d); });
@@ -72,11 +68,11 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
     }
   }
 
-  if (o.watch) return run_counters_watch(g, o, *fs, ro, only, std::move(first));
+  if (o.watch) return run_counters_watch(g, o, *fs, bound.options, only, std::move(first));
 
   std::optional<Snapshot> second;
-  in.ethtool_desc = o.no_ethtool ? "not read (--no-ethtool)" : ethtool->describe();
-  in.link_desc = o.no_ethtool ? "not read (--no-ethtool)" : link->describe();
+  in.ethtool_desc = pipeline.describe_stats(*fs);
+  in.link_desc = pipeline.describe_link(*fs);
   if (o.interval_s > 0) {
     if (!o.after_sysfs_root.empty()) {
       FsRoot fs2(o.after_sysfs_root, g.procfs_root);
@@ -84,38 +80,18 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
         print_error(st.error().to_string() + " (--after-sysfs-root)");
         return kExitUsage;
       }
-      auto ethtool2 = make_ethtool_stats_source(fs2, ioctl_transport);
-      auto link2 = make_ethtool_link_source(fs2, *netlink, ioctl_transport);
-      CounterReadOptions ro2 = ro;
-      ro2.ethtool = o.no_ethtool ? nullptr : ethtool2.get();
-      ro2.link = o.no_ethtool ? nullptr : link2.get();
-      second = read_counter_snapshot(fs2, ro2);
+      second = pipeline.snapshot(fs2);
       in.window_s = o.interval_s;
     } else {
       progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
                std::to_string(first.ports.size()) + " devices; waiting " +
                format_sig(o.interval_s, 4) + " s for the second");
-      auto deadline = std::chrono::steady_clock::now() +
-                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                          std::chrono::duration<double>(o.interval_s));
-      while (std::chrono::steady_clock::now() < deadline) {
-        auto left = deadline - std::chrono::steady_clock::now();
-        auto step = std::min<std::chrono::steady_clock::duration>(left, std::chrono::seconds(10));
-        std::this_thread::sleep_for(step);
-        double left_s = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-        if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
-      }
-      second = read_counter_snapshot(*fs, ro);
+      wait_with_heartbeat(o.interval_s, progress);
+      second = read_counter_snapshot(*fs, bound.options);
       in.window_s = second->monotonic_s - first.monotonic_s;
     }
   }
-  in.ports = second ? second->ports : first.ports;
-  if (second) in.changes = compute_delta(first, *second, *in.window_s).changes;
-  else in.changes = snapshot_readings(first);
-  in.gaps = merged_gaps(first, second ? &*second : nullptr);
-  const Snapshot& latest = second ? *second : first;
-  in.links = latest.links;
-  in.optics = latest.optics;
+  static_cast<CounterObservation&>(in) = observe_counters(first, second ? &*second : nullptr, in.window_s);
   return std::nullopt;
 }
 
@@ -188,8 +164,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     env.params["ethtool_source"] = ethtool_desc;
     env.params["link_source"] = in.link_desc;
   }
-  InterpretInput ii{ports, changes, window_s, in.optics};
-  CounterInterpretation interp = interpret_counters(ii);
+  CounterInterpretation interp = interpret_observation(in);
   env.findings = interp.findings;
 
   // Which counters are shown: category filter, then moving / non-zero unless --all.

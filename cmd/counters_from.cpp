@@ -3,7 +3,7 @@
 #include "cmd/counters_input.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
-#include "probes/import_counters.h"
+#include "import/counter_formats.h"
 
 namespace fabdiag::cmd {
 namespace {

@@ -9,19 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd/commands.h"
-#include "probes/counter_delta.h"
-#include "probes/counter_model.h"
+#include "collect/counter_pipeline.h"
 
 namespace fabdiag::cmd {
 
 /// Counters ready for the interpretation and the document.
-struct CountersInput {
-  std::vector<PortInfo> ports;
-  std::vector<CounterChange> changes;  ///< Deltas and/or single readings.
-  std::optional<double> window_s;      ///< Seconds the deltas cover; empty = none or unknown.
-  std::vector<Error> gaps;
-  std::vector<LinkFacts> links;        ///< ethtool link facts (live host or fixture tree only).
-  std::vector<ModuleDiagnostics> optics;  ///< Module EEPROM (sysfs) or `ethtool -m` (--from).
+struct CountersInput : CounterObservation {
   std::string ethtool_desc;            ///< Where driver statistics came from (sysfs path).
   std::string link_desc;               ///< Where link facts and module pages came from.
   bool imported = false;               ///< Read from --from files.

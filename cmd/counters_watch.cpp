@@ -10,8 +10,8 @@
 #include "cmd/counters_views.h"
 #include "core/envelope.h"
 #include "core/exit_codes.h"
-#include "probes/counter_movers.h"
-#include "probes/counter_interpret.h"
+#include "probes/counters/counter_movers.h"
+#include "collect/counter_pipeline.h"
 #include "report/humanize.h"
 #include "report/render.h"
 
@@ -88,7 +88,8 @@ std::string frame(const CountersOptions& o, int refresh, double window_s, const 
 
   Section fs;
   // The same interpretation as a one-shot run: one finding per symptom and link.
-  auto findings = interpret_counters(InterpretInput{cur.ports, delta.changes, window_s, {}}).findings;
+  auto findings =
+      interpret_observation(CounterObservation{cur.ports, delta.changes, window_s, {}, cur.links, cur.optics}).findings;
   fs.title = "findings in this window";
   for (const auto& f : findings)
     fs.lines.push_back("  " + std::string(to_string(f.severity)) + " " + f.code + " " + f.subject +

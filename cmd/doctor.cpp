@@ -6,8 +6,8 @@
 #include "core/build_config.h"
 #include "perf/capabilities.h"
 #include "perf/comm.h"
-#include "probes/nvml_loader.h"
-#include "probes/rdma_capabilities.h"
+#include "probes/topo/nvml_loader.h"
+#include "probes/ethtool/rdma_capabilities.h"
 
 namespace fabdiag::cmd {
 

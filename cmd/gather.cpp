@@ -1,4 +1,4 @@
-// `fabdiag gather`: capture this node's /sys subset (probes/sysfs_capture.h) as an anonymised
+// `fabdiag gather`: capture this node's /sys subset (probes/capture/sysfs_capture.h) as an anonymised
 // fixture directory and/or a .tar.gz made with the system tar (argv, no shell).
 #include <stdlib.h>
 
@@ -9,7 +9,7 @@
 #include "cmd/input.h"
 #include "core/exit_codes.h"
 #include "core/subprocess.h"
-#include "probes/sysfs_capture.h"
+#include "probes/capture/sysfs_capture.h"
 
 namespace fabdiag::cmd {
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "baseline/nccl_tests_import.h"
+#include "import/nccl_tests.h"
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "report/humanize.h"

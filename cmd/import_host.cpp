@@ -5,8 +5,8 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
-#include "probes/import_host.h"
-#include "probes/import_lspci.h"
+#include "import/host_formats.h"
+#include "import/lspci.h"
 
 namespace fabdiag::cmd {
 

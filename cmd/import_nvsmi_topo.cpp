@@ -3,9 +3,9 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "cmd/topo_document.h"
-#include "probes/import_nvsmi_topo.h"
-#include "probes/rails.h"
-#include "probes/topology_json.h"
+#include "import/nvsmi_topo.h"
+#include "probes/topo/rails.h"
+#include "probes/topo/topology_json.h"
 
 namespace fabdiag::cmd {
 

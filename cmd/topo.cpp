@@ -1,7 +1,7 @@
-// `fabdiag topo`: reads the topology from sysfs (probes/topology.h), adds NVLink from NVML
-// (probes/nvml_loader.h, probes/nvlink_topology.h), rails (probes/rails.h) and, with
-// --against, the drift from a saved result (probes/topology_drift.h); puts it in the envelope
-// (probes/topology_json.h) and draws the nvidia-smi-like view (cmd/topo_document.h).
+// `fabdiag topo`: reads the topology from sysfs (probes/topo/topology.h), adds NVLink from NVML
+// (probes/topo/nvml_loader.h, probes/topo/nvlink_topology.h), rails (probes/topo/rails.h) and, with
+// --against, the drift from a saved result (probes/topo/topology_drift.h); puts it in the envelope
+// (probes/topo/topology_json.h) and draws the nvidia-smi-like view (cmd/topo_document.h).
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -11,12 +11,13 @@
 #include "cmd/input.h"
 #include "cmd/topo_document.h"
 #include "core/exit_codes.h"
-#include "probes/nvlink_topology.h"
-#include "probes/nvml_loader.h"
-#include "probes/rails.h"
-#include "probes/topology.h"
-#include "probes/topology_drift.h"
-#include "probes/topology_json.h"
+#include "probes/topo/nvlink_topology.h"
+#include "probes/topo/nvml_loader.h"
+#include "probes/topo/rails.h"
+#include "probes/topo/topology.h"
+#include "probes/topo/topology_drift.h"
+#include "probes/topo/topology_json.h"
+#include "rules/pcie_link_rules.h"
 
 namespace fabdiag::cmd {
 
@@ -68,6 +69,7 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
   }
 
   TopologyReport report = discover_topology(*fs, stderr_progress(g));
+  judge_topology_pcie_links(report);
 
   // NVML: --nvml-lib, else $FABDIAG_NVML_LIB, else the driver's library on a live node. A
   // fixture or capture is not this machine, so its GPUs are not looked up in this machine's

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <map>
 
-#include "probes/nvlink_topology.h"
-#include "probes/topology_json.h"
+#include "probes/topo/nvlink_topology.h"
+#include "probes/topo/topology_json.h"
 
 namespace fabdiag::cmd {
 

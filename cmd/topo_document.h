@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
-#include "probes/rails.h"
-#include "probes/topology.h"
-#include "probes/topology_drift.h"
+#include "probes/topo/rails.h"
+#include "probes/topo/topology.h"
+#include "probes/topo/topology_drift.h"
 #include "report/document.h"
 
 namespace fabdiag::cmd {

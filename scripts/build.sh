@@ -4,10 +4,18 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FABDIAG_BUILD_DIR:-$root/build}
 type=${FABDIAG_BUILD_TYPE:-RelWithDebInfo}
+target=${FABDIAG_BUILD_TARGET:-all}   # "fabdiag-main" builds only what the main job runs
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE="$type" >&2
+launcher=()
+# ccache (when installed) makes rebuilds and CI re-runs on the same machine cheap; paths are
+# taken relative to the tree so two checkouts share the cache.
+if command -v ccache >/dev/null && [ -z "${FABDIAG_NO_CCACHE:-}" ]; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$root"
 fi
-cmake --build "$build" -j "$(nproc)" >&2
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" "${generator[@]}" "${launcher[@]}" -DCMAKE_BUILD_TYPE="$type" >&2
+fi
+cmake --build "$build" -j "$(nproc)" --target "$target" >&2
 echo "$build/fabdiag"

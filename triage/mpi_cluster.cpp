@@ -8,11 +8,8 @@
 #include "perf/collective_bench.h"
 #include "perf/comm.h"
 #include "perf/pairwise.h"
-#include "probes/counter_delta.h"
-#include "probes/counter_interpret.h"
-#include "probes/counter_snapshot_json.h"
-#include "probes/ethtool_ioctl.h"
-#include "probes/sysfs_counters.h"
+#include "collect/counter_pipeline.h"
+#include "probes/counters/counter_snapshot_json.h"
 
 namespace fabdiag::triage {
 
@@ -24,11 +21,12 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
                                const Progress& progress) {
   const std::string op = cmd.value("op", "");
   if (op == "counters") {
-    SocketEthtoolIoctl ioctl;
-    auto source = node.read_ethtool ? make_ethtool_stats_source(node.fs, ioctl) : nullptr;
-    CounterReadOptions opts;
-    opts.ethtool = source.get();
-    std::string mine = snapshot_to_json(read_counter_snapshot(node.fs, opts)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // The same sources as `fabdiag counters` (collect/counter_pipeline.h): sysfs, driver
+    // statistics, ethtool link facts and statistics, module EEPROM.
+    CounterSources sources;
+    sources.ethtool = node.read_ethtool;
+    CounterPipeline pipeline(sources);
+    std::string mine = snapshot_to_json(pipeline.snapshot(node.fs)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     auto all = comm.gather_strings(mine, 0);
     if (!all.ok()) return all.error();
     nlohmann::json out = nlohmann::json::array();
@@ -144,8 +142,7 @@ std::vector<Finding> judge_counter_snapshots(const nlohmann::json& before, const
   auto a = snapshot_from_json(before);
   auto b = snapshot_from_json(after);
   if (!a.ok() || !b.ok()) return {};
-  SnapshotDelta d = compute_delta(*a, *b, window_s);
-  return interpret_counters(InterpretInput{b->ports, d.changes, window_s, {}}).findings;
+  return interpret_observation(observe_counters(*a, &*b, window_s)).findings;
 }
 
 std::string expand_host_placeholder(const std::string& path, const std::string& host) {

@@ -47,7 +47,7 @@ class MpiCluster : public ClusterRunner {
 Status serve_followers(perf::Comm& comm, const NodeReadOptions& node);
 
 /// The CounterJudge of real snapshots (fabdiag.counters snapshot JSON as produced by the
-/// followers): delta over the window, then the interpretation of probes/counter_interpret.h
+/// followers): delta over the window, then the interpretation of rules/counter_interpret.h
 /// (one finding per symptom and link, as `fabdiag counters` gives them).
 std::vector<Finding> judge_counter_snapshots(const nlohmann::json& before, const nlohmann::json& after,
                                              double window_s);

@@ -1,0 +1,193 @@
+#include "collect/check_sysfs.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/text.h"
+#include "rules/check_host_rules.h"
+#include "rules/check_pcie_rules.h"
+#include "probes/topo/pci_config.h"
+#include "collect/counter_pipeline.h"
+#include "probes/topo/topology.h"
+
+namespace fabdiag {
+
+namespace {
+
+std::string device_label(const TopoDevice& d) { return d.name + (d.ibdev ? " (" + *d.ibdev + ")" : ""); }
+
+// Role of bridges[i] on a path: the root port, then upstream/downstream ports alternating.
+std::string bridge_role(size_t index) {
+  if (index == 0) return "root port";
+  return index % 2 == 1 ? "switch upstream port" : "switch downstream port";
+}
+
+
+// aer_dev_* of one function; nullopt when the device has none of the files.
+std::optional<AerSubject> read_aer(const FsRoot& fs, const std::string& bdf, const std::string& label,
+                                   std::vector<Error>& gaps) {
+  AerSubject s;
+  s.bdf = bdf;
+  s.label = label;
+  bool any = false;
+  auto one = [&](const char* file, AerGroup& g) {
+    std::string rel = "bus/pci/devices/" + bdf + "/" + file;
+    auto text = fs.read_sys(rel);
+    if (!text) {
+      if (text.error().code != ErrorCode::kNotFound) gaps.push_back(text.error().with_context("reading AER statistics"));
+      return;
+    }
+    auto parsed = parse_aer_text(*text, fs.sys_path(rel));
+    if (!parsed) {
+      gaps.push_back(parsed.error());
+      return;
+    }
+    g = *parsed;
+    any = true;
+  };
+  one("aer_dev_correctable", s.correctable);
+  one("aer_dev_fatal", s.fatal);
+  one("aer_dev_nonfatal", s.nonfatal);
+  if (!any) return std::nullopt;
+  return s;
+}
+
+GdrFacts read_gdr(const FsRoot& fs, const TopologyReport& topo) {
+  GdrFacts g;
+  for (const auto& d : topo.devices) {
+    if (d.kind == TopoKind::kGpu) ++g.gpus;
+    else if (d.ibdev) ++g.rdma_nics;
+  }
+  for (const char* rel : {"module/nvidia_peermem", "kernel/mm/memory_peers/nv_mem/version",
+                          "kernel/mm/memory_peers/nv_mem_nc/version"}) {
+    g.peermem_checked.push_back(fs.sys_path(rel));
+    if (fs.exists_sys(rel)) g.peermem_found.push_back(fs.sys_path(rel));
+  }
+  g.peermem_checked.push_back(fs.proc_path("modules"));
+  if (auto mods = fs.read_proc("modules")) {
+    for (const auto& line : split(*mods, '\n')) {
+      auto words = split_ws(line);
+      if (!words.empty() && (words[0] == "nvidia_peermem" || words[0] == "nv_peer_mem"))
+        g.peermem_found.push_back(fs.proc_path("modules") + ": " + words[0]);
+    }
+  }
+  if (auto v = fs.read_proc("driver/nvidia/version")) parse_nvidia_version(*v, g);
+  if (auto r = fs.read_proc("sys/kernel/osrelease")) g.kernel_release = trim(*r);
+  return g;
+}
+
+IommuFacts read_iommu(const FsRoot& fs, const TopologyReport& topo) {
+  IommuFacts f;
+  f.units = fs.list_sys("class/iommu").value_or({});
+  if (auto c = fs.read_proc("cmdline")) f.cmdline = trim(*c);
+  for (const auto& d : topo.devices)
+    if (auto t = fs.read_sys("bus/pci/devices/" + d.pci.bdf + "/iommu_group/type"))
+      f.device_domains.emplace_back(device_label(d), trim(*t));
+  return f;
+}
+
+bool gid_is_zero(const std::string& gid) {
+  return std::all_of(gid.begin(), gid.end(), [](char c) { return c == '0' || c == ':'; });
+}
+
+// RoCE v2 GIDs of a port; nullopt when the kernel has no gid_attrs (unknown).
+std::optional<std::vector<std::string>> read_rocev2_gids(const FsRoot& fs, const std::string& pdir) {
+  auto types = fs.list_sys(pdir + "/gid_attrs/types");
+  if (!types) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto& idx : *types) {
+    auto type = fs.read_sys(pdir + "/gid_attrs/types/" + idx);
+    if (!type || trim(*type) != "RoCE v2") continue;  // read errors = empty table entry
+    auto gid = fs.read_sys(pdir + "/gids/" + idx);
+    if (gid && !gid_is_zero(trim(*gid))) out.push_back(trim(*gid));
+  }
+  return out;
+}
+
+void read_ports(const FsRoot& fs, HostFacts& facts) {
+  CounterSources sources;  // the RDMA ports' attributes and counters; no netdevs, no ethtool
+  sources.netdev = false;
+  sources.ethtool = false;
+  Snapshot snap = CounterPipeline(sources).snapshot(fs);
+  for (const auto& e : snap.gaps)
+    if (is_failure(e)) facts.gaps.push_back(e);
+  std::vector<RdmaPortFacts> ports;
+  for (const auto& pi : snap.ports) {
+    if (!pi.is_rdma) continue;
+    RdmaPortFacts p;
+    p.device = pi.device;
+    p.ibdev = pi.ibdev;
+    p.port = pi.port;
+    p.link_layer = pi.link_layer;
+    p.state = pi.state;
+    p.phys_state = pi.phys_state;
+    p.rate = pi.rate;
+    p.rate_gbps = parse_leading_double(pi.rate);
+    p.netdev = pi.netdev;
+    p.source = pi.sysfs_dir;
+    p.from_sysfs = true;
+    std::string dev = "class/infiniband/" + pi.ibdev;
+    std::string pdir = dev + "/ports/" + std::to_string(pi.port);
+    p.model = trim(fs.read_sys(dev + "/hca_type").value_or(""));
+    p.board_id = trim(fs.read_sys(dev + "/board_id").value_or(""));
+    p.fw_ver = trim(fs.read_sys(dev + "/fw_ver").value_or(""));
+    p.lid = trim(fs.read_sys(pdir + "/lid").value_or(""));
+    if (!p.netdev.empty())
+      if (auto mtu = fs.read_sys("class/net/" + p.netdev + "/mtu"))
+        if (auto v = parse_u64(*mtu); v && *v < 1000000) p.netdev_mtu_bytes = static_cast<int>(*v);
+    if (p.link_layer == "Ethernet") p.rocev2_gids = read_rocev2_gids(fs, pdir);
+    ports.push_back(std::move(p));
+  }
+  facts.rdma_ports = std::move(ports);
+  std::vector<CounterChange> kept;
+  for (auto& ch : snapshot_readings(snap))
+    if (ch.counter.canonical == "rp_cnp_ignored") kept.push_back(std::move(ch));
+  facts.counters = std::move(kept);
+}
+
+}  // namespace
+
+HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
+  HostFacts facts;
+  facts.origin = "sysfs " + fs.sysfs_root() + ", procfs " + fs.procfs_root();
+  TopologyReport topo = discover_topology(fs, progress);
+  for (auto& g : topo.gaps) facts.gaps.push_back(std::move(g));
+  facts.pcie_links = pcie_link_subjects(topo);
+
+  // Bridges on the GPU/NIC paths, with what sits below each.
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>, decltype(&pci_bdf_less)> bridges(&pci_bdf_less);
+  for (const auto& d : topo.devices)
+    for (size_t i = 0; i < d.path.bridges.size(); ++i) {
+      auto& entry = bridges[d.path.bridges[i]];
+      entry.first = bridge_role(i);
+      entry.second.push_back(device_label(d));
+    }
+  progress("reading ACS and AER of " + std::to_string(bridges.size()) + " bridges above GPUs and NICs");
+  std::vector<AcsPort> acs;
+  std::vector<AerSubject> aer;
+  for (const auto& d : topo.devices)
+    if (auto a = read_aer(fs, d.pci.bdf, device_label(d), facts.gaps)) aer.push_back(std::move(*a));
+  for (const auto& [bdf, role_below] : bridges) {
+    AcsPort p;
+    p.bdf = bdf;
+    p.label = role_below.first + " " + bdf;
+    p.position_known = true;
+    p.below = role_below.second;
+    p.source = fs.sys_path("bus/pci/devices/" + bdf + "/config");
+    AcsLookup look = read_acs(fs, bdf);
+    p.status = look.status;
+    p.control = look.control;
+    p.detail = look.detail;
+    acs.push_back(std::move(p));
+    if (auto a = read_aer(fs, bdf, role_below.first + " " + bdf, facts.gaps)) aer.push_back(std::move(*a));
+  }
+  facts.acs_ports = std::move(acs);
+  facts.aer = std::move(aer);
+  facts.gdr = read_gdr(fs, topo);
+  facts.iommu = read_iommu(fs, topo);
+  read_ports(fs, facts);
+  return facts;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,141 @@
+#include "import/common.h"
+
+#include "core/text.h"
+#include "probes/counters/sysfs_counters.h"
+
+namespace fabdiag {
+namespace {
+
+// The part of a sysfs path from "class/" on, or "" when it is not under class/.
+std::string class_path(const std::string& path) {
+  size_t at = path.find("class/");
+  if (at == std::string::npos) return {};
+  if (at > 0 && path[at - 1] != '/') return {};
+  return path.substr(at);
+}
+
+// Splits "path:value" at the first ':' after "class/" (names under class/ hold no ':', while
+// values may hold ':' and '/': "4: ACTIVE", "100 Gb/sec (4X EDR)").
+bool split_line(const std::string& line, std::string& path, std::string& value) {
+  size_t cls = line.find("class/");
+  if (cls == std::string::npos) return false;
+  size_t colon = line.find(':', cls);
+  if (colon == std::string::npos) return false;
+  path = trim(line.substr(0, colon));
+  value = trim(line.substr(colon + 1));
+  return true;
+}
+
+}  // namespace
+
+std::string line_source(const std::string& source, size_t line) {
+  return source + ":" + std::to_string(line);
+}
+
+bool looks_like_sysfs_lines(std::string_view text) {
+  size_t lines = 0, sysfs = 0;
+  for (const auto& raw : split(text, '\n')) {
+    std::string t = trim(raw);
+    if (t.empty()) continue;
+    ++lines;
+    std::string path, value;
+    if (split_line(t, path, value)) {
+      std::string cp = class_path(path);
+      if (starts_with(cp, "class/infiniband/") || starts_with(cp, "class/net/")) ++sysfs;
+    }
+  }
+  return lines > 0 && sysfs * 2 > lines;
+}
+
+void merge_port(std::vector<PortInfo>& ports, const PortInfo& p) {
+  for (auto& q : ports) {
+    if (q.device != p.device) continue;
+    auto fill = [](std::string& a, const std::string& b) {
+      if (a.empty()) a = b;
+    };
+    fill(q.ibdev, p.ibdev);
+    fill(q.netdev, p.netdev);
+    fill(q.driver, p.driver);
+    fill(q.link_layer, p.link_layer);
+    fill(q.state, p.state);
+    fill(q.phys_state, p.phys_state);
+    fill(q.rate, p.rate);
+    fill(q.sysfs_dir, p.sysfs_dir);
+    if (!q.port) q.port = p.port;
+    q.is_rdma = q.is_rdma || p.is_rdma;
+    return;
+  }
+  ports.push_back(p);
+}
+
+void read_sysfs_lines(const TextSection& section, const std::string& source, Snapshot& snap,
+                      std::vector<PortInfo>& ports) {
+  size_t line_no = section.first_line - 1;
+  for (const auto& raw : split(section.text, '\n')) {
+    ++line_no;
+    std::string t = trim(raw);
+    if (t.empty()) continue;
+    std::string path, value;
+    if (!split_line(t, path, value)) continue;
+    std::string cp = class_path(path);
+    auto parts = split(cp, '/');
+    std::string src = line_source(source, line_no);
+    if (parts.size() >= 4 && parts[1] == "infiniband") {
+      const std::string& ibdev = parts[2];
+      std::string driver = ibdev;  // width rules match "mlx5_0" like "mlx5_core"
+      if (parts.size() == 5 && parts[3] == "hw_counters") {
+        if (parts[4] == "lifespan") continue;
+        auto v = parse_counter_text(value, src);
+        if (!v) {
+          snap.gaps.push_back(v.error());
+          continue;
+        }
+        snap.samples.push_back(make_counter(ibdev, CounterGroup::kIbHwCounters, parts[4], *v, driver, src));
+        continue;
+      }
+      if (parts.size() < 6 || parts[3] != "ports" || !parse_u64(parts[4])) continue;
+      PortInfo p;
+      p.device = ibdev + "/" + parts[4];
+      p.ibdev = ibdev;
+      p.port = static_cast<int>(*parse_u64(parts[4]));
+      p.is_rdma = true;
+      p.sysfs_dir = path.substr(0, path.rfind('/'));
+      if (parts.size() == 7 && (parts[5] == "counters" || parts[5] == "hw_counters")) {
+        merge_port(ports, p);
+        if (parts[6] == "lifespan") continue;
+        auto v = parse_counter_text(value, src);
+        if (!v) {
+          snap.gaps.push_back(v.error());
+          continue;
+        }
+        auto group = parts[5] == "counters" ? CounterGroup::kIbPortCounters : CounterGroup::kIbHwCounters;
+        bool ext = group == CounterGroup::kIbHwCounters || *v > 0xFFFFFFFFull;
+        snap.samples.push_back(make_counter(p.device, group, parts[6], *v, driver, src, ext));
+      } else if (parts.size() == 6) {
+        if (parts[5] == "state") p.state = value;
+        else if (parts[5] == "phys_state") p.phys_state = value;
+        else if (parts[5] == "rate") p.rate = value;
+        else if (parts[5] == "link_layer") p.link_layer = value;
+        else continue;
+        merge_port(ports, p);
+      }
+    } else if (parts.size() >= 4 && parts[1] == "net") {
+      const std::string& nd = parts[2];
+      std::string name;
+      if (parts.size() == 5 && parts[3] == "statistics") name = parts[4];
+      else if (parts.size() == 4 && starts_with(parts[3], "carrier_")) name = parts[3];
+      else continue;
+      PortInfo p;
+      p.device = p.netdev = nd;
+      merge_port(ports, p);
+      auto v = parse_counter_text(value, src);
+      if (!v) {
+        snap.gaps.push_back(v.error());
+        continue;
+      }
+      snap.samples.push_back(make_counter(nd, CounterGroup::kNetdevStats, name, *v, "", src));
+    }
+  }
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,199 @@
+#include "import/ethtool_m.h"
+
+#include <cctype>
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "core/text.h"
+
+namespace fabdiag {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+bool has(const std::string& s, const char* w) { return s.find(w) != std::string::npos; }
+
+std::optional<double> number(std::string_view t) {
+  std::string s = trim(t);
+  if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  return parse_double(s);
+}
+
+// "(Channel 3)", "(Lane 3)", "Channel 3" -> 3; 0 when none.
+int channel_of(const std::string& label) {
+  std::string l = lower(label);
+  for (const char* key : {"channel", "lane"}) {
+    size_t at = l.find(key);
+    if (at == std::string::npos) continue;
+    auto words = split_ws(l.substr(at + std::string(key).size()));
+    if (words.empty()) continue;
+    std::string w = words[0];
+    while (!w.empty() && !std::isdigit(static_cast<unsigned char>(w.back()))) w.pop_back();
+    if (auto v = parse_u64(w)) return static_cast<int>(*v);
+  }
+  return 0;
+}
+
+enum class Quantity { kNone, kTxPower, kRxPower, kBias, kTemperature, kVoltage };
+
+Quantity quantity_of(const std::string& l) {
+  if (has(l, "rx power") || has(l, "receiver signal") || has(l, "rcvr signal") ||
+      has(l, "receive power") || has(l, "rx optical power"))
+    return Quantity::kRxPower;
+  if (has(l, "output power") || has(l, "transmit avg optical power") || has(l, "tx power") ||
+      has(l, "tx optical power"))
+    return Quantity::kTxPower;
+  if (has(l, "bias")) return Quantity::kBias;
+  if (has(l, "temperature")) return Quantity::kTemperature;
+  if (has(l, "voltage")) return Quantity::kVoltage;
+  return Quantity::kNone;
+}
+
+// "high alarm" -> 0, "low alarm" -> 1, "high warning" -> 2, "low warning" -> 3; -1 none.
+int level_of(const std::string& l) {
+  if (has(l, "high alarm")) return 0;
+  if (has(l, "low alarm")) return 1;
+  if (has(l, "high warning")) return 2;
+  if (has(l, "low warning")) return 3;
+  return -1;
+}
+
+std::string netdev_in_title(const std::string& title) {
+  auto words = split_ws(title);
+  for (size_t i = 0; i + 1 < words.size(); ++i)
+    if ((words[i] == "-m" || words[i] == "--module-info" || words[i] == "--dump-module-eeprom") &&
+        words[i + 1][0] != '-')
+      return words[i + 1];
+  return {};
+}
+
+std::optional<double>* limit_slot(ModuleThresholds& t, int level) {
+  std::optional<double>* slots[] = {&t.high_alarm, &t.low_alarm, &t.high_warning, &t.low_warning};
+  return slots[level];
+}
+
+// "0x11 (QSFP28)" -> identifier 0x11, name "QSFP28".
+void read_identifier(const std::string& value, ModuleDiagnostics& m) {
+  auto words = split_ws(value);
+  if (!words.empty() && words[0].rfind("0x", 0) == 0)
+    if (auto v = parse_u64(words[0]); v && *v <= 0xff) m.identifier = static_cast<uint8_t>(*v);
+  size_t open = value.find('('), close = value.rfind(')');
+  if (open != std::string::npos && close != std::string::npos && close > open)
+    m.identifier_name = trim(value.substr(open + 1, close - open - 1));
+}
+
+// Identity lines; true when `l` (the lowercased label) was one.
+bool read_identity(const std::string& l, const std::string& value, ModuleDiagnostics& m) {
+  if (l == "identifier") read_identifier(value, m);
+  else if (l == "vendor name") m.vendor = value;
+  else if (l == "vendor pn") m.part_number = value;
+  else if (l == "vendor sn") m.serial = value;
+  else return false;
+  return true;
+}
+
+// Reads one section into `m`; returns the number of values and thresholds found.
+size_t read_section(const TextSection& sec, ModuleDiagnostics& m) {
+  size_t found = 0;
+  for (const auto& raw : split(sec.text, '\n')) {
+    size_t colon = raw.find(':');
+    if (colon == std::string::npos) continue;
+    std::string label = trim(raw.substr(0, colon));
+    std::string value = trim(raw.substr(colon + 1));
+    std::string l = lower(label);
+    if (read_identity(l, value, m)) continue;
+    Quantity q = quantity_of(l);
+    if (q == Quantity::kNone) continue;
+    int level = level_of(l);
+    int lane = std::max(1, channel_of(label));  // no channel: a single-lane module (lane 1)
+    if (level >= 0 && has(l, "threshold")) {
+      std::optional<double> v = q == Quantity::kTxPower || q == Quantity::kRxPower
+                                    ? parse_optical_power_mw(value)
+                                    : parse_leading_double(value);
+      if (!v) continue;
+      ModuleThresholds& t = q == Quantity::kTxPower       ? m.tx_power_limits_mw
+                            : q == Quantity::kRxPower     ? m.rx_power_limits_mw
+                            : q == Quantity::kBias        ? m.tx_bias_limits_ma
+                            : q == Quantity::kTemperature ? m.temperature_limits_c
+                                                          : m.vcc_limits_v;
+      *limit_slot(t, level) = *v;
+      ++found;
+      continue;
+    }
+    if (level >= 0 || has(l, "alarm") || has(l, "warning")) {  // a flag line: On / Off
+      if (lower(value) == "on") m.raised_flags.push_back(label);
+      continue;
+    }
+    std::optional<double> v = q == Quantity::kTxPower || q == Quantity::kRxPower
+                                  ? parse_optical_power_mw(value)
+                                  : parse_leading_double(value);
+    if (!v) continue;
+    ++found;
+    switch (q) {
+      case Quantity::kTxPower: m.lane(lane).tx_power_mw = *v; break;
+      case Quantity::kRxPower:
+        m.lane(lane).rx_power_mw = *v;
+        if (has(l, "oma")) m.rx_power_is_average = false;
+        break;
+      case Quantity::kBias: m.lane(lane).tx_bias_ma = *v; break;
+      case Quantity::kTemperature: m.temperature_c = *v; break;
+      case Quantity::kVoltage: m.vcc_v = *v; break;
+      case Quantity::kNone: break;
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+std::optional<double> parse_optical_power_mw(std::string_view text) {
+  std::optional<double> mw, dbm;
+  for (const auto& part : split(text, '/')) {
+    auto words = split_ws(part);
+    if (words.size() != 2) continue;
+    auto v = number(words[0]);
+    if (!v) continue;
+    if (words[1] == "mW") mw = *v;
+    else if (words[1] == "dBm") dbm = *v;
+  }
+  if (mw) return mw;
+  if (dbm) return dbm_to_mw(*dbm);
+  return std::nullopt;
+}
+
+Result<CounterImport> import_ethtool_m(std::string_view text, const std::string& source,
+                                       const std::string& device) {
+  CounterImport imp;
+  imp.format = "ethtool-m";
+  imp.source = source;
+  std::map<std::string, size_t> index;
+  for (const auto& sec : split_sections(text)) {
+    std::string nd = netdev_in_title(sec.title);
+    if (nd.empty()) nd = device.empty() ? "module" : device;
+    ModuleDiagnostics m;
+    m.netdev = nd;
+    m.source = source;
+    if (read_section(sec, m) == 0) continue;
+    if (auto it = index.find(nd); it != index.end()) {
+      imp.optics[it->second] = m;
+    } else {
+      index[nd] = imp.optics.size();
+      imp.optics.push_back(m);
+      PortInfo p;
+      p.device = p.netdev = nd;
+      merge_port(imp.ports, p);
+    }
+  }
+  if (imp.optics.empty())
+    return make_error(ErrorCode::kParse, "no optical power, bias, temperature or voltage value "
+                      "(not `ethtool -m` output, or the module has no diagnostics)", source);
+  if (device.empty() && index.count("module"))
+    imp.notes.push_back("the input does not name the netdev: the module is called \"module\" "
+                        "(give --netdev NAME)");
+  return imp;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,173 @@
+#include "import/host_formats.h"
+
+#include "core/text.h"
+#include "import/ibstat.h"
+#include "import/ibstatus.h"
+#include "import/ibv_devinfo.h"
+#include "import/lspci.h"
+#include "probes/topo/pci.h"
+
+namespace fabdiag {
+
+namespace {
+
+// Number after `key` in `line` ("error 4," -> 4), or the n of "key=NAME(n)".
+std::optional<uint64_t> number_after(const std::string& line, const std::string& key) {
+  auto p = line.find(key);
+  if (p == std::string::npos) return std::nullopt;
+  std::string rest = line.substr(p + key.size());
+  size_t i = 0;
+  if (!rest.empty() && !std::isdigit(static_cast<unsigned char>(rest[0]))) {
+    // NAME(n)
+    auto open = rest.find('(');
+    auto stop = rest.find_first_of(" ,");
+    if (open == std::string::npos || (stop != std::string::npos && stop < open)) return std::nullopt;
+    i = open + 1;
+  }
+  size_t j = i;
+  while (j < rest.size() && std::isdigit(static_cast<unsigned char>(rest[j]))) ++j;
+  if (j == i) return std::nullopt;
+  return parse_u64(rest.substr(i, j - i));
+}
+
+bool looks_like_lspci_header(const std::string& line) {
+  if (line.empty() || line[0] == ' ' || line[0] == '\t') return false;
+  auto sp = line.find(' ');
+  if (sp == std::string::npos || line.find(": ", sp) == std::string::npos) return false;
+  std::string tok = line.substr(0, sp);
+  return parse_pci_address(tok).has_value() || parse_pci_address("0000:" + tok).has_value();
+}
+
+Result<HostFacts> import_section(const TextSection& s, const std::string& source, InputFormat fmt) {
+  switch (fmt) {
+    case InputFormat::kLspci: {
+      auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line));
+      if (!l) return l.error();
+      return lspci_to_facts(*l, source);
+    }
+    case InputFormat::kIbstat: {
+      auto p = parse_ibstat(s.text, source, static_cast<int>(s.first_line));
+      if (!p) return p.error();
+      return facts_from_ports(std::move(*p), "ibstat " + source);
+    }
+    case InputFormat::kIbstatus: {
+      auto p = parse_ibstatus(s.text, source, static_cast<int>(s.first_line));
+      if (!p) return p.error();
+      return facts_from_ports(std::move(*p), "ibstatus " + source);
+    }
+    case InputFormat::kIbvDevinfo: {
+      auto p = parse_ibv_devinfo(s.text, source, static_cast<int>(s.first_line));
+      if (!p) return p.error();
+      return facts_from_ports(std::move(*p), "ibv_devinfo " + source);
+    }
+    case InputFormat::kNcclLog: {
+      HostFacts f;
+      f.origin = "NCCL log " + source;
+      f.wc_errors = parse_nccl_wc_errors(s.text, source, static_cast<int>(s.first_line));
+      if (f.wc_errors.empty())
+        return make_error(ErrorCode::kParse, "no NCCL work completion error (\"Got completion ... error\") in the log",
+                          source);
+      return f;
+    }
+    case InputFormat::kAuto: break;
+  }
+  return make_error(ErrorCode::kParse,
+                    "format not recognized (expected lspci -vvv, ibstat, ibstatus, ibv_devinfo or an NCCL log)",
+                    source);
+}
+
+}  // namespace
+
+const char* to_string(InputFormat f) {
+  switch (f) {
+    case InputFormat::kAuto: return "auto";
+    case InputFormat::kLspci: return "lspci";
+    case InputFormat::kIbstat: return "ibstat";
+    case InputFormat::kIbstatus: return "ibstatus";
+    case InputFormat::kIbvDevinfo: return "ibv-devinfo";
+    case InputFormat::kNcclLog: return "nccl-log";
+  }
+  return "auto";
+}
+
+std::optional<InputFormat> parse_input_format(const std::string& name) {
+  for (auto f : {InputFormat::kAuto, InputFormat::kLspci, InputFormat::kIbstat, InputFormat::kIbstatus,
+                 InputFormat::kIbvDevinfo, InputFormat::kNcclLog})
+    if (name == to_string(f)) return f;
+  return std::nullopt;
+}
+
+InputFormat detect_format(std::string_view text) {
+  bool lspci = false, nccl = false, ibstat = false, ibstatus = false;
+  for (const auto& raw : split(text, '\n')) {
+    std::string t = trim(raw);
+    if (starts_with(t, "hca_id:")) return InputFormat::kIbvDevinfo;
+    if (starts_with(t, "CA '")) ibstat = true;
+    if (starts_with(t, "Infiniband device '") && ends_with(t, "status:")) ibstatus = true;
+    if (looks_like_lspci_header(raw) || starts_with(t, "ACSCtl:") || starts_with(t, "LnkSta:")) lspci = true;
+    if (t.find("NCCL WARN") != std::string::npos || t.find("NCCL INFO") != std::string::npos) nccl = true;
+  }
+  if (ibstat) return InputFormat::kIbstat;
+  if (ibstatus) return InputFormat::kIbstatus;
+  if (lspci) return InputFormat::kLspci;
+  if (nccl) return InputFormat::kNcclLog;
+  return InputFormat::kAuto;
+}
+
+std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line) {
+  std::vector<WcError> out;
+  int n = first_line - 1;
+  for (const auto& raw : split(text, '\n')) {
+    ++n;
+    std::string t = trim(raw);
+    if (t.find("Got completion") == std::string::npos) continue;
+    auto status = number_after(t, "with error ");
+    if (!status) status = number_after(t, "status=");
+    if (!status || *status > 255) continue;
+    WcError w;
+    w.status = static_cast<int>(*status);
+    if (auto v = number_after(t, "opcode ")) w.opcode = static_cast<int>(*v);
+    else if (auto v2 = number_after(t, "opcode=")) w.opcode = static_cast<int>(*v2);
+    if (auto v = number_after(t, "len ")) w.len_bytes = *v;
+    else if (auto v2 = number_after(t, "len=")) w.len_bytes = *v2;
+    if (auto v = number_after(t, "vendor err ")) w.vendor_err = static_cast<int>(*v);
+    else if (auto v2 = number_after(t, "vendor_err=")) w.vendor_err = static_cast<int>(*v2);
+    if (auto h = t.find(" hca "); h != std::string::npos) {
+      auto words = split_ws(t.substr(h + 5));
+      if (!words.empty()) w.hca = words[0];
+    }
+    w.line = t;
+    w.source = source + " line " + std::to_string(n);
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+Result<HostFacts> import_host_facts(std::string_view text, const std::string& source, InputFormat format) {
+  HostFacts facts;
+  bool any = false;
+  std::vector<Error> failures;
+  for (const auto& s : split_sections(text)) {
+    if (trim(s.text).empty()) continue;
+    InputFormat fmt = format == InputFormat::kAuto ? detect_format(s.text) : format;
+    auto r = import_section(s, source, fmt);
+    if (!r) {
+      Error e = r.error();
+      if (!s.title.empty()) e = e.with_context("section '" + s.title + "' (line " + std::to_string(s.first_line - 1) + ")");
+      failures.push_back(e);
+      continue;
+    }
+    any = true;
+    merge_facts(facts, std::move(*r));
+  }
+  if (!any) {
+    if (failures.size() == 1) return failures.front();
+    return make_error(ErrorCode::kParse,
+                      "no section could be read (expected lspci -vvv, ibstat, ibstatus, ibv_devinfo or an NCCL log)",
+                      source);
+  }
+  for (auto& e : failures) facts.gaps.push_back(std::move(e));
+  return facts;
+}
+
+}  // namespace fabdiag

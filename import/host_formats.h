@@ -1,0 +1,39 @@
+// Saved tool outputs -> HostFacts, for `fabdiag check --from FILE...` and `fabdiag import`:
+// format detection, case files in "### <what>" sections, the NCCL WARN completion errors, and
+// dispatch to the lspci / ibstat / ibstatus / ibv_devinfo importers.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "probes/check/check_model.h"
+#include "import/text_sections.h"
+
+namespace fabdiag {
+
+/// Formats `check --from` understands.
+enum class InputFormat { kAuto, kLspci, kIbstat, kIbstatus, kIbvDevinfo, kNcclLog };
+/// "auto", "lspci", "ibstat", "ibstatus", "ibv-devinfo", "nccl-log".
+const char* to_string(InputFormat f);
+/// Parses the names above; nullopt for anything else.
+std::optional<InputFormat> parse_input_format(const std::string& name);
+
+/// Recognizes a text: "hca_id:" -> ibv_devinfo; "CA '<name>'" -> ibstat; "Infiniband device
+/// '<name>' port <n> status:" -> ibstatus; a "17:00.0 <class>: ..." header or an ACSCtl/LnkSta
+/// line -> lspci; "NCCL WARN" / "NCCL INFO" -> NCCL log. kAuto when none matches.
+InputFormat detect_format(std::string_view text);
+
+/// Work-completion errors in NCCL log lines: "Got completion ... with error <n>, opcode <o>,
+/// len <l>, vendor err <v>" (older NCCL) and "... with status=<NAME>(<n>) opcode=<NAME>(<o>) ...
+/// vendor_err=<v> ... hca <dev>" (newer). Sources are "SOURCE line N".
+std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line = 1);
+
+/// Imports one file's text: every section is parsed as `format` (or as what detect_format says
+/// when kAuto) and the facts are merged. A section that cannot be recognized or parsed becomes a
+/// gap. Errors: kParse naming `source` when no section gives any fact (nothing recognized).
+Result<HostFacts> import_host_facts(std::string_view text, const std::string& source, InputFormat format);
+
+}  // namespace fabdiag

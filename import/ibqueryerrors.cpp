@@ -1,0 +1,136 @@
+#include "import/ibqueryerrors.h"
+
+#include "core/text.h"
+#include "probes/counters/sysfs_counters.h"
+
+namespace fabdiag {
+namespace {
+
+// 'Errors for 0x0000000000004 "MF0;switch01:SX6036/U1"' -> the description, else the GUID.
+std::string node_name(const std::string& line) {
+  size_t q1 = line.find('"');
+  size_t q2 = q1 == std::string::npos ? std::string::npos : line.rfind('"');
+  if (q1 != std::string::npos && q2 > q1) return line.substr(q1 + 1, q2 - q1 - 1);
+  auto words = split_ws(line.substr(10));
+  return words.empty() ? std::string("unnamed node") : words[0];
+}
+
+struct Item {
+  std::string name;
+  uint64_t value = 0;
+};
+
+// "[SymbolErrorCounter == 65535] [LinkDownedCounter == 2]" -> items; false when malformed.
+bool parse_items(const std::string& text, std::vector<Item>& items) {
+  size_t pos = 0;
+  while ((pos = text.find('[', pos)) != std::string::npos) {
+    size_t end = text.find(']', pos);
+    if (end == std::string::npos) return false;
+    std::string inner = text.substr(pos + 1, end - pos - 1);
+    size_t eq = inner.find("==");
+    if (eq == std::string::npos) return false;
+    auto words = split_ws(inner.substr(eq + 2));
+    auto v = words.empty() ? std::nullopt : parse_u64(words[0]);
+    if (!v) return false;
+    items.push_back({trim(inner.substr(0, eq)), *v});
+    pos = end + 1;
+  }
+  return !items.empty();
+}
+
+void summary_numbers(const std::string& line, nlohmann::json& summary) {
+  auto words = split_ws(line);
+  for (size_t i = 0; i + 1 < words.size(); ++i) {
+    auto v = parse_u64(words[i]);
+    if (!v) continue;
+    std::string next = words[i + 1];
+    std::string after = i + 2 < words.size() ? words[i + 2] : "";
+    if (next == "nodes" && after.rfind("checked", 0) == 0) summary["nodes_checked"] = *v;
+    else if (next == "bad") summary["bad_nodes"] = *v;
+    else if (next == "ports" && after.rfind("checked", 0) == 0) summary["ports_checked"] = *v;
+    else if (next == "ports" && after == "have") summary["ports_beyond_threshold"] = *v;
+  }
+}
+
+}  // namespace
+
+Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::string& source) {
+  CounterImport imp;
+  imp.format = "ibqueryerrors";
+  imp.source = source;
+  imp.series.emplace_back(1);  // one snapshot; "###" sections add later ones
+  nlohmann::json aggregates = nlohmann::json::object();
+  nlohmann::json summary = nlohmann::json::object();
+  std::string node;
+  size_t blocks = 0, line_no = 0;
+  std::vector<size_t> bad;
+  bool section_used = false;
+  for (const auto& raw : split(text, '\n')) {
+    ++line_no;
+    std::string line = trim(raw);
+    if (line.empty()) continue;
+    if (starts_with(line, "###")) {  // a later run
+      if (section_used) imp.series[0].emplace_back();
+      continue;
+    }
+    if (starts_with(line, "##")) {
+      summary_numbers(line.substr(2), summary);
+      continue;
+    }
+    if (starts_with(line, "Errors for")) {
+      node = node_name(line);
+      ++blocks;
+      continue;
+    }
+    size_t colon = line.find(':');
+    auto words = split_ws(line.substr(0, colon == std::string::npos ? line.size() : colon));
+    std::vector<Item> items;
+    if (node.empty() || colon == std::string::npos || words.size() < 2 ||
+        words[words.size() - 2] != "port" || !parse_items(line.substr(colon + 1), items)) {
+      bad.push_back(line_no);
+      continue;
+    }
+    const std::string& port = words.back();
+    if (port == "ALL") {  // the node's sum over its ports: not a port
+      for (const auto& it : items) aggregates[node][it.name] = it.value;
+      continue;
+    }
+    auto pnum = parse_u64(port);
+    if (!pnum) {
+      bad.push_back(line_no);
+      continue;
+    }
+    PortInfo p;
+    p.device = node + " port " + port;
+    p.ibdev = node;
+    p.port = static_cast<int>(*pnum);
+    p.is_rdma = true;
+    p.link_layer = "InfiniBand";
+    merge_port(imp.ports, p);
+    std::string src = line_source(source, line_no);
+    for (const auto& it : items)
+      imp.series[0].back().samples.push_back(make_counter(p.device, CounterGroup::kIbPortCounters,
+                                                          it.name, it.value, "", src,
+                                                          it.value > 0xFFFFFFFFull));
+    section_used = true;
+  }
+  if (blocks == 0 && summary.empty())
+    return make_error(ErrorCode::kParse, "no \"Errors for\" block and no \"## Summary\" (not "
+                      "ibqueryerrors output?)", source);
+  if (!bad.empty())
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  std::to_string(bad.size()) + " line(s) not understood, first at "
+                                  "line " + std::to_string(bad[0]),
+                                  source));
+  if (!aggregates.empty()) {
+    imp.facts["aggregates"] = aggregates;
+    imp.notes.push_back("\"port ALL\" lines are per-node sums, not ports: kept under "
+                        "facts.aggregates, never added to a port");
+  }
+  if (!summary.empty()) imp.facts["summary"] = summary;
+  imp.notes.push_back("ibqueryerrors prints only counters beyond its thresholds: the others are "
+                      "unknown here, not zero");
+  return imp;
+}
+
+}  // namespace fabdiag

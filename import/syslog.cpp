@@ -1,0 +1,194 @@
+#include "import/syslog.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "core/text.h"
+#include "probes/counters/sysfs_counters.h"
+
+namespace fabdiag {
+namespace {
+
+constexpr double kDay_s = 86400;
+// Lines about one interface this close together are one flap (the kernel's "NIC Link is Down"
+// and systemd-networkd's "Lost carrier" for the same event).
+constexpr double kSameEvent_s = 10;
+
+std::string lower(std::string_view s) {
+  std::string o(s);
+  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+int month_of(std::string_view m) {
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  for (int i = 0; i < 12; ++i)
+    if (m == kMonths[i]) return i + 1;
+  return 0;
+}
+
+// Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's days_from_civil).
+double days_from_civil(int y, int m, int d) {
+  y -= m <= 2;
+  int era = (y >= 0 ? y : y - 399) / 400;
+  int yoe = y - era * 400;
+  int doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097.0 + doe - 719468;
+}
+
+std::optional<double> hms(std::string_view t) {  // "12:00:01" or "12:00:01.123"
+  auto parts = split(t, ':');
+  if (parts.size() != 3) return std::nullopt;
+  auto h = parse_u64(parts[0]), m = parse_u64(parts[1]);
+  auto s = parse_double(parts[2]);
+  if (!h || !m || !s) return std::nullopt;
+  return static_cast<double>(*h * 3600 + *m * 60) + *s;
+}
+
+// Interface-like word: letters, digits and _ . : @ - (netdev names, PCI addresses).
+bool iface_like(const std::string& w) {
+  if (w.empty() || w.size() > 32) return false;
+  for (char c : w)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != ':' &&
+        c != '@' && c != '-')
+      return false;
+  return std::isalpha(static_cast<unsigned char>(w[0])) || std::isdigit(static_cast<unsigned char>(w[0]));
+}
+
+// Position and length of the carrier-loss phrase in the lower-cased line, or npos.
+std::pair<size_t, size_t> find_phrase(const std::string& l) {
+  for (const char* p : {"nic link is down", "link is down", "lost carrier", "link down"}) {
+    size_t at = l.find(p);
+    if (at == std::string::npos) continue;
+    size_t end = at + std::string(p).size();
+    // "link down" must end there ("link downshift" is not a flap).
+    if (end < l.size() && std::isalpha(static_cast<unsigned char>(l[end]))) continue;
+    return {at, end - at};
+  }
+  return {std::string::npos, 0};
+}
+
+struct Events {
+  size_t count = 0;
+  std::vector<double> times;
+  size_t first_line = 0, last_line = 0;
+  size_t merged = 0;  // lines folded into an event already counted
+};
+
+}  // namespace
+
+std::optional<double> log_line_time_s(std::string_view raw) {
+  std::string line = trim(raw);
+  auto words = split_ws(line);
+  if (words.empty()) return std::nullopt;
+  // ISO 8601: 2024-01-10T12:00:01.123+00:00
+  if (words[0].size() >= 19 && words[0][4] == '-' && words[0][10] == 'T') {
+    auto y = parse_u64(words[0].substr(0, 4)), mo = parse_u64(words[0].substr(5, 2)),
+         d = parse_u64(words[0].substr(8, 2));
+    std::string rest = words[0].substr(11);
+    size_t tz = rest.find_first_of("+-Z");
+    auto t = hms(rest.substr(0, tz));
+    if (y && mo && d && t)
+      return days_from_civil(static_cast<int>(*y), static_cast<int>(*mo), static_cast<int>(*d)) * kDay_s + *t;
+  }
+  // dmesg: [12345.678901] or dmesg -T: [Wed Jan 10 12:00:01 2024]
+  if (line[0] == '[') {
+    size_t close = line.find(']');
+    if (close == std::string::npos) return std::nullopt;
+    std::string inner = trim(line.substr(1, close - 1));
+    if (auto s = parse_double(inner)) return *s;
+    auto w = split_ws(inner);
+    if (w.size() == 5 && month_of(w[1])) {
+      auto d = parse_u64(w[2]), y = parse_u64(w[4]);
+      auto t = hms(w[3]);
+      if (d && y && t)
+        return days_from_civil(static_cast<int>(*y), month_of(w[1]), static_cast<int>(*d)) * kDay_s + *t;
+    }
+    return std::nullopt;
+  }
+  // syslog: Jan 10 12:00:01 (no year: year 2000 is assumed, times compare within the log only)
+  if (words.size() >= 3 && month_of(words[0])) {
+    auto d = parse_u64(words[1]);
+    auto t = hms(words[2]);
+    if (d && t) return days_from_civil(2000, month_of(words[0]), static_cast<int>(*d)) * kDay_s + *t;
+  }
+  return std::nullopt;
+}
+
+Result<CounterImport> import_syslog(std::string_view text, const std::string& source) {
+  CounterImport imp;
+  imp.format = "syslog";
+  imp.source = source;
+  std::map<std::string, Events> events;
+  std::vector<std::string> order;
+  size_t lines = 0, line_no = 0;
+  for (const auto& raw : split(text, '\n')) {
+    ++line_no;
+    if (trim(raw).empty()) continue;
+    ++lines;
+    std::string l = lower(raw);
+    auto [at, len] = find_phrase(l);
+    if (at == std::string::npos) continue;
+    auto before = split_ws(std::string_view(raw).substr(0, at));
+    while (!before.empty() && lower(before.back()) == "nic") before.pop_back();
+    if (before.empty()) continue;
+    std::string iface = before.back();
+    while (!iface.empty() && iface.back() == ':') iface.pop_back();
+    if (!iface_like(iface) || iface == "kernel") continue;
+    auto [it, fresh] = events.try_emplace(iface);
+    if (fresh) order.push_back(iface);
+    Events& e = it->second;
+    auto t = log_line_time_s(raw);
+    if (t && !e.times.empty() && e.times.size() == e.count && std::abs(*t - e.times.back()) <= kSameEvent_s) {
+      ++e.merged;
+      continue;
+    }
+    ++e.count;
+    if (t) e.times.push_back(*t);
+    if (!e.first_line) e.first_line = line_no;
+    e.last_line = line_no;
+  }
+  if (lines == 0) return make_error(ErrorCode::kParse, "the log is empty", source);
+  imp.series.emplace_back(1);
+  Snapshot& snap = imp.series[0][0];
+  nlohmann::json ifaces = nlohmann::json::object();
+  for (const auto& name : order) {
+    const Events& e = events[name];
+    PortInfo p;
+    p.device = p.netdev = name;
+    merge_port(imp.ports, p);
+    std::string src = source + ":" + std::to_string(e.first_line) + ".." +
+                      std::to_string(e.last_line) + " (" + std::to_string(e.count) + " carrier loss(es))";
+    snap.samples.push_back(make_counter(name, CounterGroup::kLogEvents, "carrier_lost_events",
+                                        e.count, "", src));
+    nlohmann::json j = {{"events", e.count},
+                        {"first_line", e.first_line},
+                        {"last_line", e.last_line},
+                        {"lines_merged_into_one_event", e.merged}};
+    if (e.times.size() == e.count) {
+      std::vector<double> t = e.times;
+      std::sort(t.begin(), t.end());
+      size_t best = 0;
+      for (size_t i = 0, k = 0; i < t.size(); ++i) {
+        while (t[i] - t[k] > kDay_s) ++k;
+        best = std::max(best, i - k + 1);
+      }
+      snap.samples.push_back(make_counter(name, CounterGroup::kLogEvents,
+                                          "carrier_lost_events_max_24h", best, "", src));
+      j["span_s"] = t.back() - t.front();
+      j["max_in_24h"] = best;
+    } else {
+      j["span_s"] = nullptr;
+    }
+    ifaces[name] = j;
+  }
+  imp.facts["lines_read"] = lines;
+  imp.facts["interfaces"] = ifaces;
+  return imp;
+}
+
+}  // namespace fabdiag

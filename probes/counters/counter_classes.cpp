@@ -1,0 +1,144 @@
+#include "probes/counters/counter_classes.h"
+
+#include <cctype>
+
+#include "core/text.h"
+#include "probes/counters/counter_kb.h"
+
+namespace fabdiag {
+namespace {
+
+using C = CounterCategory;
+
+std::string lower(std::string_view s) {
+  std::string o(s);
+  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return o;
+}
+
+bool has(const std::string& s, const char* word) { return s.find(word) != std::string::npos; }
+
+// Keyword guess for names the knowledge base does not know (new firmware groups, other
+// drivers): a hint for a person, never a judgement.
+CounterCategory guess_category(std::string_view name) {
+  std::string n = lower(name);
+  if (has(n, "pause") || has(n, "pfc") || has(n, "xon") || has(n, "xoff")) return C::kPause;
+  if (has(n, "ecn") || has(n, "_ce_") || has(n, "marked")) return C::kEcn;
+  if (has(n, "cnp")) return C::kCnp;
+  if (has(n, "crc") || has(n, "fcs") || has(n, "symbol") || has(n, "fec_") ||
+      has(n, "corrected")) return C::kPhyError;
+  if (has(n, "discard") || has(n, "drop") || has(n, "out_of_buffer") || has(n, "missed"))
+    return C::kDiscard;
+  if (has(n, "retrans") || has(n, "timeout") || has(n, "seq_err") || has(n, "retr") ||
+      has(n, "nak")) return C::kRetransmit;
+  if (has(n, "link_down") || has(n, "carrier") || has(n, "flap")) return C::kLink;
+  if (has(n, "bytes") || has(n, "packets") || has(n, "pkts") || has(n, "octets") ||
+      has(n, "octs")) return C::kTraffic;
+  return C::kOther;
+}
+
+}  // namespace
+
+std::string normalize_counter_name(std::string_view name) {
+  std::string out;
+  for (size_t i = 0; i < name.size();) {
+    if (std::isdigit(static_cast<unsigned char>(name[i]))) {
+      out.push_back('#');
+      while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
+    } else {
+      out.push_back(name[i++]);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// `with_guess`: compute the keyword guess of an unknown name (a hint for classify_counter's
+// callers; make_counter does not keep it, so counter_facts skips the cost).
+CounterClass class_of(const CounterKbEntry* e, std::string_view name, bool with_guess = true) {
+  CounterClass c;
+  if (e) {
+    c.category = e->category;
+    c.guess = e->category;
+    c.canonical = e->alias_of.empty() ? std::string(name) : e->alias_of;
+    c.meaning = e->meaning;
+    c.family = e->family;
+    c.rule = e->rule;
+    c.source = e->source;
+    c.known = true;
+    return c;
+  }
+  if (with_guess) c.guess = guess_category(name);
+  c.canonical = std::string(name);
+  return c;
+}
+
+CounterWidth width_of(const CounterKbEntry* e, CounterGroup group, std::string_view driver) {
+  const CounterKnowledgeBase& kb = counter_kb();
+  if (e) {
+    const CounterKbFamily* fam = kb.family(e->family);
+    std::optional<unsigned> bits = e->width_bits;
+    bool wraps = e->wraps;
+    if (!bits && fam && fam->width_bits) {
+      bits = fam->width_bits;
+      wraps = fam->wraps;
+    }
+    if (!bits) return CounterWidth{64, false};
+    // A family's widths describe its own hardware (mlx5 Q counters); other drivers that use
+    // the same names (bnxt_re after the 2025 rename) count in 64 bits.
+    if (fam && !driver_matches(fam->drivers, driver)) return CounterWidth{64, false};
+    return CounterWidth{*bits, wraps};
+  }
+  if (const CounterKbFamily* fam = kb.width_family_for(group, driver))
+    return CounterWidth{*fam->width_bits, fam->wraps};
+  return CounterWidth{64, false};
+}
+
+std::string unit_of(const CounterKbEntry* e, std::string_view name) {
+  if (e) return e->unit;
+  std::string n = lower(name);
+  if (has(n, "duration")) return "us";
+  if (has(n, "_err_lane_") || ends_with(n, "_bits") || has(n, "_bits_") || n == "rx_bits")
+    return "bits";
+  if (has(n, "bytes") || has(n, "octets") || has(n, "octs")) return "bytes";
+  return "count";
+}
+
+}  // namespace
+
+CounterClass classify_counter(CounterGroup group, std::string_view name) {
+  return class_of(counter_kb().find(group, name), name);
+}
+
+CounterWidth counter_width(CounterGroup group, std::string_view driver, std::string_view name) {
+  return width_of(counter_kb().find(group, name), group, driver);
+}
+
+std::string counter_unit(CounterGroup group, std::string_view name) {
+  return unit_of(counter_kb().find(group, name), name);
+}
+
+CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name) {
+  const CounterKbEntry* e = counter_kb().find(group, name);
+  CounterFacts f;
+  f.cls = class_of(e, name, false);
+  f.unit = unit_of(e, name);
+  f.scale = e ? e->scale : 1;
+  f.width = width_of(e, group, driver);
+  return f;
+}
+
+uint64_t counter_scale(CounterGroup group, std::string_view name) {
+  if (const CounterKbEntry* e = counter_kb().find(group, name)) return e->scale;
+  return 1;
+}
+
+std::vector<CounterKnowledgeRow> counter_knowledge_table() {
+  std::vector<CounterKnowledgeRow> out;
+  for (const auto& e : counter_kb().entries())
+    out.push_back({e.name, e.family, e.category, e.alias_of, e.meaning, e.rule});
+  return out;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,136 @@
+#include "probes/counters/counter_delta.h"
+
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+namespace fabdiag {
+namespace {
+
+using Key = std::tuple<std::string, CounterGroup, std::string>;
+
+Key key_of(const Counter& c) { return {c.device, c.group, c.name}; }
+
+uint64_t scaled(uint64_t raw, uint64_t scale) {
+  if (scale > 1 && raw > std::numeric_limits<uint64_t>::max() / scale)
+    return std::numeric_limits<uint64_t>::max();
+  return raw * scale;
+}
+
+CounterChange change_of(const Counter& old_c, const Counter& new_c, double window_s) {
+  CounterChange ch;
+  ch.counter = new_c;
+  if (old_c.saturated) {
+    ch.status = DeltaStatus::kSaturated;  // it may have counted any number of events
+    ch.at_least = true;
+  } else if (new_c.raw >= old_c.raw) {
+    ch.delta = scaled(new_c.raw - old_c.raw, new_c.scale);
+    ch.status = new_c.saturated ? DeltaStatus::kSaturated : DeltaStatus::kOk;
+    ch.at_least = new_c.saturated;
+  } else if (new_c.wraps && new_c.width_bits < 64 &&
+             old_c.raw < (uint64_t{1} << new_c.width_bits)) {
+    uint64_t modulus = uint64_t{1} << new_c.width_bits;
+    ch.delta = scaled(new_c.raw + (modulus - old_c.raw), new_c.scale);
+    ch.status = DeltaStatus::kWrapped;
+  } else {
+    ch.status = DeltaStatus::kReset;
+  }
+  if (ch.delta && window_s > 0) ch.rate_per_s = static_cast<double>(*ch.delta) / window_s;
+  return ch;
+}
+
+}  // namespace
+
+const char* to_string(DeltaStatus s) {
+  switch (s) {
+    case DeltaStatus::kSnapshot: return "snapshot";
+    case DeltaStatus::kOk: return "ok";
+    case DeltaStatus::kWrapped: return "wrapped";
+    case DeltaStatus::kSaturated: return "saturated";
+    case DeltaStatus::kAppeared: return "appeared";
+    case DeltaStatus::kVanished: return "vanished";
+    case DeltaStatus::kReset: return "reset";
+    case DeltaStatus::kMissing: return "missing";
+  }
+  return "ok";
+}
+
+SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, double window_s) {
+  SnapshotDelta d;
+  d.window_s = window_s;
+  std::map<Key, const Counter*> old_by_key;
+  for (const auto& c : before.samples) old_by_key.emplace(key_of(c), &c);
+  std::set<Key> seen;
+  for (const auto& c : after.samples) {
+    Key k = key_of(c);
+    seen.insert(k);
+    auto it = old_by_key.find(k);
+    if (it == old_by_key.end()) {
+      CounterChange ch;
+      ch.counter = c;
+      ch.status = DeltaStatus::kAppeared;
+      ch.at_least = c.saturated;
+      d.changes.push_back(ch);
+      continue;
+    }
+    d.changes.push_back(change_of(*it->second, c, window_s));
+  }
+  for (const auto& c : before.samples) {
+    if (seen.count(key_of(c))) continue;
+    CounterChange ch;
+    ch.counter = c;
+    ch.status = after.truncated ? DeltaStatus::kMissing : DeltaStatus::kVanished;
+    d.changes.push_back(ch);
+  }
+  return d;
+}
+
+std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
+  std::vector<CounterChange> out;
+  out.reserve(snap.samples.size());
+  for (const auto& c : snap.samples) {
+    CounterChange ch;
+    ch.counter = c;
+    ch.status = DeltaStatus::kSnapshot;
+    ch.at_least = c.saturated;
+    out.push_back(ch);
+  }
+  return out;
+}
+
+bool is_interesting(const CounterChange& c) {
+  switch (c.status) {
+    case DeltaStatus::kSnapshot: return c.counter.value > 0 || c.counter.saturated;
+    case DeltaStatus::kOk: return c.delta && *c.delta > 0;
+    default: return true;
+  }
+}
+
+void to_json(nlohmann::json& j, const CounterChange& c) {
+  const Counter& k = c.counter;
+  j = nlohmann::json::object();
+  j["device"] = k.device;
+  j["group"] = to_string(k.group);
+  j["name"] = k.name;
+  if (k.canonical != k.name) j["canonical"] = k.canonical;
+  j["category"] = to_string(k.category);
+  j["rule"] = to_string(k.rule);
+  j["unit"] = k.unit;
+  if (c.status == DeltaStatus::kMissing) {  // unknown now: never print the old value as current
+    j["value"] = nullptr;
+    j["last_seen_value"] = k.value;
+  } else {
+    j["value"] = k.value;
+  }
+  j["delta"] = c.delta ? nlohmann::json(*c.delta) : nlohmann::json(nullptr);
+  j["rate_per_s"] = c.rate_per_s ? nlohmann::json(*c.rate_per_s) : nlohmann::json(nullptr);
+  j["at_least"] = c.at_least;
+  j["status"] = to_string(c.status);
+  j["width_bits"] = k.width_bits;
+  j["source"] = k.source;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,192 @@
+#include "rules/check_run.h"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/check_host_rules.h"
+#include "rules/check_pcie_rules.h"
+
+namespace fabdiag {
+
+namespace {
+
+std::string plural(size_t n, const std::string& one, const std::string& many = "") {
+  return std::to_string(n) + " " + (n == 1 ? one : (many.empty() ? one + "s" : many));
+}
+
+struct Runner {
+  CheckReport report;
+
+  // Records a check that ran: status from its findings unless it is already decided.
+  void add(std::string name, std::string title, std::vector<Finding> findings, std::string summary,
+           bool unknown = false) {
+    CheckResult c{std::move(name), std::move(title), CheckStatus::kPass, std::move(summary), findings.size()};
+    auto worst = worst_severity(findings);
+    if (worst && *worst >= Severity::kWarn) c.status = CheckStatus::kProblems;
+    else if (unknown) c.status = CheckStatus::kUnknown;
+    for (auto& f : findings) report.findings.push_back(std::move(f));
+    report.checks.push_back(std::move(c));
+  }
+  void skip(std::string name, std::string title, CheckStatus status, std::string why) {
+    report.checks.push_back(CheckResult{std::move(name), std::move(title), status, std::move(why), 0});
+  }
+};
+
+}  // namespace
+
+const char* to_string(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::kPass: return "pass";
+    case CheckStatus::kProblems: return "problems";
+    case CheckStatus::kUnknown: return "unknown";
+    case CheckStatus::kNotApplicable: return "n/a";
+    case CheckStatus::kNotChecked: return "not checked";
+  }
+  return "not checked";
+}
+
+void to_json(nlohmann::json& j, const CheckResult& c) {
+  j = {{"name", c.name}, {"title", c.title}, {"status", to_string(c.status)}, {"summary", c.summary},
+       {"findings", c.findings}};
+}
+
+CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
+  Runner r;
+  const char* no_pci = "no PCI facts in the input (needs sysfs or lspci -vvv)";
+  const char* no_ports = "no RDMA port facts in the input (needs sysfs, ibstat, ibstatus or ibv_devinfo)";
+
+  // PCIe links.
+  const char* t_link = "PCIe link width/speed";
+  // A device without PCIe link attributes (a virtio NIC in a VM) has no link to judge: it must
+  // not be counted as a link that passed.
+  size_t judged_links = 0;
+  if (facts.pcie_links)
+    for (const auto& l : *facts.pcie_links)
+      if (l.link.current_width || l.link.current_speed_gts || l.link.max_width || l.link.max_speed_gts) ++judged_links;
+  if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, no_pci);
+  else if (facts.pcie_links->empty()) r.skip("pcie_link", t_link, CheckStatus::kNotApplicable, "no GPU or NIC link found");
+  else if (judged_links == 0)
+    r.skip("pcie_link", t_link, CheckStatus::kNotApplicable,
+           plural(facts.pcie_links->size(), "device") + " without PCIe link attributes (virtual devices): nothing to judge");
+  else r.add("pcie_link", t_link, pcie_link_findings(*facts.pcie_links),
+             plural(judged_links, "link") + " of GPUs, NICs and switch uplinks, each against the lower max of its two ends");
+
+  // ACS.
+  const char* t_acs = "ACS P2P redirect on bridges";
+  if (!facts.acs_ports) r.skip("acs", t_acs, CheckStatus::kNotChecked, no_pci);
+  else if (facts.acs_ports->empty()) r.skip("acs", t_acs, CheckStatus::kNotApplicable, "no bridge above a GPU or NIC, and no ACSCtl line");
+  else {
+    std::map<std::string, size_t> n;
+    for (const auto& p : *facts.acs_ports) {
+      if (p.status == AcsStatus::kRead) ++n[(p.control & kAcsP2pRedirectMask) ? "redirect on" : "redirect off"];
+      else if (p.status == AcsStatus::kNoCapability) ++n["no ACS capability"];
+      else ++n["unknown"];
+    }
+    std::string summary = plural(facts.acs_ports->size(), "port") + ":";
+    for (const auto& [what, count] : n) summary += " " + std::to_string(count) + " " + what + ",";
+    summary.pop_back();
+    // Unknown only when no port could be read at all (unprivileged run); partly read = decided.
+    bool unknown = n.count("unknown") && n["unknown"] == facts.acs_ports->size();
+    r.add("acs", t_acs, acs_findings(*facts.acs_ports, facts.wc_errors), summary, unknown);
+  }
+
+  // AER.
+  const char* t_aer = "AER error counters";
+  if (!facts.aer) r.skip("aer", t_aer, CheckStatus::kNotChecked, "no AER statistics in the input (needs sysfs)");
+  else if (facts.aer->empty()) r.skip("aer", t_aer, CheckStatus::kNotApplicable, "no GPU, NIC or bridge exposes aer_dev_* statistics");
+  else {
+    std::vector<Finding> fs;
+    for (const auto& s : *facts.aer)
+      for (auto& f : aer_findings(s)) fs.push_back(std::move(f));
+    r.add("aer", t_aer, std::move(fs), plural(facts.aer->size(), "function") + " with AER statistics (GPUs, NICs, bridges above them)");
+  }
+
+  // GPUDirect RDMA.
+  const char* t_gdr = "GPUDirect RDMA (peermem / DMA-BUF)";
+  if (!facts.gdr) r.skip("gpudirect_rdma", t_gdr, CheckStatus::kNotChecked, "no module facts in the input (needs sysfs and procfs)");
+  else if (facts.gdr->gpus == 0 || facts.gdr->rdma_nics == 0)
+    r.skip("gpudirect_rdma", t_gdr, CheckStatus::kNotApplicable,
+           plural(facts.gdr->gpus, "GPU") + ", " + plural(facts.gdr->rdma_nics, "RDMA NIC") + ": nothing to connect");
+  else {
+    std::string summary = facts.gdr->peermem_found.empty() ? "peer-memory module not loaded"
+                                                           : "peer memory: " + facts.gdr->peermem_found.front();
+    r.add("gpudirect_rdma", t_gdr, gdr_findings(*facts.gdr), summary);
+  }
+
+  // IOMMU.
+  const char* t_iommu = "IOMMU mode";
+  if (!facts.iommu) r.skip("iommu", t_iommu, CheckStatus::kNotChecked, "no IOMMU facts in the input (needs sysfs and procfs)");
+  else {
+    IommuMode mode = iommu_mode(*facts.iommu);
+    r.add("iommu", t_iommu, iommu_findings(*facts.iommu), std::string("mode: ") + to_string(mode),
+          mode == IommuMode::kUnknown);
+  }
+
+  // RDMA ports.
+  const char* t_state = "RDMA port state";
+  const char* t_rate = "RDMA port rate";
+  const char* t_mtu = "RoCE MTU";
+  const char* t_gid = "RoCE v2 GID";
+  if (!facts.rdma_ports) {
+    for (auto [n, t] : {std::pair{"port_state", t_state}, {"port_rate", t_rate}, {"roce_mtu", t_mtu}, {"roce_gid", t_gid}})
+      r.skip(n, t, CheckStatus::kNotChecked, no_ports);
+  } else if (facts.rdma_ports->empty()) {
+    for (auto [n, t] : {std::pair{"port_state", t_state}, {"port_rate", t_rate}, {"roce_mtu", t_mtu}, {"roce_gid", t_gid}})
+      r.skip(n, t, CheckStatus::kNotApplicable, "no RDMA port");
+  } else {
+    const auto& ports = *facts.rdma_ports;
+    size_t up = 0, roce = 0, gids_known = 0, mtu_known = 0;
+    std::vector<Finding> state, mtu, gid;
+    std::vector<std::string> model_order;
+    std::map<std::string, std::pair<size_t, size_t>> by_model;  // (up, all)
+    for (const auto& p : ports) {
+      up += port_is_up(p);
+      std::string model = (p.model.empty() ? (p.board_id.empty() ? "unknown model" : p.board_id) : p.model) +
+                          (p.link_layer.empty() ? "" : " " + p.link_layer);
+      if (!by_model.count(model)) model_order.push_back(model);
+      by_model[model].first += port_is_up(p);
+      by_model[model].second += 1;
+      if (p.link_layer == "Ethernet") {
+        ++roce;
+        gids_known += p.rocev2_gids.has_value();
+        mtu_known += p.netdev_mtu_bytes.has_value() || p.active_mtu_bytes.has_value();
+      }
+      for (auto& f : port_state_rule(p)) state.push_back(std::move(f));
+      for (auto& f : roce_mtu_findings(p)) mtu.push_back(std::move(f));
+      for (auto& f : roce_gid_findings(p)) gid.push_back(std::move(f));
+    }
+    std::string per_model;
+    for (const auto& m : model_order)
+      per_model += (per_model.empty() ? "; " : ", ") + m + " " + std::to_string(by_model[m].first) + " of " +
+                   std::to_string(by_model[m].second) + " up";
+    r.add("port_state", t_state, std::move(state),
+          plural(ports.size(), "port") + ", " + std::to_string(up) + " up" + per_model);
+    r.add("port_rate", t_rate, port_rate_findings(ports, options.expect_rates),
+          options.expect_rates.empty() ? "active ports against the majority of their model"
+                                       : "active ports against --expect-rate, others against their model's majority");
+    if (roce == 0) {
+      r.skip("roce_mtu", t_mtu, CheckStatus::kNotApplicable, "no RoCE (Ethernet link layer) port");
+      r.skip("roce_gid", t_gid, CheckStatus::kNotApplicable, "no RoCE (Ethernet link layer) port");
+    } else {
+      if (mtu_known == 0) r.skip("roce_mtu", t_mtu, CheckStatus::kNotChecked, "the input has no MTU (needs sysfs or ibv_devinfo)");
+      else r.add("roce_mtu", t_mtu, std::move(mtu), plural(mtu_known, "RoCE port") + " with a known MTU");
+      if (gids_known == 0) r.skip("roce_gid", t_gid, CheckStatus::kNotChecked, "the input lists no GID types (needs sysfs)");
+      else r.add("roce_gid", t_gid, std::move(gid), plural(gids_known, "RoCE port") + " with a GID table");
+    }
+  }
+
+  // ECN.
+  const char* t_ecn = "ECN/DCQCN enabled (rp_cnp_ignored)";
+  if (!facts.counters) r.skip("ecn", t_ecn, CheckStatus::kNotChecked, "no counters in the input (needs sysfs)");
+  else if (facts.counters->empty()) r.skip("ecn", t_ecn, CheckStatus::kNotApplicable, "no port exposes rp_cnp_ignored (RoCE hw_counters)");
+  else r.add("ecn", t_ecn, ecn_findings(*facts.counters), plural(facts.counters->size(), "port") + " with rp_cnp_ignored");
+
+  // NCCL completion errors (only from saved logs).
+  if (!facts.wc_errors.empty())
+    r.add("nccl_errors", "NCCL work completion errors", wc_error_findings(facts.wc_errors),
+          plural(facts.wc_errors.size(), "completion error") + " in the NCCL log");
+  return r.report;
+}
+
+}  // namespace fabdiag

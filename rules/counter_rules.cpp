@@ -1,0 +1,535 @@
+#include "rules/counter_rules.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+#include "core/text.h"
+#include "probes/counters/counter_classes.h"
+#include "probes/counters/sysfs_counters.h"
+
+namespace fabdiag {
+namespace {
+
+using S = Severity;
+using L = Layer;
+
+// One counter rule. `counters`: space-separated canonical names ('#' = a run of digits).
+struct Rule {
+  const char* counters;
+  const char* code;
+  L layer;
+  S on_growth;                 // delta > 0 in a window
+  uint64_t escalate_delta_at;  // delta >= this -> `escalated` (0 = never)
+  double escalate_per_hour;    // rate >= this with delta >= 2 -> `escalated` (0 = never)
+  S escalated;
+  uint64_t cumulative_at;      // one snapshot: value >= this -> cumulative_severity (0 = no rule)
+  S cumulative_severity;
+  const char* what;
+  const char* action;
+  const char* basis;           // where the threshold comes from (evidence threshold_text)
+};
+
+constexpr const char* kRdmaCore = "rdma-core error_thresholds (DOMAIN.md section 1)";
+constexpr const char* kPerHour = "DOMAIN.md section 1 per-hour rules (heuristic)";
+constexpr const char* kSec10 = "DOMAIN.md section 10 (heuristic)";
+constexpr const char* kLinkDown =
+    "DOMAIN.md section 1 per-hour rules (heuristic); one snapshot: any link-down since the "
+    "counters were cleared (a flap or a peer reboot; case 018)";
+constexpr const char* kSec43 = "DOMAIN.md section 4.3: carrier counters include admin changes";
+constexpr const char* kNhc =
+    "any carrier loss is a flap (warn); >= 5 in 24 h is an error (Azure NHC "
+    "azure_ib_link_flapping, DOMAIN.md section 1)";
+constexpr const char* kFec = "DOMAIN.md section 10: post-FEC (uncorrectable) growth is frame loss";
+constexpr const char* kStarve = "DOMAIN.md sections 3.1, 4.2 and 10: receive drops (heuristic: any growth)";
+constexpr const char* kSec3 =
+    "DOMAIN.md section 3.1 interpretation; a cumulative limit of 10 mirrors rdma-core "
+    "error_thresholds (heuristic)";
+
+// THE rule table. Order = order of findings for one device.
+const Rule kRules[] = {
+    {"link_downed link_down_events_phy link_down_events", "link_down", L::kPhysical,
+     S::kCritical, 0, 0, S::kCritical, 1, S::kWarn, "link went down",
+     "Check the cable, transceiver and far-end switch port (dmesg and the switch log show the "
+     "flap); drain the node from multi-node jobs until the link stays up", kLinkDown},
+    {"carrier_down_count carrier_changes", "carrier_changes", L::kPhysical, S::kWarn, 0, 0,
+     S::kWarn, 0, S::kInfo, "carrier lost (includes administrative and software link changes)",
+     "Check dmesg for the reason; if the link was not taken down on purpose, treat it as a flap",
+     kSec43},
+    {"carrier_lost_events", "carrier_lost", L::kPhysical, S::kWarn, 5, 0, S::kError, 1, S::kWarn,
+     "carrier losses in the log",
+     "Check the cable, transceiver and far-end switch port; 5 or more in 24 h is a flapping link",
+     kNhc},
+    {"link_error_recovery", "link_retrain", L::kPhysical, S::kWarn, 3, 0, S::kError, 10, S::kWarn,
+     "link retrained (link error recovery)",
+     "Watch for more recoveries: 3 or more in 12 h is a flapping link; reseat or replace the "
+     "cable/optic", kPerHour},
+    {"symbol_error", "symbol_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 10, S::kWarn,
+     "symbol errors on the physical lanes",
+     "Clean or reseat the optic, then replace the cable/transceiver if errors keep growing; "
+     "compare with the far end (mlxlink / ethtool -m)", kPerHour},
+    {"port_rcv_errors", "port_rcv_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 10, S::kWarn,
+     "received packets with errors (ICRC/VCRC, malformed, buffer overrun)",
+     "Check the cable and the link partner; if symbol_error is flat, look at the sender", kPerHour},
+    {"local_link_integrity_errors excessive_buffer_overrun_errors", "link_integrity_errors",
+     L::kPhysical, S::kWarn, 0, 0, S::kWarn, 10, S::kWarn,
+     "link integrity or buffer overrun errors",
+     "Check the cable (integrity) and the credit/VL configuration of both ends (overrun)",
+     kRdmaCore},
+    {"port_rcv_remote_physical_errors", "upstream_physical_errors", L::kPhysical, S::kWarn, 0, 0,
+     S::kWarn, 100, S::kWarn, "packets corrupted on an upstream hop",
+     "Look at the upstream hop (switch port or link before this one), not at this port",
+     kRdmaCore},
+    {"rx_fec_uncorrectable_blocks fec_uncorrectable_blocks", "fec_uncorrectable", L::kPhysical,
+     S::kError, 0, 0, S::kError, 0, S::kInfo, "FEC codewords not correctable (frames lost)",
+     "Clean or replace the optic/cable; check the FEC mode on both ends", kFec},
+    {"rx_crc_errors_phy rx_symbol_err_phy rx_pcs_symbol_err_phy rx_fcs_err_frames "
+     "rx_pcs_symbol_err rx_crc_errors.nic port.rx_crc_errors rx_crc_errors rx_icrc_encapsulated "
+     "eth-mac-FrameCheckSequenceErrors eth-phy-SymbolErrorDuringCarrier",
+     "phy_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 0, S::kInfo,
+     "CRC/FCS, post-FEC symbol or ICRC errors",
+     "Clean or replace the optic/cable; check FEC mode and the switch port's counters", kSec10},
+    {"port_xmit_discards", "xmit_discards", L::kTransport, S::kInfo, 0, 100, S::kWarn, 100,
+     S::kWarn, "outbound packets discarded (congestion or a dead peer)",
+     "Check the peer's port state and congestion on this path (port_xmit_wait, ECN/CNP)",
+     kPerHour},
+    {"port_rcv_constraint_errors port_xmit_constraint_errors", "pkey_constraint_errors",
+     L::kTransport, S::kWarn, 0, 0, S::kWarn, 100, S::kWarn,
+     "packets dropped by partition (P_Key) constraints",
+     "Compare the partition (P_Key) configuration of this port, the SM and the peers", kRdmaCore},
+    {"port_xmit_wait", "xmit_wait", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
+     "port waited for credits (congestion indicator, not an error)",
+     "Compare port_xmit_wait / port_xmit_data with the fleet median before calling it congestion",
+     kPerHour},
+    {"local_ack_timeout_err out_of_sequence packet_seq_err implied_nak_seq_err duplicate_request "
+     "roce_adp_retrans roce_adp_retrans_to",
+     "rdma_packet_loss", L::kTransport, S::kWarn, 0, 0, S::kWarn, 10, S::kWarn,
+     "RDMA packet loss and retransmission (ack timeouts, sequence errors)",
+     "Find where packets are lost: PFC/lossless class on RoCE (priority, DSCP trust), buffer "
+     "drops and physical errors on this and the peer ports", kSec3},
+    {"req_transport_retries_exceeded req_rnr_retries_exceeded unrecoverable_err", "rdma_qp_fatal",
+     L::kTransport, S::kCritical, 0, 0, S::kCritical, 1, S::kWarn,
+     "queue pairs failed after exhausting retries (IBV_WC_RETRY_EXC_ERR)",
+     "Jobs on this port lose connections: check the path to the peers (link state, loss) and "
+     "NCCL_IB_TIMEOUT / retry settings", kSec10},
+    {"req_cqe_error resp_cqe_error req_cqe_flush_error resp_cqe_flush_error", "rdma_cqe_errors",
+     L::kTransport, S::kError, 0, 0, S::kError, 10, S::kWarn,
+     "completions with errors (queue pairs went to the error state)",
+     "Correlate with application errors (NCCL WARN 'Got completion ... status'); check loss "
+     "counters and the peers", kSec3},
+    {"rnr_nak_retry_err", "rdma_rnr_naks", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
+     "receiver-not-ready NAKs (peer had no receive buffer posted)",
+     "The receiving application posts receives too slowly", kSec3},
+    {"rp_cnp_ignored", "ecn_not_enabled", L::kTransport, S::kWarn, 0, 0, S::kWarn, 1, S::kWarn,
+     "CNPs received but ignored: DCQCN/ECN is not enabled on this adapter or priority",
+     "Enable ECN/DCQCN for the RoCE priority (mlnx_qos / sysfs ecn roce_rp enable)", kSec10},
+    {"np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rx_prio#_marked cc_rx_ce_pkts "
+     "cc_rx_cnp_pkts cc_tx_cnp_pkts",
+     "congestion", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
+     "congestion notifications (ECN marks / CNPs)",
+     "Compare with the fleet median; congestion without loss is DCQCN doing its job", kSec10},
+    {"tx_pause_storm_error_events", "pause_storm", L::kPhysical, S::kCritical, 0, 0, S::kCritical,
+     1, S::kWarn, "PFC pause storm: the NIC stopped honouring pause frames",
+     "Find the stuck receiver (hung host, PCIe stall); check pfc_stall_prevention", kSec10},
+    {"tx_pause_storm_warning_events continuous_pause_events continuous_roce_pause_events",
+     "pause_storm_warning", L::kPhysical, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
+     "device stalled by continuous pause",
+     "Check the host side of this NIC (PCIe, CPU) and the peers sending pause", kSec10},
+    {"rx_pause_ctrl_phy tx_pause_ctrl_phy rx_global_pause tx_global_pause rx_prio#_pause "
+     "tx_prio#_pause rx_pause_frames tx_pause_frames rx_pfc_frames tx_pfc_frames "
+     "link_xoff_rx.nic link_xoff_tx.nic rx_priority_#_xoff.nic tx_priority_#_xoff.nic "
+     "port.link_xoff_rx port.link_xoff_tx port.rx_priority_#_xoff_rx port.tx_priority_#_xoff_tx",
+     "pause_frames", L::kPhysical, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
+     "pause/PFC frames",
+     "Compare with the fleet median; rx = the switch throttles this NIC, tx = this NIC is slow",
+     kSec10},
+    {"rx_discards_phy outbound_pci_buffer_overflow rx_prio#_buf_discard dev_out_of_buffer",
+     "nic_rx_discards", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
+     "frames dropped for lack of NIC receive buffer",
+     "Host or PCIe is not keeping up, or pause/PFC is not configured on the RoCE priority", kStarve},
+    {"out_of_buffer", "rdma_rq_empty", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
+     "RDMA packets dropped: receive queue had no WQE posted",
+     "The application does not post receives fast enough", kStarve},
+    {"rx_out_of_buffer", "netdev_rq_empty", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
+     "netdev packets dropped: the receive ring had no buffer posted (driver/CPU too slow)",
+     "Check CPU load and IRQ affinity of the NIC's queues; consider larger rings", kStarve},
+};
+
+const char* const kPauseDurations[] = {"rx_prio#_pause_duration", "tx_prio#_pause_duration",
+                                       "rx_global_pause_duration", "tx_global_pause_duration",
+                                       "pfc_pri#_rx_duration_us", "pfc_pri#_tx_duration_us"};
+
+// The rule whose counter list names `canonical` (exactly, or with digit runs as '#'), or null.
+// The lists are split once.
+const Rule* rule_for(const std::string& canonical) {
+  static const std::unordered_map<std::string, const Rule*> index = [] {
+    std::unordered_map<std::string, const Rule*> m;
+    for (const auto& r : kRules)
+      for (auto& pat : split_ws(r.counters)) m.emplace(std::move(pat), &r);
+    return m;
+  }();
+  if (auto it = index.find(canonical); it != index.end()) return it->second;
+  bool has_digit = false;
+  for (char c : canonical) has_digit = has_digit || (c >= '0' && c <= '9');
+  if (!has_digit) return nullptr;
+  auto it = index.find(normalize_counter_name(canonical));
+  return it == index.end() ? nullptr : it->second;
+}
+
+// 3 significant digits, but plain digits (no exponent) from 1000 up.
+std::string fmt_num(double v) {
+  char buf[64];
+  if (v >= 1000 && v < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string window_text(double w) { return fmt_num(w) + " s"; }
+
+// Findings of one device, merged per rule code.
+struct Accumulator {
+  std::vector<Finding> findings;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+
+  Finding& get(const std::string& device, const std::string& code, Layer layer, S sev) {
+    auto key = std::make_pair(device, code);
+    auto it = index.find(key);
+    if (it != index.end()) {
+      Finding& f = findings[it->second];
+      f.severity = std::max(f.severity, sev);
+      return f;
+    }
+    Finding f;
+    f.code = code;
+    f.layer = layer;
+    f.severity = sev;
+    f.subject = device;
+    index[key] = findings.size();
+    findings.push_back(f);
+    return findings.back();
+  }
+};
+
+bool error_kind(CounterCategory c) {
+  return c == CounterCategory::kPhyError || c == CounterCategory::kLink ||
+         c == CounterCategory::kDiscard || c == CounterCategory::kRetransmit;
+}
+
+void add_names(std::string& list, const std::string& item) {
+  list += (list.empty() ? "" : ", ") + item;
+}
+
+// Per (device, code): the "name +delta" items of the message, and whether any came from a
+// delta (then the message says over which window) or all from one snapshot.
+struct Items {
+  std::string list;
+  bool any_delta = false;
+  bool log = false;  // counted in a log (fabdiag import syslog), not read from a counter
+};
+using Summary = std::map<std::pair<std::string, std::string>, Items>;
+
+std::string window_suffix(const Items& it, std::optional<double> window_s) {
+  if (it.log && !it.any_delta) return " in the log";
+  if (!it.any_delta)
+    return " since the counters were last reset (one snapshot: no time base, no rate)";
+  if (window_s && *window_s > 0) return " in " + window_text(*window_s);
+  return " between the snapshots (time between them unknown: no rate)";
+}
+
+// The rule of the knowledge base's generic fallback for an error counter no rule names: any
+// growth of a counter whose base rule is any_growth or per_hour is a warn, grouped by category.
+struct Fallback {
+  const char* code;
+  Layer layer;
+  const char* what;
+  const char* action;
+};
+std::optional<Fallback> fallback_for(const Counter& c) {
+  if (c.rule != CounterRule::kAnyGrowth && c.rule != CounterRule::kPerHour) return std::nullopt;
+  switch (c.category) {
+    case CounterCategory::kPhyError:
+      return Fallback{"phy_errors", L::kPhysical, "physical-layer errors",
+                      "Clean or replace the optic/cable; check the switch port's counters"};
+    case CounterCategory::kLink:
+      return Fallback{"link_events", L::kPhysical, "link or transceiver events",
+                      "Check dmesg and the transceiver (ethtool -m); reseat or replace it if "
+                      "events keep coming"};
+    case CounterCategory::kDiscard:
+      return Fallback{"packet_drops", L::kTransport, "packets dropped",
+                      "Find the drop point: buffers (pause/PFC), MTU, or a down peer"};
+    case CounterCategory::kRetransmit:
+      return Fallback{"rdma_packet_loss", L::kTransport, "RDMA packet loss and retransmission",
+                      "Find where packets are lost: PFC/lossless class on RoCE, buffer drops and "
+                      "physical errors on this and the peer ports"};
+    default: return std::nullopt;
+  }
+}
+
+// Applies rule `r` to one counter change: adds evidence to (device, code) when it fires. A
+// change with status kSnapshot is a cumulative reading (the snapshot rule); any other status is
+// a delta over the window (`window_s` empty = the time between the snapshots is unknown).
+void apply_rule(const Rule& r, const CounterChange& ch, std::optional<double> window_s,
+                Accumulator& acc, Summary& summary) {
+  const Counter& c = ch.counter;
+  Evidence e;
+  e.unit = c.unit;
+  e.source = c.source;
+  e.threshold_text = r.basis;
+  S sev;
+  std::string item;
+  bool is_delta = ch.status != DeltaStatus::kSnapshot;
+  bool timed = window_s && *window_s > 0;
+  if (is_delta) {
+    if (!ch.delta || *ch.delta == 0) return;
+    double per_hour = timed ? static_cast<double>(*ch.delta) * 3600.0 / *window_s : 0;
+    sev = r.on_growth;
+    if (r.escalate_delta_at && *ch.delta >= r.escalate_delta_at) sev = std::max(sev, r.escalated);
+    if (timed && r.escalate_per_hour > 0 && *ch.delta >= 2 && per_hour >= r.escalate_per_hour)
+      sev = std::max(sev, r.escalated);
+    e.metric = c.name + " delta" + (timed ? " over " + window_text(*window_s) : std::string());
+    e.value = static_cast<double>(*ch.delta);
+    e.at_least = ch.at_least;
+    if (timed) e.value_text = fmt_num(per_hour) + "/h";
+    e.threshold = 0;
+    e.threshold_text = std::string("> 0 in the window");
+    if (r.escalate_delta_at)
+      e.threshold_text += "; " + std::string(to_string(r.escalated)) + " at >= " +
+                          std::to_string(r.escalate_delta_at);
+    if (r.escalate_per_hour > 0)
+      e.threshold_text += "; " + std::string(to_string(r.escalated)) + " at >= " +
+                          fmt_num(r.escalate_per_hour) + "/h with >= 2 events";
+    e.threshold_text += "; " + std::string(r.basis);
+    item = c.name + " +" + std::to_string(*ch.delta) + (ch.at_least ? " (at least)" : "");
+  } else {
+    if (r.cumulative_at == 0 || c.value < r.cumulative_at) return;
+    sev = r.cumulative_severity;
+    e.metric = c.name + (c.group == CounterGroup::kLogEvents ? " (in the log)"
+                                                             : " (cumulative since the last reset)");
+    e.value = static_cast<double>(c.value);
+    e.at_least = c.saturated;
+    e.threshold = static_cast<double>(r.cumulative_at);
+    item = c.name + " " + (c.saturated ? ">= " : "") + std::to_string(c.value);
+  }
+  Finding& f = acc.get(c.device, r.code, r.layer, sev);
+  f.evidence.push_back(e);
+  f.action = r.action;
+  Items& items = summary[{c.device, r.code}];
+  add_names(items.list, item);
+  items.any_delta = items.any_delta || is_delta;
+  items.log = items.log || c.group == CounterGroup::kLogEvents;
+  f.message = std::string(r.what) + ": " + items.list + window_suffix(items, window_s);
+}
+
+// The knowledge base's generic rule for an error counter that no rule of kRules names.
+void apply_fallback(const Fallback& fb, const CounterChange& ch, std::optional<double> window_s,
+                    Accumulator& acc, Summary& summary) {
+  if (ch.status == DeltaStatus::kSnapshot || !ch.delta || *ch.delta == 0) return;
+  const Counter& c = ch.counter;
+  bool timed = window_s && *window_s > 0;
+  Evidence e;
+  e.metric = c.name + " delta" + (timed ? " over " + window_text(*window_s) : std::string());
+  e.value = static_cast<double>(*ch.delta);
+  e.unit = c.unit;
+  e.at_least = ch.at_least;
+  e.threshold = 0;
+  e.threshold_text = std::string("> 0 in the window; knowledge base rule ") + to_string(c.rule) +
+                     " (probes/counters/data/counters.json)";
+  e.source = c.source;
+  Finding& f = acc.get(c.device, fb.code, fb.layer, S::kWarn);
+  f.evidence.push_back(e);
+  if (f.action.empty()) f.action = fb.action;
+  Items& items = summary[{c.device, fb.code}];
+  add_names(items.list, c.name + " +" + std::to_string(*ch.delta));
+  items.any_delta = true;
+  if (f.message.empty() || f.message.rfind(fb.what, 0) == 0)
+    f.message = std::string(fb.what) + ": " + items.list + window_suffix(items, window_s);
+}
+
+}  // namespace
+
+bool phys_state_is_ibta(const std::string& phys_state) {
+  static const char* const kIbta[] = {"", "Sleep", "Polling", "Disabled",
+                                      "PortConfigurationTraining", "LinkUp",
+                                      "LinkErrorRecovery", "Phy Test"};
+  auto ps = parse_numbered_state(phys_state);
+  if (!ps || ps->number < 1 || ps->number > 7) return false;
+  auto squash = [](const std::string& s) {
+    std::string o;
+    for (char c : s)
+      if (!std::isspace(static_cast<unsigned char>(c)))
+        o.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    return o;
+  };
+  return squash(ps->name) == squash(kIbta[ps->number]);
+}
+
+bool phys_state_is_down(const std::string& phys_state) {
+  return phys_state_is_ibta(phys_state) && parse_numbered_state(phys_state)->number != 5;
+}
+
+std::vector<Finding> port_state_findings(const PortInfo& p) {
+  std::vector<Finding> out;
+  if (!p.is_rdma) return out;
+  auto st = parse_numbered_state(p.state);
+  bool state_bad = st && st->number != 4 && st->number != 5;
+  bool phys_bad = phys_state_is_down(p.phys_state);
+  if (!state_bad && !phys_bad) return out;
+
+  Finding f;
+  f.layer = Layer::kPhysical;
+  f.subject = p.device;
+  std::string where = "port" + (p.netdev.empty() ? "" : " (netdev " + p.netdev + ")");
+  if (st && st->number == 1) {
+    f.severity = Severity::kError;
+    f.code = "port_down";
+    f.message = where + " is down";
+  } else if (state_bad) {
+    f.severity = Severity::kWarn;
+    f.code = "port_not_active";
+    f.message = where + " is not active (state " + p.state + ")";
+    if (p.link_layer == "InfiniBand" && st && (st->number == 2 || st->number == 3))
+      f.message += ": the link is up but no subnet manager has configured the port";
+  } else {
+    f.severity = Severity::kWarn;
+    f.code = "phys_state_not_linkup";
+    f.message = where + " is active but its physical state is " + p.phys_state;
+  }
+  if (phys_bad) {
+    auto ps = parse_numbered_state(p.phys_state);
+    if (ps->number == 2) {
+      f.message += "; phys_state Polling: no link partner seen";
+      f.action = "Check the cable, the transceiver and the far-end switch port";
+    } else if (ps->number == 3) {
+      f.message += "; phys_state Disabled: shut administratively or by firmware";
+      f.action = "Check whether the port was disabled on purpose (ibportstate, switch config, "
+                 "firmware settings) and enable it";
+    } else {
+      f.message += "; phys_state " + p.phys_state;
+    }
+  }
+  if (f.action.empty())
+    f.action = "Check the cable, the switch port and the subnet manager; drain the node from "
+               "jobs that need this rail until the port is ACTIVE / LinkUp";
+  std::string src = p.sysfs_dir + "/";
+  f.evidence.push_back(Evidence{"state", std::nullopt, p.state, "", std::nullopt, "4: ACTIVE",
+                                src + "state", false});
+  if (!p.phys_state.empty())
+    f.evidence.push_back(Evidence{"phys_state", std::nullopt, p.phys_state, "", std::nullopt,
+                                  "5: LinkUp",
+                                  src + "phys_state",
+                                  false});
+  if (!p.rate.empty())
+    f.evidence.push_back(Evidence{"rate", std::nullopt, p.rate, "", std::nullopt,
+                                  "not a link speed while the port is not up",
+                                  src + "rate", false});
+  out.push_back(f);
+  return out;
+}
+
+std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
+                                      std::optional<double> window_s) {
+  Accumulator acc;
+  std::map<std::string, std::vector<const CounterChange*>> saturated, set_changed, reset;
+  std::vector<std::string> devices;  // in order of first appearance
+  Summary summary;  // (device, code) -> "name +delta, ..."
+
+  for (const auto& ch : changes) {
+    const Counter& c = ch.counter;
+    if (std::find(devices.begin(), devices.end(), c.device) == devices.end())
+      devices.push_back(c.device);
+    if (c.saturated) saturated[c.device].push_back(&ch);
+    if (ch.status == DeltaStatus::kAppeared || ch.status == DeltaStatus::kVanished)
+      set_changed[c.device].push_back(&ch);
+    if (ch.status == DeltaStatus::kReset) reset[c.device].push_back(&ch);
+
+    if (const Rule* r = rule_for(c.canonical)) apply_rule(*r, ch, window_s, acc, summary);
+    else if (auto fb = fallback_for(c)) apply_fallback(*fb, ch, window_s, acc, summary);
+
+    // Paused fraction from pause durations (microseconds) over the window.
+    if (ch.status != DeltaStatus::kSnapshot && window_s && *window_s > 0 && ch.delta &&
+        *ch.delta > 0) {
+      std::string norm = normalize_counter_name(c.canonical);
+      for (const char* pat : kPauseDurations) {
+        if (norm != pat) continue;
+        double fraction = static_cast<double>(*ch.delta) / (*window_s * 1e6);
+        if (fraction <= 0.01) break;
+        S sev = fraction > 0.05 ? S::kError : S::kWarn;
+        Finding& f = acc.get(c.device, "paused_fraction", L::kPhysical, sev);
+        f.evidence.push_back(Evidence{c.name + " delta / window", fraction * 100, "", "%", 1.0,
+                                      "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)",
+                                      c.source, ch.at_least});
+        add_names(summary[{c.device, "paused_fraction"}].list,
+                  c.name + " " + fmt_num(fraction * 100) + " %");
+        f.message = "link paused for a large part of the " + window_text(*window_s) +
+                    " window: " + summary[{c.device, "paused_fraction"}].list;
+        f.action = "Find who sends the pause (rx = the switch throttles this NIC; tx = this host "
+                   "cannot keep up) and check PFC/ECN configuration";
+        break;
+      }
+    }
+  }
+
+  for (const auto& dev : devices) {
+    if (auto it = saturated.find(dev); it != saturated.end()) {
+      S sev = S::kInfo;
+      std::string list;
+      std::vector<Evidence> ev;
+      for (const auto* ch : it->second) {
+        const Counter& c = ch->counter;
+        if (error_kind(c.category) && c.canonical != "port_xmit_wait") sev = S::kWarn;
+        add_names(list, c.name + " >= " + std::to_string(c.value));
+        ev.push_back(Evidence{c.name, static_cast<double>(c.value), "", c.unit,
+                              std::nullopt,
+                              std::to_string(c.width_bits) + "-bit counter maximum (IBTA counters saturate)",
+                              c.source, true});
+      }
+      Finding& f = acc.get(dev, "counter_saturated", sev == S::kWarn ? L::kPhysical : L::kTransport, sev);
+      f.evidence = ev;
+      f.message = "counter maxed out, the true count is at least: " + list;
+      f.action = "Clear the port counters (perfquery -R, or a driver reload) and measure again "
+                 "over a known window";
+    }
+    if (auto it = set_changed.find(dev); it != set_changed.end()) {
+      std::string appeared, vanished;
+      for (const auto* ch : it->second)
+        add_names(ch->status == DeltaStatus::kAppeared ? appeared : vanished, ch->counter.name);
+      Finding& f = acc.get(dev, "counter_set_changed", L::kTransport, S::kInfo);
+      f.message = "the set of counters changed during the window (no delta for these)";
+      if (!appeared.empty()) f.message += "; appeared: " + appeared;
+      if (!vanished.empty()) f.message += "; vanished: " + vanished;
+      f.action = "Usually a firmware counter group or a driver reload; re-run to get deltas";
+    }
+    if (auto it = reset.find(dev); it != reset.end()) {
+      std::string list;
+      for (const auto* ch : it->second) add_names(list, ch->counter.name);
+      Finding& f = acc.get(dev, "counter_reset", L::kTransport, S::kInfo);
+      f.message = "counters went down during the window (reset by a driver reload or "
+                  "perfquery -R), no delta: " + list;
+      f.action = "Re-run the measurement";
+    }
+  }
+  return acc.findings;
+}
+
+std::vector<CounterRulePattern> counter_rule_patterns() {
+  std::vector<CounterRulePattern> out;
+  for (const auto& r : kRules)
+    for (auto& pat : split_ws(r.counters))
+      out.push_back({std::move(pat), r.code, r.on_growth,
+                     r.escalate_delta_at > 0 || r.escalate_per_hour > 0});
+  return out;
+}
+
+std::vector<Finding> evaluate_counter_rules(const std::vector<PortInfo>& ports,
+                                            const std::vector<CounterChange>& changes,
+                                            std::optional<double> window_s) {
+  std::vector<Finding> out;
+  for (const auto& p : ports)
+    for (auto& f : port_state_findings(p)) out.push_back(std::move(f));
+  for (auto& f : counter_findings(changes, window_s)) out.push_back(std::move(f));
+  return out;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,182 @@
+#include "rules/counter_signals.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "core/text.h"
+#include "probes/counters/counter_classes.h"
+
+namespace fabdiag {
+namespace {
+
+// Per-priority pause counter names (normalized), by driver (DOMAIN.md sections 4.1, 4.3).
+const char* const kPfcCounters[] = {
+    "rx_prio#_pause", "tx_prio#_pause", "rx_prio#_pause_duration", "tx_prio#_pause_duration",
+    "rx_prio#_pause_transition",                                              // mlx5e
+    "pfc_pri#_rx_duration_us", "pfc_pri#_tx_duration_us", "pfc_pri#_rx_transitions",
+    "pfc_pri#_tx_transitions", "rx_pfc_ena_frames_pri#", "tx_pfc_ena_frames_pri#",
+    "rx_pfc_xon#xoff_frames_pri#",                                            // bnxt_en
+    "rx_priority_#_xon.nic", "rx_priority_#_xoff.nic", "tx_priority_#_xon.nic",
+    "tx_priority_#_xoff.nic",                                                 // ice
+    "port.rx_priority_#_xon_rx", "port.rx_priority_#_xoff_rx", "port.tx_priority_#_xon_tx",
+    "port.tx_priority_#_xoff_tx"};                                            // i40e
+
+// Pause durations in microseconds: (pattern, per-priority, rx).
+struct DurationPattern {
+  const char* pattern;
+  bool per_prio;
+  bool rx;
+};
+const DurationPattern kDurations[] = {{"rx_prio#_pause_duration", true, true},
+                                      {"tx_prio#_pause_duration", true, false},
+                                      {"rx_global_pause_duration", false, true},
+                                      {"tx_global_pause_duration", false, false},
+                                      {"pfc_pri#_rx_duration_us", true, true},
+                                      {"pfc_pri#_tx_duration_us", true, false}};
+
+// Denominators of the ECN-marked share, in order of preference: RDMA-only packet counts first.
+const char* const kRoceRxPackets[] = {"rdma_rx_packets", "rx_vport_rdma_unicast_packets",
+                                      "port_rcv_packets", "rx_roce_good_pkts", "rx_pkts", "RxUDP"};
+
+bool is_delta(const CounterChange& ch) {
+  return ch.status != DeltaStatus::kSnapshot && ch.delta.has_value();
+}
+
+std::optional<int> last_number(const std::string& name) {
+  size_t end = name.size();
+  while (end > 0 && !std::isdigit(static_cast<unsigned char>(name[end - 1]))) --end;
+  if (end == 0) return std::nullopt;
+  size_t begin = end;
+  while (begin > 0 && std::isdigit(static_cast<unsigned char>(name[begin - 1]))) --begin;
+  auto v = parse_u64(name.substr(begin, end - begin));
+  if (!v || *v > 15) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+}  // namespace
+
+std::optional<uint64_t> change_amount(const CounterChange& ch) {
+  if (ch.status == DeltaStatus::kSnapshot) return ch.counter.value;
+  return ch.delta;
+}
+
+std::optional<int> pfc_priority_of(const std::string& name) {
+  std::string norm = normalize_counter_name(name);
+  bool match = false;
+  for (const char* p : kPfcCounters) match = match || norm == p;
+  for (const char* p : {"rx_prio#_packets", "tx_prio#_packets", "rx_prio#_bytes", "tx_prio#_bytes"})
+    match = match || norm == p;
+  if (!match) return std::nullopt;
+  return last_number(name);
+}
+
+LinkSignals compute_link_signals(const std::vector<const CounterChange*>& changes,
+                                 std::optional<double> window_s) {
+  LinkSignals s;
+  bool timed = window_s && *window_s > 0;
+  std::map<int, uint64_t> prio_packets, rx_bytes, rx_packets, tx_bytes, tx_packets;
+  uint64_t marks = 0;
+  bool marks_known = false;
+  std::map<std::string, uint64_t> denominators;
+
+  for (const CounterChange* chp : changes) {
+    const CounterChange& ch = *chp;
+    const Counter& c = ch.counter;
+    const std::string norm = normalize_counter_name(c.name);
+    auto amount = change_amount(ch);
+    if (c.group == CounterGroup::kEthtoolStats) s.has_driver_stats = true;
+
+    // PFC counters and per-priority traffic.
+    for (const char* p : kPfcCounters)
+      if (norm == p) {
+        s.has_prio_counters = true;
+        if (auto prio = last_number(c.name)) s.pfc_prios.insert(*prio);
+      }
+    if (c.category == CounterCategory::kPause && amount && *amount > 0 &&
+        c.canonical != "port_xmit_wait")
+      s.pause_seen = true;
+    if (norm == "rx_prio#_packets" || norm == "tx_prio#_packets" || norm == "rx_prio#_bytes" ||
+        norm == "tx_prio#_bytes") {
+      s.has_prio_counters = true;
+      auto prio = last_number(c.name);
+      if (prio && amount) {
+        bool rx = starts_with(c.name, "rx");
+        bool bytes = ends_with(norm, "_bytes");
+        auto& m = bytes ? (rx ? rx_bytes : tx_bytes) : (rx ? rx_packets : tx_packets);
+        m[*prio] = *amount;
+        if (!bytes) prio_packets[*prio] += *amount;
+      }
+    }
+
+    // Pause durations: share of the window.
+    for (const auto& d : kDurations) {
+      if (norm != d.pattern || !is_delta(ch) || *ch.delta == 0) continue;
+      if (!timed) {
+        s.pause_durations_without_window = true;
+        continue;
+      }
+      PauseShare ps;
+      ps.counter = c.name;
+      ps.device = c.device;
+      ps.source = c.source;
+      ps.prio = d.per_prio ? last_number(c.name).value_or(-1) : -1;
+      ps.rx = d.rx;
+      ps.duration_us = *ch.delta;
+      ps.share = static_cast<double>(*ch.delta) / (*window_s * 1e6);
+      ps.at_least = ch.at_least;
+      s.pause_shares.push_back(ps);
+    }
+
+    // Pre-FEC BER and lanes (deltas only).
+    if (is_delta(ch)) {
+      if (c.canonical == "rx_corrected_bits_phy" || c.canonical == "rx_corrected_bits" ||
+          c.canonical == "fec_corrected_bits") {
+        s.corrected_bits_delta = s.corrected_bits_delta.value_or(0) + *ch.delta;
+        s.ber_source = c.source;
+      }
+      if (c.canonical == "rx_bits_phy" || c.canonical == "rx_bits")
+        s.received_bits_delta = s.received_bits_delta.value_or(0) + *ch.delta;
+      if (norm == "rx_err_lane_#_phy")
+        if (auto lane = last_number(c.name))
+          s.lanes.push_back({*lane, *ch.delta, c.name, c.source});
+      if (c.canonical == "np_ecn_marked_roce_packets" || c.canonical == "cc_rx_ce_pkts") {
+        marks += *ch.delta;
+        marks_known = true;
+        s.ecn_source = c.source;
+      }
+      for (const char* d : kRoceRxPackets)
+        if (c.canonical == d) denominators[d] += *ch.delta;
+    }
+  }
+
+  std::sort(s.pause_shares.begin(), s.pause_shares.end(),
+            [](const PauseShare& a, const PauseShare& b) { return a.share > b.share; });
+  std::sort(s.lanes.begin(), s.lanes.end(),
+            [](const LinkSignals::Lane& a, const LinkSignals::Lane& b) { return a.lane < b.lane; });
+  for (const auto& [prio, n] : prio_packets)
+    if (!s.traffic_prio || n > s.traffic_prio_packets) {
+      s.traffic_prio = prio;
+      s.traffic_prio_packets = n;
+    }
+  if (s.traffic_prio && s.traffic_prio_packets == 0) s.traffic_prio.reset();
+  if (s.traffic_prio) {
+    int p = *s.traffic_prio;
+    if (rx_packets.count(p) && rx_bytes.count(p) && rx_packets[p] > 0)
+      s.rx_avg_frame_bytes = static_cast<double>(rx_bytes[p]) / static_cast<double>(rx_packets[p]);
+    if (tx_packets.count(p) && tx_bytes.count(p) && tx_packets[p] > 0)
+      s.tx_avg_frame_bytes = static_cast<double>(tx_bytes[p]) / static_cast<double>(tx_packets[p]);
+  }
+  if (marks_known) {
+    s.ecn_marked_delta = marks;
+    for (const char* d : kRoceRxPackets)
+      if (auto it = denominators.find(d); it != denominators.end()) {
+        s.roce_rx_packets_delta = it->second;
+        s.roce_rx_counter = d;
+        break;
+      }
+  }
+  return s;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,315 @@
+#include "rules/optics.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "core/text.h"
+
+namespace fabdiag {
+namespace {
+
+std::string fmt(double v, const char* f = "%.2f") {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// "QSFP28 Mellanox MMA1B00-C100D"; empty when the source does not say.
+std::string module_name(const ModuleDiagnostics& m) {
+  return trim(m.identifier_name + " " + trim(m.vendor + " " + m.part_number));
+}
+
+// One problem found in a module.
+enum class Part { kRxPower, kTxPower, kRxSpread, kTxSpread, kTemperature, kVoltage, kBias, kFlag };
+
+struct Judge {
+  explicit Judge(const ModuleDiagnostics& module) : m(module) {}
+  const ModuleDiagnostics& m;
+  Severity worst = Severity::kInfo;
+  std::optional<Part> worst_part;
+  std::vector<Evidence> evidence;
+  std::vector<std::string> what;
+
+  std::string source(const std::string& where) const {
+    return where.empty() ? m.source : m.source + " (" + where + ")";
+  }
+  void add_evidence(Part p, Severity s, Evidence e) {
+    if (!worst_part || s > worst) worst = s, worst_part = p;
+    evidence.push_back(std::move(e));
+  }
+  void add(Part p, Severity s, Evidence e, std::string line) {
+    add_evidence(p, s, std::move(e));
+    what.push_back(std::move(line));
+  }
+};
+
+std::string lane_label(const ModuleDiagnostics& m, bool rx, int lane) {
+  std::string s = rx ? "RX power" : "TX power";
+  if (m.lanes.size() > 1) s += " lane " + std::to_string(lane);
+  return s;
+}
+
+std::string dbm_text(double mw) {
+  auto d = mw_to_dbm(mw);
+  return d ? fmt(*d) + " dBm" : "no light";
+}
+
+// Each lane against the module's power limits (evidence per lane, one message part per limit
+// crossed); true when a lane is below a low limit.
+bool judge_power(bool rx, Judge& j) {
+  const ModuleThresholds& t = rx ? j.m.rx_power_limits_mw : j.m.tx_power_limits_mw;
+  struct Check {
+    const std::optional<double>& limit_mw;
+    bool low;
+    Severity sev;
+    const char* name;
+    std::vector<std::pair<int, double>> hits;  // lane, mW
+  };
+  Check checks[] = {{t.low_alarm, true, Severity::kError, "low alarm", {}},
+                    {t.low_warning, true, Severity::kWarn, "low warning", {}},
+                    {t.high_alarm, false, Severity::kError, "high alarm", {}},
+                    {t.high_warning, false, Severity::kWarn, "high warning", {}}};
+  const Part part = rx ? Part::kRxPower : Part::kTxPower;
+  for (const auto& l : j.m.lanes) {
+    auto mw = rx ? l.rx_power_mw : l.tx_power_mw;
+    if (!mw) continue;
+    for (auto& c : checks) {
+      if (!c.limit_mw) continue;
+      if (!(c.low ? *mw < *c.limit_mw : *mw > *c.limit_mw)) continue;
+      Evidence e;
+      e.metric = lane_label(j.m, rx, l.lane);
+      e.unit = "dBm";
+      if (auto d = mw_to_dbm(*mw)) e.value = *d, e.value_text = fmt(*mw, "%.4f") + " mW";
+      else e.value_text = "no light (0 mW)";
+      if (auto d = mw_to_dbm(*c.limit_mw)) e.threshold = *d;
+      e.threshold_text = "the module's own " + std::string(c.name) + " threshold, " +
+                         fmt(*c.limit_mw, "%.4f") + " mW (DOMAIN.md section 5)";
+      e.source = j.source(t.where);
+      j.add_evidence(part, c.sev, std::move(e));
+      c.hits.emplace_back(l.lane, *mw);
+      break;  // alarms are checked first: one part per lane
+    }
+  }
+  bool low_hit = false;
+  for (const auto& c : checks) {
+    if (c.hits.empty()) continue;
+    low_hit = low_hit || c.low;
+    std::string what = rx ? "RX power" : "TX power";
+    if (c.hits.size() == 1) {
+      if (j.m.lanes.size() > 1) what += " lane " + std::to_string(c.hits[0].first);
+      what += " " + dbm_text(c.hits[0].second);
+    } else {
+      std::string lanes;
+      double lo = c.hits[0].second, hi = lo;
+      for (const auto& [lane, mw] : c.hits) {
+        lanes += (lanes.empty() ? "" : ", ") + std::to_string(lane);
+        lo = std::min(lo, mw);
+        hi = std::max(hi, mw);
+      }
+      std::string range = lo == hi ? dbm_text(lo)
+                          : mw_to_dbm(lo)   ? fmt(*mw_to_dbm(lo)) + " .. " + dbm_text(hi)
+                                            : "no light .. " + dbm_text(hi);
+      what += " lanes " + lanes + " (" + range + ")";
+    }
+    j.what.push_back(what + (c.low ? " below" : " above") + " the module's " + c.name + " " +
+                     dbm_text(*c.limit_mw));
+  }
+  return low_hit;
+}
+
+void judge_spread(bool rx, Judge& j) {
+  std::vector<std::pair<int, double>> dbm;
+  for (const auto& l : j.m.lanes) {
+    auto mw = rx ? l.rx_power_mw : l.tx_power_mw;
+    if (mw) dbm.emplace_back(l.lane, mw_to_dbm(*mw).value_or(kNoLightDbm));
+  }
+  if (dbm.size() < 2) return;
+  auto by_power = [](const auto& a, const auto& b) { return a.second < b.second; };
+  auto lo = std::min_element(dbm.begin(), dbm.end(), by_power);
+  auto hi = std::max_element(dbm.begin(), dbm.end(), by_power);
+  double spread = hi->second - lo->second;
+  if (!(spread > kOpticsLaneSpreadDb)) return;
+  const std::string dir = rx ? "RX" : "TX";
+  Evidence e;
+  e.metric = dir + " power spread between lanes " + std::to_string(hi->first) + " and " +
+             std::to_string(lo->first);
+  e.value = spread;
+  e.unit = "dB";
+  e.threshold = kOpticsLaneSpreadDb;
+  e.threshold_text = "> 3 dB between lanes of one module (DOMAIN.md section 5, heuristic); no light "
+                     "counts as -40 dBm";
+  e.source = j.m.source;
+  std::string low = lo->second <= kNoLightDbm ? "no light" : fmt(lo->second) + " dBm";
+  j.add(rx ? Part::kRxSpread : Part::kTxSpread, Severity::kWarn, e,
+        dir + " lanes " + fmt(spread) + " dB apart (lane " + std::to_string(lo->first) + " " + low + ")");
+}
+
+// A scalar against the module's limits; true when it is outside one.
+bool judge_scalar(Part part, const std::string& name, const std::string& unit,
+                  std::optional<double> v, const ModuleThresholds& t, Judge& j) {
+  if (!v) return false;
+  struct Check {
+    const std::optional<double>& limit;
+    bool low;
+    Severity sev;
+    const char* what;
+  };
+  const Check checks[] = {{t.high_alarm, false, Severity::kError, "high alarm"},
+                          {t.high_warning, false, Severity::kWarn, "high warning"},
+                          {t.low_alarm, true, Severity::kError, "low alarm"},
+                          {t.low_warning, true, Severity::kWarn, "low warning"}};
+  for (const auto& c : checks) {
+    if (!c.limit) continue;
+    if (!(c.low ? *v < *c.limit : *v >= *c.limit)) continue;
+    Evidence e;
+    e.metric = name;
+    e.value = *v;
+    e.unit = unit;
+    e.threshold = *c.limit;
+    e.threshold_text = "the module's own " + std::string(c.what) + " threshold (DOMAIN.md section 5)";
+    e.source = j.source(t.where);
+    j.add(part, c.sev, e,
+          name + " " + fmt(*v) + " " + unit + (c.low ? " below" : " at or above") + " the module's " +
+              c.what + " " + fmt(*c.limit) + " " + unit);
+    return true;
+  }
+  return false;
+}
+
+std::string action_for(Part p) {
+  switch (p) {
+    case Part::kRxPower:
+      return "Clean the fibre connectors at both ends and reseat the module; if it stays low, check "
+             "the far-end transmitter (its TX power) and replace the cable or optic";
+    case Part::kRxSpread:
+      return "One lane is weak: clean the MPO/fibre connector and reseat; a lane that stays low "
+             "points at the fibre pair or the far-end laser of that lane";
+    case Part::kTxPower:
+    case Part::kTxSpread:
+    case Part::kBias:
+      return "The module's laser is weak or failing: replace the transceiver";
+    case Part::kTemperature:
+      return "Check airflow and fans around the NIC/switch port and the module's seating; a module "
+             "that stays hot ages fast and loses optical power";
+    case Part::kVoltage:
+      return "Supply voltage out of range: reseat the module; if it persists, the port's power "
+             "supply or the module is faulty";
+    case Part::kFlag: break;
+  }
+  return "Clean the connectors and check the fibre on both ends; compare with the far end's TX "
+         "power; replace the transceiver or cable if it does not recover";
+}
+
+std::string margin_text(const PowerMargin& pm) {
+  std::vector<std::string> parts;
+  if (pm.above_low_warning_db) {
+    double d = *pm.above_low_warning_db;
+    parts.push_back(d >= 0 ? "+" + fmt(d) + " dB above low warning" : fmt(-d) + " dB BELOW low warning");
+  }
+  if (pm.below_high_warning_db) {
+    double d = *pm.below_high_warning_db;
+    parts.push_back(d >= 0 ? fmt(d) + " dB below high warning" : fmt(-d) + " dB ABOVE high warning");
+  }
+  if (!pm.value_dbm) return " (no light)";
+  if (parts.empty()) return " (no thresholds: not judged)";
+  std::string out = " (";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
+  return out + ")";
+}
+
+std::string value_text(const PowerMargin& pm) {
+  return pm.value_dbm ? fmt(*pm.value_dbm) + " dBm" : "no light";
+}
+
+}  // namespace
+
+std::optional<Finding> optics_finding(const ModuleDiagnostics& m) {
+  Judge j(m);
+  for (bool rx : {true, false})
+    if (!judge_power(rx, j)) judge_spread(rx, j);
+  bool hot = judge_scalar(Part::kTemperature, "module temperature", "C", m.temperature_c,
+                          m.temperature_limits_c, j);
+  if (!hot && m.temperature_c && *m.temperature_c > kOpticsMaxTemperatureC) {
+    Evidence e;
+    e.metric = "module temperature";
+    e.value = *m.temperature_c;
+    e.unit = "C";
+    e.threshold = kOpticsMaxTemperatureC;
+    e.threshold_text = "> 70 C (UFM PDR TMAX, DOMAIN.md section 1, heuristic)";
+    e.source = m.source;
+    j.add(Part::kTemperature, Severity::kWarn, e,
+          "module temperature " + fmt(*m.temperature_c) + " C above 70 C");
+  }
+  judge_scalar(Part::kVoltage, "module voltage", "V", m.vcc_v, m.vcc_limits_v, j);
+  for (const auto& l : m.lanes)
+    judge_scalar(Part::kBias, m.lanes.size() > 1 ? "TX bias lane " + std::to_string(l.lane) : "TX bias",
+                 "mA", l.tx_bias_ma, m.tx_bias_limits_ma, j);
+  for (const auto& flag : m.raised_flags) {
+    bool alarm = flag.find("alarm") != std::string::npos || flag.find("Alarm") != std::string::npos;
+    Evidence e;
+    e.metric = flag;
+    e.value_text = "On";
+    e.threshold_text = "Off (flag raised by the module itself)";
+    e.source = m.source;
+    j.add(Part::kFlag, alarm ? Severity::kError : Severity::kWarn, e, "module flag raised: " + flag);
+  }
+  if (!j.worst_part) return std::nullopt;
+  Finding f;
+  f.severity = j.worst;
+  f.layer = Layer::kPhysical;
+  f.code = "optics";
+  f.subject = m.netdev;
+  std::string name = module_name(m);
+  std::string list;
+  for (const auto& w : j.what) list += (list.empty() ? "" : "; ") + w;
+  f.message = "optics out of margin on " + m.netdev + (name.empty() ? "" : " (" + name + ")") + ": " + list;
+  f.evidence = std::move(j.evidence);
+  f.action = action_for(*j.worst_part);
+  return f;
+}
+
+std::string optics_summary(const ModuleDiagnostics& m) {
+  std::string out = m.netdev + ":";
+  auto margins = power_margins(m);
+  bool any = false;
+  const bool lanes = m.lanes.size() > 1;
+  for (const char* dir : {"tx", "rx"}) {
+    std::vector<const PowerMargin*> side;
+    for (const auto& pm : margins)
+      if (pm.direction == dir) side.push_back(&pm);
+    if (side.empty()) continue;
+    any = true;
+    std::string name = std::string(" ") + (std::string(dir) == "tx" ? "TX" : "RX");
+    if (side.size() <= 2) {
+      for (const auto* pm : side)
+        out += name + (lanes ? " lane " + std::to_string(pm->lane) : "") + " " + value_text(*pm) +
+               margin_text(*pm) + ";";
+      continue;
+    }
+    // Many lanes: the range, and the lane closest to a limit (no light first).
+    auto room = [](const PowerMargin* pm) {
+      if (!pm->value_dbm) return -1e9;
+      return pm->nearest_warning_db().value_or(1e9);
+    };
+    const PowerMargin* worst = side.front();
+    double lo = side.front()->value_dbm.value_or(kNoLightDbm), hi = lo;
+    for (const auto* pm : side) {
+      lo = std::min(lo, pm->value_dbm.value_or(kNoLightDbm));
+      hi = std::max(hi, pm->value_dbm.value_or(kNoLightDbm));
+      if (room(pm) < room(worst)) worst = pm;
+    }
+    out += name + " " + std::to_string(side.size()) + " lanes " + fmt(lo) + " .. " + fmt(hi) +
+           " dBm, closest to a limit: lane " + std::to_string(worst->lane) + " " +
+           value_text(*worst) + margin_text(*worst) + ";";
+  }
+  if (m.temperature_c) {
+    out += " temperature " + fmt(*m.temperature_c) + " C;";
+    any = true;
+  }
+  if (!any) out += " no optical readings;";
+  out.pop_back();
+  return out;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,139 @@
+// ibstat (case 013), ibstatus (case 015) and ibv_devinfo importers, and format detection.
+#include <doctest/doctest.h>
+
+#include "core/atomic_file.h"
+#include "import/host_formats.h"
+#include "import/ibstat.h"
+#include "import/ibstatus.h"
+#include "import/ibv_devinfo.h"
+
+using namespace fabdiag;
+
+namespace {
+
+std::string fixture(const std::string& rel) {
+  auto t = read_file(std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/" + rel);
+  REQUIRE(t.ok());
+  return *t;
+}
+
+const RdmaPortFacts* find(const std::vector<RdmaPortFacts>& ports, const std::string& device) {
+  for (const auto& p : ports)
+    if (p.device == device) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("case 013 ibstat: 12 one-port CAs, models, states normalized, rate as printed") {
+  auto ports = parse_ibstat(fixture("cases/013-ibstat-cx7-two-ports-down.input.txt"), "013.txt");
+  REQUIRE(ports.ok());
+  REQUIRE(ports->size() == 12);
+  int cx7 = 0, cx6 = 0;
+  for (const auto& p : *ports) {
+    CHECK(p.link_layer == "Ethernet");
+    CHECK(p.lid == "0");
+    CHECK(p.port == 1);
+    if (p.model == "MT4129") {
+      ++cx7;
+      CHECK(p.fw_ver == "28.39.1002");
+    }
+    if (p.model == "MT4125") {
+      ++cx6;
+      CHECK(p.rate_gbps == 100.0);
+      CHECK(p.state == "4: ACTIVE");
+    }
+  }
+  CHECK(cx7 == 8);
+  CHECK(cx6 == 4);
+  const auto* down = find(*ports, "mlx5_11/1");
+  REQUIRE(down);
+  CHECK(down->state == "1: DOWN");
+  CHECK(down->phys_state == "2: Polling");
+  CHECK(down->rate == "40");
+  CHECK(down->source == "013.txt line 59: CA 'mlx5_11' port 1");
+  const auto* disabled = find(*ports, "mlx5_5/1");
+  REQUIRE(disabled);
+  CHECK(disabled->phys_state == "3: Disabled");
+  CHECK(find(*ports, "mlx5_0/1")->rate_gbps == 400.0);
+  CHECK_FALSE(find(*ports, "mlx5_0/1")->rocev2_gids.has_value());
+}
+
+TEST_CASE("case 015 ibstatus: three RoCE ports, no model, rates with the mlx5 IB-style text") {
+  auto ports = parse_ibstatus(fixture("cases/015-ibstatus-roce-rate-mismatch.input.txt"), "015.txt");
+  REQUIRE(ports.ok());
+  REQUIRE(ports->size() == 3);
+  const auto& p0 = (*ports)[0];
+  CHECK(p0.device == "mlx5_0/1");
+  CHECK(p0.state == "4: ACTIVE");
+  CHECK(p0.phys_state == "5: LinkUp");
+  CHECK(p0.rate == "200 Gb/sec (4X HDR)");
+  CHECK(p0.rate_gbps == 200.0);
+  CHECK(p0.link_layer == "Ethernet");
+  CHECK(p0.lid == "0x0");
+  CHECK(p0.model.empty());
+  CHECK((*ports)[2].rate_gbps == 400.0);
+  CHECK((*ports)[2].source == "015.txt line 19: mlx5_2 port 1");
+}
+
+TEST_CASE("ibv_devinfo without -v: model from vendor_part_id, states, active_mtu, no rate") {
+  auto ports = parse_ibv_devinfo(fixture("ibv_devinfo/roce-2port.txt"), "devinfo.txt");
+  REQUIRE(ports.ok());
+  REQUIRE(ports->size() == 2);
+  const auto& a = (*ports)[0];
+  CHECK(a.device == "mlx5_0/1");
+  CHECK(a.model == "MT4129");
+  CHECK(a.board_id == "MT_0000000838");
+  CHECK(a.fw_ver == "28.39.1002");
+  CHECK(a.state == "4: ACTIVE");
+  CHECK(a.phys_state.empty());
+  CHECK(a.active_mtu_bytes == 1024);
+  CHECK(a.link_layer == "Ethernet");
+  CHECK_FALSE(a.rate_gbps.has_value());
+  CHECK_FALSE(a.rocev2_gids.has_value());
+  CHECK((*ports)[1].state == "1: DOWN");
+  CHECK((*ports)[1].source == "devinfo.txt line 30: hca_id mlx5_1 port 1");
+}
+
+TEST_CASE("ibv_devinfo -v: rate = width x lane speed, phys_state, typed GID table") {
+  auto ports = parse_ibv_devinfo(fixture("ibv_devinfo/verbose-roce.txt"), "v.txt");
+  REQUIRE(ports.ok());
+  REQUIRE(ports->size() == 1);
+  const auto& p = (*ports)[0];
+  CHECK(p.rate_gbps == 400.0);
+  CHECK(p.rate == "400 Gb/sec (4X 100 Gbps)");
+  CHECK(p.phys_state == "5: LinkUp");
+  REQUIRE(p.rocev2_gids.has_value());
+  CHECK(*p.rocev2_gids == std::vector<std::string>{"fe80::3", "::ffff:192.0.2.3"});
+}
+
+TEST_CASE("format detection and '###' sections") {
+  CHECK(detect_format(fixture("cases/013-ibstat-cx7-two-ports-down.input.txt")) == InputFormat::kIbstat);
+  CHECK(detect_format(fixture("cases/015-ibstatus-roce-rate-mismatch.input.txt")) == InputFormat::kIbstatus);
+  CHECK(detect_format(fixture("ibv_devinfo/verbose-roce.txt")) == InputFormat::kIbvDevinfo);
+  CHECK(detect_format(fixture("cases/021-lspci-h100-pex-switch-healthy.input.txt")) == InputFormat::kLspci);
+  CHECK(detect_format("just some words\n") == InputFormat::kAuto);
+  CHECK(parse_input_format("ibv-devinfo") == InputFormat::kIbvDevinfo);
+  CHECK_FALSE(parse_input_format("xml").has_value());
+
+  auto one = split_sections("a\nb\n");
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].title.empty());
+  CHECK(one[0].first_line == 1);
+
+  std::string two = "### ibstatus\n" + fixture("cases/015-ibstatus-roce-rate-mismatch.input.txt") + "### junk\nhello\n";
+  auto facts = import_host_facts(two, "two.txt", InputFormat::kAuto);
+  REQUIRE(facts.ok());
+  REQUIRE(facts->rdma_ports);
+  CHECK(facts->rdma_ports->size() == 3);
+  CHECK((*facts->rdma_ports)[0].source == "two.txt line 2: mlx5_0 port 1");  // line numbers of the whole file
+  REQUIRE(facts->gaps.size() == 1);  // the unrecognized section is a gap, not a failure
+  CHECK(facts->gaps[0].context.front().find("section 'junk'") != std::string::npos);
+
+  auto none = import_host_facts("hello\n", "x.txt", InputFormat::kAuto);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().code == ErrorCode::kParse);
+  auto wrong = import_host_facts(fixture("cases/015-ibstatus-roce-rate-mismatch.input.txt"), "015.txt", InputFormat::kIbstat);
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().message.find("not ibstat output") != std::string::npos);
+}

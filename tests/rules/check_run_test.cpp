@@ -1,0 +1,92 @@
+// run_checks: what each check says when its facts are missing, empty, undecided or present.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/check_run.h"
+
+using namespace fabdiag;
+
+namespace {
+CheckStatus status_of(const CheckReport& r, const std::string& name) {
+  for (const auto& c : r.checks)
+    if (c.name == name) return c.status;
+  FAIL("no check " << name);
+  return CheckStatus::kNotChecked;
+}
+}  // namespace
+
+TEST_CASE("no facts: every check is 'not checked', no finding") {
+  auto r = run_checks(HostFacts{}, {});
+  CHECK(r.findings.empty());
+  REQUIRE(r.checks.size() == 10);  // nccl_errors only appears with completion errors
+  for (const auto& c : r.checks) CHECK(c.status == CheckStatus::kNotChecked);
+}
+
+TEST_CASE("empty facts are 'n/a', a node without GPUs has nothing for GPUDirect") {
+  HostFacts f;
+  f.pcie_links.emplace();
+  f.acs_ports.emplace();
+  f.aer.emplace();
+  f.rdma_ports.emplace();
+  f.counters.emplace();
+  f.gdr = GdrFacts{};
+  f.gdr->rdma_nics = 2;
+  auto r = run_checks(f, {});
+  for (const char* n : {"pcie_link", "acs", "aer", "gpudirect_rdma", "port_state", "port_rate", "roce_mtu",
+                        "roce_gid", "ecn"})
+    CHECK(status_of(r, n) == CheckStatus::kNotApplicable);
+}
+
+TEST_CASE("ACS unreadable everywhere is 'unknown' (info), partly read is decided, IOMMU unknown too") {
+  HostFacts f;
+  AcsPort p;
+  p.bdf = "0000:15:01.0";
+  p.label = "root port 0000:15:01.0";
+  p.position_known = true;
+  p.below = {"GPU0"};
+  p.status = AcsStatus::kNeedsRoot;
+  f.acs_ports = std::vector<AcsPort>{p};
+  f.iommu = IommuFacts{};
+  f.iommu->units = {"dmar0"};
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "acs") == CheckStatus::kUnknown);
+  CHECK(status_of(r, "iommu") == CheckStatus::kUnknown);
+  AcsPort q = p;
+  q.bdf = "0000:17:00.0";
+  q.status = AcsStatus::kRead;
+  f.acs_ports->push_back(q);
+  CHECK(status_of(run_checks(f, {}), "acs") == CheckStatus::kPass);
+  q.control = kAcsReqRedirect;
+  f.acs_ports->push_back(q);
+  CHECK(status_of(run_checks(f, {}), "acs") == CheckStatus::kProblems);
+}
+
+TEST_CASE("completion errors add the nccl_errors check, JSON of a check result") {
+  HostFacts f;
+  WcError w;
+  w.status = 12;
+  f.wc_errors.push_back(w);
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "nccl_errors") == CheckStatus::kProblems);
+  nlohmann::json j = r.checks.back();
+  CHECK(j["name"] == "nccl_errors");
+  CHECK(j["status"] == "problems");
+  CHECK(j["findings"] == 1);
+}
+
+TEST_CASE("a device without PCIe link attributes (virtio NIC) is not a link that passed") {
+  HostFacts f;
+  f.pcie_links.emplace();
+  PcieLinkSubject virtio;
+  virtio.bdf = "0000:00:03.0";
+  virtio.label = "NIC0";
+  f.pcie_links->push_back(virtio);
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "pcie_link") == CheckStatus::kNotApplicable);
+  PcieLinkSubject real = virtio;
+  real.link.current_width = 16;
+  real.link.max_width = 16;
+  f.pcie_links->push_back(real);
+  CHECK(status_of(run_checks(f, {}), "pcie_link") == CheckStatus::kPass);
+}
