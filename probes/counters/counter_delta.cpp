@@ -20,6 +20,20 @@ uint64_t scaled(uint64_t raw, uint64_t scale) {
   return raw * scale;
 }
 
+// A decrease read as one wrap of a `width_bits` counter: plausible only for a counter that
+// wraps, narrower than 64 bits (a 64-bit counter never wraps within any window), whose implied
+// delta (2^w - before + after) is at most half its range, i.e. it was near the top and is now
+// near the bottom (serial-number arithmetic, RFC 1982 section 3.2). Anything else went down
+// because it was reset (driver reload, `perfquery -R`, a port re-created): nullopt.
+std::optional<uint64_t> wrap_delta(uint64_t before_raw, const Counter& after) {
+  if (!after.wraps || after.width_bits == 0 || after.width_bits >= 64) return std::nullopt;
+  const uint64_t modulus = uint64_t{1} << after.width_bits;
+  if (before_raw >= modulus || after.raw >= modulus) return std::nullopt;
+  const uint64_t implied = after.raw + (modulus - before_raw);
+  if (implied > modulus / 2) return std::nullopt;
+  return implied;
+}
+
 CounterChange change_of(const Counter& old_c, const Counter& new_c, double window_s) {
   CounterChange ch;
   ch.counter = new_c;
@@ -30,10 +44,8 @@ CounterChange change_of(const Counter& old_c, const Counter& new_c, double windo
     ch.delta = scaled(new_c.raw - old_c.raw, new_c.scale);
     ch.status = new_c.saturated ? DeltaStatus::kSaturated : DeltaStatus::kOk;
     ch.at_least = new_c.saturated;
-  } else if (new_c.wraps && new_c.width_bits < 64 &&
-             old_c.raw < (uint64_t{1} << new_c.width_bits)) {
-    uint64_t modulus = uint64_t{1} << new_c.width_bits;
-    ch.delta = scaled(new_c.raw + (modulus - old_c.raw), new_c.scale);
+  } else if (auto wrapped = wrap_delta(old_c.raw, new_c)) {
+    ch.delta = scaled(*wrapped, new_c.scale);
     ch.status = DeltaStatus::kWrapped;
   } else {
     ch.status = DeltaStatus::kReset;

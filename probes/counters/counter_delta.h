@@ -18,11 +18,11 @@ namespace fabdiag {
 enum class DeltaStatus {
   kSnapshot,   ///< Single snapshot: no delta (cumulative value only).
   kOk,         ///< after - before.
-  kWrapped,    ///< A wrapping counter went down: delta = (after - before) mod 2^width (one wrap assumed).
+  kWrapped,    ///< A wrapping counter went down by a plausible wrap: delta = (after - before) mod 2^width.
   kSaturated,  ///< The counter is saturated: delta is "at least" (after saturated) or unknown (before saturated).
   kAppeared,   ///< Only in the second snapshot: no delta.
   kVanished,   ///< Only in the first snapshot: no delta; value is the last one seen.
-  kReset,      ///< A non-wrapping counter went down (driver reload, perfquery -R): no delta.
+  kReset,      ///< Went down and no wrap is plausible (driver reload, perfquery -R): delta unknown.
   kMissing,    ///< Absent from a truncated second snapshot (Snapshot::truncated): unknown, not zero.
 };
 
@@ -45,9 +45,11 @@ struct SnapshotDelta {
 };
 
 /// Deltas from `before` to `after` over `window_s` seconds (> 0; rates are omitted when it is
-/// not). Counters are matched by (device, group, name). Wrap: a wrapping counter of width w
-/// whose value went down gives (after + 2^w - before) (raw units, then scaled); more than one
-/// wrap per window cannot be seen, so poll faster than 2^32 events. Saturation: after saturated
+/// not). Counters are matched by (device, group, name). Wrap: a wrapping counter of width w < 64
+/// whose value went down gives (after + 2^w - before) (raw units, then scaled) when that is at
+/// most 2^(w-1), i.e. it went from near the top to near the bottom; any other decrease (a
+/// hw_counter from 500 to 0, any 64-bit counter) is kReset with no delta. More than one wrap
+/// per window cannot be seen, so poll faster than 2^(w-1) events. Saturation: after saturated
 /// -> delta = after - before, at_least; before saturated -> delta unknown, at_least. A counter
 /// only in `before` is kVanished, or kMissing when `after` is truncated (a cut capture).
 /// `window_s` <= 0 means the time between the snapshots is unknown: deltas, but no rates.

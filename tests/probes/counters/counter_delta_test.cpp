@@ -64,6 +64,20 @@ TEST_CASE("32-bit wrap of an mlx5 Q counter") {
   CHECK(*one(hw_counter("packet_seq_err", 4294967295ull), hw_counter("packet_seq_err", 0)).delta == 1);
 }
 
+TEST_CASE("a 32-bit wrapping counter that fell far is a reset, not a wrap") {
+  // 500 -> 0 would be 4,294,966,796 events in the window: reset (issue 13's hw_counter case).
+  const auto& r = one(hw_counter("out_of_sequence", 500), hw_counter("out_of_sequence", 0), 10);
+  CHECK(r.status == DeltaStatus::kReset);
+  CHECK_FALSE(r.delta);
+  CHECK_FALSE(r.rate_per_s);
+  // Just over half the range is not a wrap either; just under is.
+  CHECK(one(hw_counter("out_of_sequence", (1ull << 31) - 1), hw_counter("out_of_sequence", 0)).status ==
+        DeltaStatus::kReset);
+  const auto& w = one(hw_counter("out_of_sequence", 1ull << 31), hw_counter("out_of_sequence", 0));
+  CHECK(w.status == DeltaStatus::kWrapped);
+  CHECK(*w.delta == (1ull << 31));
+}
+
 TEST_CASE("a 64-bit or saturating counter that went down is a reset, not a wrap") {
   const auto& r = one(net_counter("rx_bytes", 5000), net_counter("rx_bytes", 10));
   CHECK(r.status == DeltaStatus::kReset);
