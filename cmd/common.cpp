@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -43,8 +44,11 @@ int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& 
     print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
     return kExitUsage;
   }
-  std::string text = render(resolve_format(g), env, doc);
-  if (!g.output.empty()) {
+  return write_result_text(g, render(resolve_format(g), env, doc));
+}
+
+int write_result_text(const GlobalOptions& g, const std::string& text) {
+  if (!g.output.empty() && g.output != "-") {
     auto st = write_file_atomic(g.output, text);
     if (!st) {
       // A bad --output path is the user's to fix (exit 2); a failing disk is not (exit 4: the
@@ -55,11 +59,20 @@ int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& 
                  ? kExitUsage
                  : kExitPartial;
     }
-  } else {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    return kExitOk;
   }
-  return kExitOk;
+  return write_stdout(text);
+}
+
+int write_stdout(const std::string& text) {
+  // EPIPE, not a silent death by SIGPIPE, when the reader has gone (`fabdiag ... | head`).
+  std::signal(SIGPIPE, SIG_IGN);
+  std::fflush(stdout);
+  auto st = write_all(STDOUT_FILENO, text, "stdout");
+  if (st) return kExitOk;
+  if (st.error().code == ErrorCode::kUnavailable) return kExitOk;  // the reader stopped reading: quiet
+  print_error("cannot write the result: " + st.error().to_string());
+  return kExitPartial;
 }
 
 int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {

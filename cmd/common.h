@@ -43,6 +43,14 @@ int exit_code_for(const Envelope& env);
 /// --format prometheus, which only `counters` renders (itself).
 int emit(const GlobalOptions& g, const Envelope& env, const Document& doc);
 
+/// Writes a rendered result to --output (atomically, regular files only; "-" = stdout) or to
+/// stdout, every write checked. Returns kExitOk, kExitUsage (a bad --output path: missing
+/// directory, no permission, a device/FIFO/directory) or kExitPartial (ENOSPC, EIO, /dev/full:
+/// the result exists but could not be delivered). EPIPE on stdout (`| head`) is quiet: kExitOk.
+int write_result_text(const GlobalOptions& g, const std::string& text);
+/// The stdout half of write_result_text().
+int write_stdout(const std::string& text);
+
 /// The writing half of emit(): 0 when written, else the exit code above (2 or 4).
 int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& doc);
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace fabdiag {
 
@@ -22,13 +23,71 @@ Error io_error(int err, const std::string& what, const std::string& path) {
 }
 }  // namespace
 
-Status write_file_atomic(const std::string& path, const std::string& content) {
+namespace {
+
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+// The path to replace: `path` itself, or the final target of a symlink chain (which may not
+// exist yet: a dangling link names the file to create). Refuses what is not a regular file.
+Result<std::filesystem::path> resolve_output_target(const std::string& path) {
   std::filesystem::path target(path);
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(target.c_str(), &st) != 0) {
+      if (errno == ENOENT) return target;  // a new file
+      return io_error(errno, "cannot inspect the output path", path);
+    }
+    if (S_ISREG(st.st_mode)) return target;
+    if (!S_ISLNK(st.st_mode))
+      return make_error(ErrorCode::kInvalidArgument,
+                        std::string("is ") + file_kind(st.st_mode) +
+                            "; results are written only to regular files (give a file path, or - for stdout)",
+                        path);
+    std::error_code ec;
+    std::filesystem::path next = std::filesystem::read_symlink(target, ec);
+    if (ec) return io_error(ec.value(), "cannot read the symlink", path);
+    target = next.is_absolute() ? next : target.parent_path() / next;
+  }
+  return make_error(ErrorCode::kInvalidArgument, "too many levels of symbolic links", path);
+}
+
+// Writes everything; 0 or the errno of the failed write.
+int write_fd(int fd, std::string_view content) {
+  size_t off = 0;
+  while (off < content.size()) {
+    ssize_t n = ::write(fd, content.data() + off, content.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    off += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Status write_all(int fd, std::string_view content, const std::string& what) {
+  int err = write_fd(fd, content);
+  if (err == 0) return Ok{};
+  return make_error(err == EPIPE ? ErrorCode::kUnavailable : ErrorCode::kIo,
+                    std::string("write failed: ") + std::strerror(err), what);
+}
+
+Status write_file_atomic(const std::string& path, const std::string& content) {
+  auto resolved = resolve_output_target(path);
+  if (!resolved) return resolved.error();
+  std::filesystem::path target = *resolved;
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
-  if (std::filesystem::is_directory(target, ec))
-    return make_error(ErrorCode::kInvalidArgument, "is a directory; give a file name", path);
   if (!std::filesystem::is_directory(dir, ec))
     return make_error(ErrorCode::kNotFound, "directory " + dir.string() + " does not exist", path);
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
@@ -36,26 +95,20 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
   name.push_back('\0');
   int fd = mkstemp(name.data());
   if (fd < 0) return io_error(errno, "cannot create a temporary file next to it", path);
-  size_t off = 0;
-  while (off < content.size()) {
-    ssize_t n = ::write(fd, content.data() + off, content.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(name.data());
-      return io_error(err, "write failed", path);
-    }
-    off += static_cast<size_t>(n);
-  }
-  if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) {
-    int err = errno;
+  auto fail = [&](int err, const char* what) {
     ::close(fd);
     ::unlink(name.data());
-    return io_error(err, "fsync failed", path);
+    return io_error(err, what, path);
+  };
+  if (int err = write_fd(fd, content); err != 0) return fail(err, "write failed");
+  if (::fchmod(fd, 0644) != 0) return fail(errno, "chmod failed");
+  if (::fsync(fd) != 0) return fail(errno, "fsync failed");
+  if (::close(fd) != 0) {
+    int err = errno;
+    ::unlink(name.data());
+    return io_error(err, "close failed", path);
   }
-  ::close(fd);
-  if (std::rename(name.data(), path.c_str()) != 0) {
+  if (std::rename(name.data(), target.c_str()) != 0) {
     int err = errno;
     ::unlink(name.data());
     return io_error(err, "rename failed", path);

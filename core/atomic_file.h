@@ -2,15 +2,26 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/result.h"
 
 namespace fabdiag {
 
-/// Writes `content` to `path` atomically: a temporary file in the same directory, fsync, then
-/// rename(2) over the target. Readers see the old file or the new one, never a mix.
-/// Errors: kNotFound (directory missing), kPermission, kIo; the message names `path`.
+/// Writes `content` to `path` atomically: a temporary file in the target's directory, every
+/// write checked, fsync, close checked, then rename(2) over the target. Readers see the old
+/// file or the new one, never a mix; results are created 0644.
+/// Only regular files are written: a symlink is resolved (its final target is replaced
+/// atomically, the link stays); an existing device, FIFO, socket or directory is refused with
+/// kInvalidArgument naming its kind (root would otherwise replace /dev/null by a file).
+/// Errors: kInvalidArgument (not a regular file), kNotFound (directory missing), kPermission,
+/// kIo (ENOSPC, EIO, ...: errno text); the message names `path`.
 Status write_file_atomic(const std::string& path, const std::string& content);
+
+/// Writes all of `content` to the open descriptor `fd` (EINTR and short writes retried).
+/// Errors: kUnavailable for EPIPE (the reader went away: `| head`), kIo for anything else
+/// (ENOSPC on a full disk, EIO, /dev/full), naming `what` ("stdout").
+Status write_all(int fd, std::string_view content, const std::string& what);
 
 /// Reads a whole regular file. Errors: kNotFound, kPermission, kIo naming `path`.
 Result<std::string> read_file(const std::string& path);
