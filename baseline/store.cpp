@@ -90,6 +90,25 @@ Result<std::pair<Envelope, Measurements>> read_document(const nlohmann::json& j,
   return std::make_pair(std::move(*env), std::move(*m));
 }
 
+// Creates the store directory and its missing parents 0755 whatever the umask (a cron job's
+// umask 077 would hide baselines from the people reading them; 0 would open them to writes).
+Status create_store_dirs(const std::string& dir) {
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  for (fs::path p = fs::absolute(dir, ec); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) return fs_error(ec, "cannot create the baseline store directory", dir);
+  for (const auto& p : missing) {
+    fs::permissions(p, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                           fs::perms::others_read | fs::perms::others_exec, ec);
+    if (ec) return fs_error(ec, "cannot set mode 0755 on the baseline store directory", p.string());
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 EnvLookup process_env() {
@@ -159,8 +178,7 @@ Result<BaselineInfo> BaselineStore::save(const std::string& name, const std::str
   if (!force && fs::exists(path, ec))
     return make_error(ErrorCode::kInvalidArgument,
                       "baseline '" + name + "' already exists; pass --force to replace it", path);
-  fs::create_directories(dir_, ec);
-  if (ec) return fs_error(ec, "cannot create the baseline store directory", dir_);
+  if (auto st = create_store_dirs(dir_); !st) return st.error();
   // The document is stored as given (unknown keys survive), plus the "baseline" object.
   nlohmann::json doc = std::move(*j);
   std::string source_path = source;

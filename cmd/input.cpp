@@ -24,9 +24,12 @@ int fail_input(const Error& e) {
     case ErrorCode::kInvalidArgument:
     case ErrorCode::kParse:
     case ErrorCode::kUnsupported:
+    case ErrorCode::kPermission:  // a file or store the user cannot read or write: theirs to fix
       return kExitUsage;
-    default:
+    case ErrorCode::kInternal:
       return kExitInternal;
+    default:  // kIo, kTimeout, kUnavailable: the disk or a peer failed, not fabdiag
+      return kExitPartial;
   }
 }
 
