@@ -13,6 +13,8 @@ packages=(
   libnl-3-dev libnl-genl-3-dev libibverbs-dev libyaml-cpp-dev
   # tests, emulated cluster and benchmarks
   iproute2 ethtool iperf3 python3 procps util-linux
+  # tests: read-only checks of the live host trace fabdiag's system calls
+  strace
   # tests: a real node_exporter scrapes the `counters --format prometheus` textfile (the
   # tests start their own on 127.0.0.1; on a systemd host the package also enables a service)
   prometheus-node-exporter
