@@ -1,21 +1,59 @@
 #!/usr/bin/env bash
-# Benchmark (not a test) of a full counter snapshot of a fixture node with 8 RDMA NICs against
-# ARCHITECTURE.md's targets (< 20 ms per snapshot, < 64 MiB resident). Builds the
-# fabdiag_bench_counters target in an optimized tree (BUILD_DIR, default build-bench; the project's
-# default RelWithDebInfo, -O2, without -Werror: GCC 12 -O3 warns falsely in core/) and runs it;
-# arguments go to the program (--nics N --channels C --iterations N --keep DIR).
-# Exit: 0 both targets met, 1 a target missed, else the build's or program's failure.
+# Benchmark (not a test) of a full counter snapshot of a node with 8 RDMA NICs against
+# docs/ARCHITECTURE.md's targets (< 20 ms, < 64 MiB resident), measured on the COMMAND a user
+# runs (`fabdiag counters --sysfs-root NODE --format F > /dev/null`, process start to exit,
+# peak RSS from wait4), for each output format, side by side with `cat` of the same files
+# (the floor: reading every counter file once) and with the in-process snapshot loop.
+#
+#   scripts/bench-counters.sh [--build DIR] [--runs N] [--nics N] [--channels C]
+#
+# --build DIR: any configured build tree that has (or can build) fabdiag and
+# fabdiag_bench_counters (default: $FABDIAG_BUILD_DIR or ./build). The fixture node is generated
+# by fabdiag_bench_counters --keep. Exit: 0 both targets met by every format, 1 a target missed.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$src/build-bench}
-jobs=${JOBS:-2}
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABDIAG_BUILD_TESTS=OFF \
-    -DFABDIAG_WERROR=OFF >/dev/null
+build=${FABDIAG_BUILD_DIR:-$src/build}
+runs=15 nics=8 channels=16
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --nics) nics=$2; shift 2 ;;
+    --channels) channels=$2; shift 2 ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    *) echo "bench-counters: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  FABDIAG_BUILD_DIR=$build FABDIAG_BUILD_TARGET=fabdiag bash "$src/scripts/build.sh" >/dev/null
 fi
-if ! log=$(ninja -C "$build" -j"$jobs" fabdiag_bench_counters 2>&1); then
-  echo "$log" >&2
-  echo "bench-counters: build failed in $build" >&2
-  exit 70
-fi
-exec "$build/fabdiag_bench_counters" "$@"
+cmake --build "$build" --target fabdiag fabdiag_bench_counters -j "$(nproc)" >/dev/null
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+echo "in-process snapshot loop (fabdiag_bench_counters):"
+{ "$build/fabdiag_bench_counters" --nics "$nics" --channels "$channels" --keep "$t/node" || true; } | sed 's/^/  /'
+python3 - "$build/fabdiag" "$t/node" "$runs" <<'PY'
+import os, subprocess, sys, time, statistics
+fabdiag, node, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+files = [os.path.join(d, f) for d, _, fs in os.walk(node) for f in fs]
+def measure(argv):
+    times, rss = [], []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+        times.append(time.perf_counter() - t0)
+        rss.append(ru.ru_maxrss / 1024.0)  # KiB -> MiB
+    return statistics.median(times) * 1e3, max(rss)
+cat_ms, cat_mib = measure(["cat"] + files)
+print(f"command (median of {runs} runs, {len(files)} files under the node):")
+print(f"  {'cat of the same files':34s} {cat_ms:7.1f} ms {cat_mib:6.1f} MiB")
+ok = True
+for fmt in ["json", "table", "prometheus"]:
+    ms, mib = measure([fabdiag, "counters", "-q", "--sysfs-root", node, "--format", fmt])
+    met = ms < 20 and mib < 64
+    ok = ok and met
+    print(f"  fabdiag counters --format {fmt:10s} {ms:7.1f} ms {mib:6.1f} MiB   "
+          f"x{ms / cat_ms:4.1f} cat; target 20 ms / 64 MiB: ratio {ms / 20:4.2f} / {mib / 64:4.2f} "
+          f"{'met' if met else 'MISSED'}")
+sys.exit(0 if ok else 1)
+PY
