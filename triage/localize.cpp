@@ -41,41 +41,52 @@ std::optional<double> log_modz(double x, const std::vector<double>& values) {
 
 }  // namespace
 
-Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const LocalizeParams& p) {
-  Screen s;
-  s.nodes = nodes;
-  // Median per pair over repeats.
-  std::map<std::pair<int, int>, std::vector<double>> per_pair;
+namespace {
+
+using PairKey = std::pair<int, int>;   // (a < b)
+using PairValues = std::map<PairKey, double>;
+
+// Median per pair over its repeats (valid samples only).
+PairValues pair_medians(int nodes, const std::vector<PairSample>& samples) {
+  std::map<PairKey, std::vector<double>> per_pair;
   for (const auto& x : samples)
     if (x.a != x.b && x.a >= 0 && x.b >= 0 && x.a < nodes && x.b < nodes && std::isfinite(x.bytes_per_s))
       per_pair[ordered(x.a, x.b)].push_back(x.bytes_per_s);
-  std::map<std::pair<int, int>, double> pair_value;
+  PairValues pair_value;
   for (auto& [k, v] : per_pair) pair_value[k] = *median(v);
+  return pair_value;
+}
 
-  // Node medians over partners. Pass 1 finds nodes that are slow by ratio alone; pass 2 judges
-  // every node again over partners outside that set, so that several slow nodes do not drag the
-  // medians of healthy nodes down with them (LOCALIZATION.md: reference contamination).
-  auto node_medians = [&](const std::vector<int>& exclude) {
-    std::vector<std::vector<double>> by_node(static_cast<size_t>(nodes));
-    for (const auto& [k, v] : pair_value) {
-      if (!contains(exclude, k.second)) by_node[static_cast<size_t>(k.first)].push_back(v);
-      if (!contains(exclude, k.first)) by_node[static_cast<size_t>(k.second)].push_back(v);
-    }
-    return by_node;
-  };
-  auto all_partners = node_medians({});
-  std::vector<int> pass1;
-  {
-    std::vector<double> meds;
-    for (const auto& v : all_partners)
-      if (static_cast<int>(v.size()) >= p.min_partners) meds.push_back(*median(v));
-    double ref = median(meds).value_or(NAN);
-    for (int i = 0; i < nodes; ++i) {
-      const auto& v = all_partners[static_cast<size_t>(i)];
-      if (static_cast<int>(v.size()) >= p.min_partners && *median(v) < p.node_ratio * ref) pass1.push_back(i);
-    }
+// [node] -> its pair values with partners outside `exclude`.
+std::vector<std::vector<double>> partner_values(int nodes, const PairValues& pair_value,
+                                                const std::vector<int>& exclude) {
+  std::vector<std::vector<double>> by_node(static_cast<size_t>(nodes));
+  for (const auto& [k, v] : pair_value) {
+    if (!contains(exclude, k.second)) by_node[static_cast<size_t>(k.first)].push_back(v);
+    if (!contains(exclude, k.first)) by_node[static_cast<size_t>(k.second)].push_back(v);
   }
-  auto clean_partners = node_medians(pass1);
+  return by_node;
+}
+
+// Pass 1: nodes slow by ratio alone (median below node_ratio x the median node).
+std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
+  std::vector<double> meds;
+  for (const auto& v : all_partners)
+    if (static_cast<int>(v.size()) >= p.min_partners) meds.push_back(*median(v));
+  double ref = median(meds).value_or(NAN);
+  std::vector<int> slow;
+  for (size_t i = 0; i < all_partners.size(); ++i) {
+    const auto& v = all_partners[i];
+    if (static_cast<int>(v.size()) >= p.min_partners && *median(v) < p.node_ratio * ref) slow.push_back(static_cast<int>(i));
+  }
+  return slow;
+}
+
+// Node medians (over `clean` partners where there are enough of them), the node reference and
+// the node candidates.
+void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners,
+                 const std::vector<std::vector<double>>& clean_partners, const LocalizeParams& p) {
+  const int nodes = s.nodes;
   s.node_median_bytes_per_s.assign(static_cast<size_t>(nodes), NAN);
   s.node_modz.assign(static_cast<size_t>(nodes), NAN);
   s.partners.assign(static_cast<size_t>(nodes), 0);
@@ -101,8 +112,11 @@ Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const Loc
         *z < p.modz_limit)
       s.node_candidates.push_back(i);
   }
+}
 
-  // Pairs between non-candidates are the comparable class for the pair reference.
+// The pair reference and the link candidates. Pairs between non-candidates are the comparable
+// class for the pair reference.
+void judge_links(Screen& s, const PairValues& pair_value, const LocalizeParams& p) {
   std::vector<double> healthy;
   for (const auto& [k, v] : pair_value)
     if (!contains(s.node_candidates, k.first) && !contains(s.node_candidates, k.second))
@@ -124,14 +138,149 @@ Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const Loc
         *z < p.modz_limit)
       s.link_candidates.push_back(k);
   }
-  for (int i = 0; i < nodes; ++i) {
+}
+
+// Nodes that are neither a candidate, nor a candidate link's end, nor unjudged.
+std::vector<int> good_nodes(const Screen& s) {
+  std::vector<int> good;
+  for (int i = 0; i < s.nodes; ++i) {
     bool link_end = std::any_of(s.link_candidates.begin(), s.link_candidates.end(),
                                 [&](const auto& l) { return l.first == i || l.second == i; });
-    if (!contains(s.node_candidates, i) && !link_end && !contains(s.too_few_partners, i))
-      s.good.push_back(i);
+    if (!contains(s.node_candidates, i) && !link_end && !contains(s.too_few_partners, i)) good.push_back(i);
   }
+  return good;
+}
+
+}  // namespace
+
+Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const LocalizeParams& p) {
+  Screen s;
+  s.nodes = nodes;
+  PairValues pair_value = pair_medians(nodes, samples);
+  // Node medians over partners. Pass 1 finds nodes that are slow by ratio alone; pass 2 judges
+  // every node again over partners outside that set, so that several slow nodes do not drag the
+  // medians of healthy nodes down with them (LOCALIZATION.md: reference contamination).
+  auto all_partners = partner_values(nodes, pair_value, {});
+  auto clean_partners = partner_values(nodes, pair_value, slow_by_ratio(all_partners, p));
+  judge_nodes(s, all_partners, clean_partners, p);
+  judge_links(s, pair_value, p);
+  s.good = good_nodes(s);
   return s;
 }
+
+namespace {
+
+// Builds confirmation rounds from the good nodes: picks partners (fresh ones first) and fills a
+// round's unused good nodes into control pairs.
+class Planner {
+ public:
+  explicit Planner(std::vector<int> good) : good_(std::move(good)) {}
+
+  // Pairs the good nodes not used in `r` into control pairs (the round's reference).
+  void add_controls(PlannedRound& r, std::set<int>& used) const {
+    int pending = -1;
+    for (int g : good_) {
+      if (used.count(g)) continue;
+      if (pending < 0) {
+        pending = g;
+      } else {
+        r.pairs.push_back(PlannedPair{pending, g, Role::kControl, -1, {-1, -1}});
+        used.insert(pending);
+        used.insert(g);
+        pending = -1;
+      }
+    }
+  }
+
+  // A good partner not used in this round, preferring one this subject has not met yet; -1
+  // when none is left.
+  int pick_partner(int subject, const std::set<int>& used) {
+    int fallback = -1;
+    for (int g : good_) {
+      if (used.count(g) || g == subject) continue;
+      if (!met_[subject].count(g)) return g;
+      if (fallback < 0) fallback = g;
+    }
+    return fallback;
+  }
+
+  void met(int subject, int partner) { met_[subject].insert(partner); }
+
+ private:
+  std::vector<int> good_;
+  std::map<int, std::set<int>> met_;
+};
+
+bool any_left(const auto& left) {
+  return std::any_of(left.begin(), left.end(), [](const auto& x) { return x.second > 0; });
+}
+
+// Confirmation rounds: greedy, node-disjoint, until every suspect and link has its repeats
+// (links sharing an end need more rounds), bounded so a noisy screen cannot run forever.
+void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, const std::vector<PairKey>& links,
+                        const LocalizeParams& p, std::vector<PlannedRound>& rounds) {
+  std::map<int, int> node_left;
+  for (int n : suspects) node_left[n] = p.confirm_repeats;
+  std::map<PairKey, int> link_left;
+  for (const auto& l : links) link_left[l] = p.confirm_repeats;
+  for (int k = 0; k < p.confirm_repeats * 3; ++k) {
+    if (!any_left(node_left) && !any_left(link_left)) break;
+    PlannedRound r;
+    std::set<int> used;
+    for (auto& [n, left] : node_left) {
+      if (left <= 0 || used.count(n)) continue;
+      int g = planner.pick_partner(n, used);
+      if (g < 0) continue;
+      r.pairs.push_back(PlannedPair{n, g, Role::kConfirmNode, n, {-1, -1}});
+      used.insert(n);
+      used.insert(g);
+      planner.met(n, g);
+      --left;
+    }
+    for (auto& [l, left] : link_left) {
+      if (left <= 0 || used.count(l.first) || used.count(l.second)) continue;
+      r.pairs.push_back(PlannedPair{l.first, l.second, Role::kConfirmLink, -1, l});
+      used.insert(l.first);
+      used.insert(l.second);
+      --left;
+    }
+    if (r.pairs.empty()) break;  // nothing schedulable (no good partners left)
+    planner.add_controls(r, used);
+    rounds.push_back(std::move(r));
+  }
+}
+
+// Each end of each link candidate meets a fresh good partner once.
+void add_clear_end_rounds(Planner& planner, const std::vector<PairKey>& links, const LocalizeParams& p,
+                          std::vector<PlannedRound>& rounds) {
+  std::vector<std::pair<PairKey, int>> ends;
+  for (const auto& l : links) {
+    ends.push_back({l, l.first});
+    ends.push_back({l, l.second});
+  }
+  for (int k = 0; k < p.confirm_repeats * 3 && !ends.empty(); ++k) {
+    PlannedRound r;
+    std::set<int> used;
+    std::vector<std::pair<PairKey, int>> rest;
+    for (const auto& [l, end] : ends) {
+      int g = used.count(end) ? -1 : planner.pick_partner(end, used);
+      if (g < 0) {
+        rest.push_back({l, end});
+        continue;
+      }
+      r.pairs.push_back(PlannedPair{end, g, Role::kClearEnd, end, l});
+      used.insert(end);
+      used.insert(g);
+      planner.met(end, g);
+    }
+    if (r.pairs.empty()) break;
+    planner.add_controls(r, used);
+    rounds.push_back(std::move(r));
+    ends = std::move(rest);
+  }
+}
+
+}  // namespace
 
 std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParams& p,
                                             const std::vector<int>& hard) {
@@ -143,156 +292,98 @@ std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParam
     if (!contains(hard, g)) good.push_back(g);
   std::vector<PlannedRound> rounds;
   if (suspects.empty() && s.link_candidates.empty()) return rounds;
-
-  auto add_controls = [&](PlannedRound& r, std::set<int>& used) {
-    int pending = -1;
-    for (int g : good) {
-      if (used.count(g)) continue;
-      if (pending < 0) {
-        pending = g;
-      } else {
-        r.pairs.push_back(PlannedPair{pending, g, Role::kControl, -1, {-1, -1}});
-        used.insert(pending);
-        used.insert(g);
-        pending = -1;
-      }
-    }
-  };
-  // A good partner not used in this round, preferring one this subject has not met yet.
-  std::map<int, std::set<int>> met;
-  auto pick_partner = [&](int subject, const std::set<int>& used) {
-    int fallback = -1;
-    for (int g : good) {
-      if (used.count(g) || g == subject) continue;
-      if (!met[subject].count(g)) return g;
-      if (fallback < 0) fallback = g;
-    }
-    return fallback;
-  };
-
-  // Confirmation rounds: greedy, node-disjoint, until every suspect and link has its repeats
-  // (links sharing an end need more rounds), bounded so a noisy screen cannot run forever.
-  std::map<int, int> node_left;
-  for (int n : suspects) node_left[n] = p.confirm_repeats;
-  std::map<std::pair<int, int>, int> link_left;
-  for (const auto& l : s.link_candidates) link_left[l] = p.confirm_repeats;
-  const int max_rounds = p.confirm_repeats * 3;
-  for (int k = 0; k < max_rounds; ++k) {
-    bool pending = std::any_of(node_left.begin(), node_left.end(), [](auto& x) { return x.second > 0; }) ||
-                   std::any_of(link_left.begin(), link_left.end(), [](auto& x) { return x.second > 0; });
-    if (!pending) break;
-    PlannedRound r;
-    std::set<int> used;
-    for (auto& [n, left] : node_left) {
-      if (left <= 0 || used.count(n)) continue;
-      int g = pick_partner(n, used);
-      if (g < 0) continue;
-      r.pairs.push_back(PlannedPair{n, g, Role::kConfirmNode, n, {-1, -1}});
-      used.insert(n);
-      used.insert(g);
-      met[n].insert(g);
-      --left;
-    }
-    for (auto& [l, left] : link_left) {
-      if (left <= 0 || used.count(l.first) || used.count(l.second)) continue;
-      r.pairs.push_back(PlannedPair{l.first, l.second, Role::kConfirmLink, -1, l});
-      used.insert(l.first);
-      used.insert(l.second);
-      --left;
-    }
-    if (r.pairs.empty()) break;  // nothing schedulable (no good partners left)
-    add_controls(r, used);
-    rounds.push_back(std::move(r));
-  }
-  // Each end of each link candidate meets a fresh good partner once.
-  std::vector<std::pair<std::pair<int, int>, int>> ends;
-  for (const auto& l : s.link_candidates) {
-    ends.push_back({l, l.first});
-    ends.push_back({l, l.second});
-  }
-  for (int k = 0; k < max_rounds && !ends.empty(); ++k) {
-    PlannedRound r;
-    std::set<int> used;
-    std::vector<std::pair<std::pair<int, int>, int>> rest;
-    for (const auto& [l, end] : ends) {
-      int g = used.count(end) ? -1 : pick_partner(end, used);
-      if (g < 0) {
-        rest.push_back({l, end});
-        continue;
-      }
-      r.pairs.push_back(PlannedPair{end, g, Role::kClearEnd, end, l});
-      used.insert(end);
-      used.insert(g);
-      met[end].insert(g);
-    }
-    if (r.pairs.empty()) break;
-    add_controls(r, used);
-    rounds.push_back(std::move(r));
-    ends = std::move(rest);
-  }
+  Planner planner(std::move(good));
+  add_confirm_rounds(planner, suspects, s.link_candidates, p, rounds);
+  add_clear_end_rounds(planner, s.link_candidates, p, rounds);
   return rounds;
 }
 
-Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
-                    const std::vector<PairSample>& confirm, const LocalizeParams& p) {
-  Localization out;
-  // Sample lookup by (round, unordered pair).
-  std::map<std::pair<int, std::pair<int, int>>, double> value;
-  for (const auto& x : confirm) value[{x.round, ordered(x.a, x.b)}] = x.bytes_per_s;
-  auto sample_of = [&](int round, int a, int b) {
-    auto it = value.find({round, ordered(a, b)});
-    return it == value.end() ? NAN : it->second;
-  };
+namespace {
+
+// Confirmation tests of one subject (node, link or link end) and their ratios to the round's
+// reference.
+struct Tally {
+  std::vector<PairSample> tests;
+  std::vector<double> ratios;
+};
+
+struct Tallies {
+  std::map<int, Tally> node;
+  std::map<PairKey, Tally> link;
+  std::map<std::pair<PairKey, int>, Tally> end;  // (link, end)
+};
+
+// The confirmation samples by (round, unordered pair).
+class ConfirmSamples {
+ public:
+  explicit ConfirmSamples(const std::vector<PairSample>& confirm) {
+    for (const auto& x : confirm) value_[{x.round, ordered(x.a, x.b)}] = x.bytes_per_s;
+  }
+  double of(size_t round, int a, int b) const {
+    auto it = value_.find({static_cast<int>(round), ordered(a, b)});
+    return it == value_.end() ? NAN : it->second;
+  }
+
+ private:
+  std::map<std::pair<int, PairKey>, double> value_;
+};
+
+// Reference of each round: the median of its control pairs, the screen reference as one more vote.
+std::vector<double> round_references(const Screen& s, const std::vector<PlannedRound>& plan,
+                                     const ConfirmSamples& samples) {
   std::vector<double> round_ref(plan.size(), NAN);
   const double fallback = std::isfinite(s.pair_ref_bytes_per_s) ? s.pair_ref_bytes_per_s : s.node_ref_bytes_per_s;
   for (size_t r = 0; r < plan.size(); ++r) {
     std::vector<double> ctl;
     for (const auto& pp : plan[r].pairs)
-      if (pp.role == Role::kControl) ctl.push_back(sample_of(static_cast<int>(r), pp.a, pp.b));
+      if (pp.role == Role::kControl) ctl.push_back(samples.of(r, pp.a, pp.b));
     // With few control pairs one noisy control would move the reference, so the screen
     // reference joins them as one more vote.
     if (std::isfinite(fallback)) ctl.push_back(fallback);
     round_ref[r] = median(ctl).value_or(NAN);
   }
+  return round_ref;
+}
 
-  struct Tally {
-    std::vector<PairSample> tests;
-    std::vector<double> ratios;
-  };
-  std::map<int, Tally> node_tally;
-  std::map<std::pair<int, int>, Tally> link_tally;
-  std::map<std::pair<std::pair<int, int>, int>, Tally> end_tally;
+Tallies tally(const std::vector<PlannedRound>& plan, const ConfirmSamples& samples,
+              const std::vector<double>& round_ref) {
+  Tallies t;
   for (size_t r = 0; r < plan.size(); ++r) {
     for (const auto& pp : plan[r].pairs) {
-      double v = sample_of(static_cast<int>(r), pp.a, pp.b);
+      double v = samples.of(r, pp.a, pp.b);
       if (!std::isfinite(v) || !std::isfinite(round_ref[r]) || round_ref[r] <= 0) continue;
-      PairSample smp{pp.a, pp.b, v, static_cast<int>(r)};
-      double ratio = v / round_ref[r];
-      Tally* t = nullptr;
-      if (pp.role == Role::kConfirmNode) t = &node_tally[pp.subject];
-      if (pp.role == Role::kConfirmLink) t = &link_tally[pp.link];
-      if (pp.role == Role::kClearEnd) t = &end_tally[{pp.link, pp.subject}];
-      if (t) {
-        t->tests.push_back(smp);
-        t->ratios.push_back(ratio);
+      Tally* x = nullptr;
+      if (pp.role == Role::kConfirmNode) x = &t.node[pp.subject];
+      if (pp.role == Role::kConfirmLink) x = &t.link[pp.link];
+      if (pp.role == Role::kClearEnd) x = &t.end[{pp.link, pp.subject}];
+      if (x) {
+        x->tests.push_back(PairSample{pp.a, pp.b, v, static_cast<int>(r)});
+        x->ratios.push_back(v / round_ref[r]);
       }
     }
   }
+  return t;
+}
 
-  // Nodes (screen candidates and hard suspects: every kConfirmNode subject in the plan).
+int votes_below(const Tally& t, double ratio) {
+  return static_cast<int>(std::count_if(t.ratios.begin(), t.ratios.end(), [&](double r) { return r < ratio; }));
+}
+
+// Nodes (screen candidates and hard suspects: every kConfirmNode subject in the plan).
+void decide_nodes(const Screen& s, const std::vector<PlannedRound>& plan, Tallies& t, const LocalizeParams& p,
+                  Localization& out) {
   std::set<int> node_subjects;
   for (const auto& r : plan)
     for (const auto& pp : r.pairs)
       if (pp.role == Role::kConfirmNode) node_subjects.insert(pp.subject);
   for (int c : s.node_candidates) node_subjects.insert(c);
   for (int n : node_subjects) {
-    const Tally& t = node_tally[n];
-    int votes = static_cast<int>(std::count_if(t.ratios.begin(), t.ratios.end(),
-                                               [&](double r) { return r < p.node_ratio; }));
-    int trials = static_cast<int>(t.ratios.size());
+    const Tally& nt = t.node[n];
+    int votes = votes_below(nt, p.node_ratio);
+    int trials = static_cast<int>(nt.ratios.size());
     double screen_ratio = s.node_median_bytes_per_s[static_cast<size_t>(n)] / s.node_ref_bytes_per_s;
     if (votes >= p.confirm_votes) {
-      out.suspects.push_back(Suspect{"node", {n}, screen_ratio, median(t.ratios).value_or(NAN), votes, trials, t.tests, t.ratios});
+      out.suspects.push_back(Suspect{"node", {n}, screen_ratio, median(nt.ratios).value_or(NAN), votes, trials, nt.tests, nt.ratios});
     } else if (trials - votes > p.confirm_repeats - p.confirm_votes || trials >= p.confirm_repeats) {
       out.cleared.emplace_back(n, "passed " + std::to_string(trials - votes) + " of " +
                                       std::to_string(trials) + " tests with known-good partners");
@@ -302,35 +393,39 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
                                  std::to_string(p.confirm_votes) + " slow of " + std::to_string(p.confirm_repeats));
     }
   }
+}
 
+// Whether one end of link `l` passed with a fresh partner: 1 yes, -1 no, 0 unknown.
+int end_ok(const Tallies& t, const PairKey& l, int end, const LocalizeParams& p) {
+  auto it = t.end.find({l, end});
+  if (it == t.end.end() || it->second.ratios.empty()) {
+    auto nt = t.node.find(end);  // a cleared node candidate: its confirmation tests
+    if (nt == t.node.end() || nt->second.ratios.empty()) return 0;  // unknown
+    return median(nt->second.ratios).value() >= p.pair_ratio ? 1 : -1;
+  }
+  // The end already passed the screen (median over all its partners); the fresh-partner test
+  // only has to show that it is not slow in the link's regime: a node fault would put it
+  // below pair_ratio too, while one noisy concurrent test often dips below node_ratio.
+  return median(it->second.ratios).value() >= p.pair_ratio ? 1 : -1;
+}
+
+// Link candidates not explained by a node suspect.
+void decide_links(const Screen& s, Tallies& t, const LocalizeParams& p, Localization& out) {
   auto is_node_suspect = [&](int n) {
     return std::any_of(out.suspects.begin(), out.suspects.end(),
                        [&](const Suspect& x) { return x.kind == "node" && x.nodes[0] == n; });
   };
   for (const auto& l : s.link_candidates) {
     if (is_node_suspect(l.first) || is_node_suspect(l.second)) continue;  // explained by the node
-    const Tally& t = link_tally[l];
-    int votes = static_cast<int>(std::count_if(t.ratios.begin(), t.ratios.end(),
-                                               [&](double r) { return r < p.pair_ratio; }));
-    int trials = static_cast<int>(t.ratios.size());
-    auto end_ok = [&](int end) {
-      auto it = end_tally.find({l, end});
-      if (it == end_tally.end() || it->second.ratios.empty()) {
-        auto nt = node_tally.find(end);  // a cleared node candidate: its confirmation tests
-        if (nt == node_tally.end() || nt->second.ratios.empty()) return 0;  // unknown
-        return median(nt->second.ratios).value() >= p.pair_ratio ? 1 : -1;
-      }
-      // The end already passed the screen (median over all its partners); the fresh-partner test
-      // only has to show that it is not slow in the link's regime: a node fault would put it
-      // below pair_ratio too, while one noisy concurrent test often dips below node_ratio.
-      return median(it->second.ratios).value() >= p.pair_ratio ? 1 : -1;
-    };
-    int ea = end_ok(l.first), eb = end_ok(l.second);
+    const Tally& lt = t.link[l];
+    int votes = votes_below(lt, p.pair_ratio);
+    int trials = static_cast<int>(lt.ratios.size());
+    int ea = end_ok(t, l, l.first, p), eb = end_ok(t, l, l.second, p);
     std::string name = "{" + std::to_string(l.first) + "}<->{" + std::to_string(l.second) + "}";
     if (votes >= p.confirm_votes && ea == 1 && eb == 1) {
-      Suspect sp{"link", {l.first, l.second}, NAN, median(t.ratios).value_or(NAN), votes, trials, t.tests, t.ratios};
+      Suspect sp{"link", {l.first, l.second}, NAN, median(lt.ratios).value_or(NAN), votes, trials, lt.tests, lt.ratios};
       for (int end : {l.first, l.second}) {
-        const Tally& e = end_tally[{l, end}];
+        const Tally& e = t.end[{l, end}];
         sp.tests.insert(sp.tests.end(), e.tests.begin(), e.tests.end());
         sp.test_ratios.insert(sp.test_ratios.end(), e.ratios.begin(), e.ratios.end());
       }
@@ -345,6 +440,17 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
       out.inconclusive.push_back("link " + name + ": only " + std::to_string(trials) + " re-tests ran");
     }
   }
+}
+
+}  // namespace
+
+Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
+                    const std::vector<PairSample>& confirm, const LocalizeParams& p) {
+  Localization out;
+  ConfirmSamples samples(confirm);
+  Tallies t = tally(plan, samples, round_references(s, plan, samples));
+  decide_nodes(s, plan, t, p, out);
+  decide_links(s, t, p, out);
   for (int n : s.too_few_partners)
     out.inconclusive.push_back("node {" + std::to_string(n) + "}: measured with only " +
                                std::to_string(s.partners[static_cast<size_t>(n)]) + " partners (need " +

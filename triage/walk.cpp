@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "core/stats.h"
@@ -14,11 +15,20 @@ namespace fabdiag::triage {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+using Snapshots = std::vector<Result<nlohmann::json>>;
+using Schedule = std::vector<std::vector<std::pair<int, int>>>;
+using NodeFindings = std::map<int, std::vector<Finding>>;  // node -> its counter findings
+
 nlohmann::json num_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 std::string link_name(const std::vector<std::string>& hosts, int a, int b) {
   return hosts[static_cast<size_t>(a)] + "<->" + hosts[static_cast<size_t>(b)];
 }
+
+const std::string& host_of(const TriageReport& rep, int node) { return rep.hosts[static_cast<size_t>(node)]; }
+
+std::pair<int, int> ordered(int a, int b) { return {std::min(a, b), std::max(a, b)}; }
 
 // Counter findings that name a hardware fault on the node (not congestion or info).
 bool is_hard(const Finding& f) {
@@ -31,242 +41,346 @@ std::vector<Finding> judge_node(const CounterJudge& judge, const Result<nlohmann
   return judge(*before, *after, window_s);
 }
 
-}  // namespace
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,
-                      const Progress& progress) {
-  TriageReport rep;
-  rep.hosts = cluster.hosts();
-  const int n = static_cast<int>(rep.hosts.size());
-  using clock = std::chrono::steady_clock;
+// What the walk needs at every step.
+struct Walk {
+  ClusterRunner& cluster;
+  const WalkParams& params;
+  const CounterJudge& judge;
+  const Progress& progress;
+  TriageReport& rep;
+  int n = 0;                // nodes
+  Clock::time_point t0{};   // the first counter snapshot: start of the counter windows
+  Snapshots before;         // that snapshot, per node
+};
 
-  // ---- counters before ----
-  progress("counters: snapshot on " + std::to_string(n) + " nodes");
-  auto t0 = clock::now();
-  auto c0 = cluster.snapshot_counters();
-  for (int i = 0; i < n && i < static_cast<int>(c0.size()); ++i)
-    if (!c0[static_cast<size_t>(i)].ok())
-      rep.errors.push_back(c0[static_cast<size_t>(i)].error().with_context("counters on " + rep.hosts[static_cast<size_t>(i)]));
+// The pairwise screen as run: its schedule, samples and the last value of each (a < b) pair.
+struct ScreenRun {
+  bool full = false;  // every pair once (round-robin); else random matchings
+  Schedule schedule;
+  std::vector<PairSample> samples;
+  std::map<std::pair<int, int>, double> value;
+  Screen screen;
+};
 
-  // ---- L0/L1: collective sweeps ----
-  for (const auto& sweep : params.sweeps) {
-    progress("bench: " + sweep.collective + " on " + std::to_string(n) + " nodes");
-    auto r = cluster.run_collective(sweep);
-    if (r.ok()) rep.bench.push_back(*r);
-    else rep.errors.push_back(r.error().with_context("bench " + sweep.collective));
+// The confirmation as run: the planned rounds and their samples (round = plan round).
+struct ConfirmRun {
+  std::vector<PlannedRound> plan;
+  std::vector<PairSample> samples;
+};
+
+// ---- counters before ----
+void counters_before(Walk& w) {
+  w.progress("counters: snapshot on " + std::to_string(w.n) + " nodes");
+  w.t0 = Clock::now();
+  w.before = w.cluster.snapshot_counters();
+  for (int i = 0; i < w.n && i < static_cast<int>(w.before.size()); ++i)
+    if (!w.before[static_cast<size_t>(i)].ok())
+      w.rep.errors.push_back(w.before[static_cast<size_t>(i)].error().with_context("counters on " + host_of(w.rep, i)));
+}
+
+// ---- L0/L1: collective sweeps ----
+void run_sweeps(Walk& w) {
+  for (const auto& sweep : w.params.sweeps) {
+    w.progress("bench: " + sweep.collective + " on " + std::to_string(w.n) + " nodes");
+    auto r = w.cluster.run_collective(sweep);
+    if (r.ok()) w.rep.bench.push_back(*r);
+    else w.rep.errors.push_back(r.error().with_context("bench " + sweep.collective));
   }
+}
 
-  // ---- L2 screen: round-robin pairs ----
-  // Small clusters: every pair once (circle method, N-1 rounds). Large ones: a few random
-  // matchings, so the rounds do not grow with N (LOCALIZATION.md stage 2).
-  const bool full = n <= params.round_robin_max_nodes;
-  auto schedule = full ? perf::round_robin_schedule(n) : random_matchings(n, params.matching_rounds, params.seed);
-  std::vector<PairSample> screen_samples;
-  std::map<std::pair<int, int>, double> screen_value;
-  for (size_t r = 0; r < schedule.size(); ++r) {
-    progress("pairwise: round " + std::to_string(r + 1) + "/" + std::to_string(schedule.size()) + " (" +
-             std::to_string(schedule[r].size()) + " pairs)");
-    auto res = cluster.run_round(schedule[r], rep.rounds, params.pair_size_bytes, params.pair_iters);
-    ++rep.rounds;
-    if (!res.ok()) {
-      rep.errors.push_back(res.error().with_context("pairwise round " + std::to_string(r + 1)));
-      continue;
-    }
-    for (const auto& s : *res) {
-      screen_samples.push_back(s);
-      screen_value[{std::min(s.a, s.b), std::max(s.a, s.b)}] = s.bytes_per_s;
-    }
-  }
-  Screen screen = screen_pairs(n, screen_samples, params.localize);
-
-  // ---- hard suspects: counters that moved during the screen ----
-  progress("counters: snapshot after the screen");
-  auto c_mid = cluster.snapshot_counters();
-  double mid_window = std::chrono::duration<double>(clock::now() - t0).count();
-  std::vector<int> hard;
-  for (int i = 0; i < n && i < static_cast<int>(c_mid.size()) && i < static_cast<int>(c0.size()); ++i) {
-    auto fs = judge_node(judge, c0[static_cast<size_t>(i)], c_mid[static_cast<size_t>(i)], mid_window);
-    if (std::any_of(fs.begin(), fs.end(), is_hard)) hard.push_back(i);
-  }
-
-  // ---- confirmation ----
-  auto plan = plan_confirmation(screen, params.localize, hard);
-  std::vector<PairSample> confirm_samples;
-  for (size_t r = 0; r < plan.size(); ++r) {
-    std::vector<std::pair<int, int>> pairs;
-    for (const auto& pp : plan[r].pairs) pairs.emplace_back(pp.a, pp.b);
-    progress("confirm: round " + std::to_string(r + 1) + "/" + std::to_string(plan.size()) + " (" +
+// Round r of `rounds` (screen or confirmation), counted in rep.rounds. Empty when it failed (the
+// error is in rep.errors as "<stage> round N"); progress says "<label>: round N/M (P pairs)".
+std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector<std::pair<int, int>>& pairs,
+                                                      const char* label, const char* stage, size_t r,
+                                                      size_t rounds) {
+  w.progress(std::string(label) + ": round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + " (" +
              std::to_string(pairs.size()) + " pairs)");
-    auto res = cluster.run_round(pairs, rep.rounds, params.pair_size_bytes, params.pair_iters);
-    ++rep.rounds;
-    if (!res.ok()) {
-      rep.errors.push_back(res.error().with_context("confirmation round " + std::to_string(r + 1)));
-      continue;
-    }
-    for (auto s : *res) {
-      s.round = static_cast<int>(r);  // decide() indexes samples by plan round
-      confirm_samples.push_back(s);
+  auto res = w.cluster.run_round(pairs, w.rep.rounds, w.params.pair_size_bytes, w.params.pair_iters);
+  ++w.rep.rounds;
+  if (res.ok()) return *res;
+  w.rep.errors.push_back(res.error().with_context(std::string(stage) + " round " + std::to_string(r + 1)));
+  return std::nullopt;
+}
+
+// ---- L2 screen: round-robin pairs ----
+// Small clusters: every pair once (circle method, N-1 rounds). Large ones: a few random
+// matchings, so the rounds do not grow with N (LOCALIZATION.md stage 2).
+ScreenRun run_screen(Walk& w) {
+  ScreenRun s;
+  s.full = w.n <= w.params.round_robin_max_nodes;
+  s.schedule = s.full ? perf::round_robin_schedule(w.n) : random_matchings(w.n, w.params.matching_rounds, w.params.seed);
+  for (size_t r = 0; r < s.schedule.size(); ++r) {
+    auto res = run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
+    if (!res) continue;
+    for (const auto& x : *res) {
+      s.samples.push_back(x);
+      s.value[ordered(x.a, x.b)] = x.bytes_per_s;
     }
   }
-  Localization loc = decide(screen, plan, confirm_samples, params.localize);
+  s.screen = screen_pairs(w.n, s.samples, w.params.localize);
+  return s;
+}
 
-  // ---- counters after ----
-  progress("counters: final snapshot");
-  auto c1 = cluster.snapshot_counters();
-  rep.window_s = std::chrono::duration<double>(clock::now() - t0).count();
-  std::map<int, std::vector<Finding>> node_findings;
-  for (int i = 0; i < n && i < static_cast<int>(c1.size()) && i < static_cast<int>(c0.size()); ++i) {
-    auto fs = judge_node(judge, c0[static_cast<size_t>(i)], c1[static_cast<size_t>(i)], rep.window_s);
-    for (auto& f : fs) f.subject = rep.hosts[static_cast<size_t>(i)] + ":" + f.subject;
-    node_findings[i] = fs;
-  }
+// Each node's counter findings from the first snapshot to `after` (nodes with both snapshots).
+NodeFindings judge_window(const Walk& w, const Snapshots& after, double window_s) {
+  NodeFindings out;
+  for (int i = 0; i < w.n && i < static_cast<int>(after.size()) && i < static_cast<int>(w.before.size()); ++i)
+    out[i] = judge_node(w.judge, w.before[static_cast<size_t>(i)], after[static_cast<size_t>(i)], window_s);
+  return out;
+}
 
-  // ---- suspects with evidence ----
-  auto add_counter_evidence = [&](TriageSuspect& s, int node) {
-    for (const auto& f : node_findings[node]) {
-      if (f.severity < Severity::kWarn) continue;
-      for (auto e : f.evidence) {
-        e.metric = f.subject + " " + e.metric;
-        s.evidence.push_back(e);
-      }
-      if (f.layer > s.layer) s.layer = f.layer;
-      if (!f.action.empty() && (s.action.empty() || f.layer == Layer::kPhysical)) s.action = f.action;
+// ---- hard suspects: counters that moved during the screen ----
+std::vector<int> hard_suspects(Walk& w) {
+  w.progress("counters: snapshot after the screen");
+  auto c_mid = w.cluster.snapshot_counters();
+  std::vector<int> hard;
+  for (const auto& [i, fs] : judge_window(w, c_mid, seconds_since(w.t0)))
+    if (std::any_of(fs.begin(), fs.end(), is_hard)) hard.push_back(i);
+  return hard;
+}
+
+// ---- confirmation ----
+ConfirmRun run_confirmation(Walk& w, const Screen& screen, const std::vector<int>& hard) {
+  ConfirmRun c;
+  c.plan = plan_confirmation(screen, w.params.localize, hard);
+  for (size_t r = 0; r < c.plan.size(); ++r) {
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& pp : c.plan[r].pairs) pairs.emplace_back(pp.a, pp.b);
+    auto res = run_pair_round(w, pairs, "confirm", "confirmation", r, c.plan.size());
+    if (!res) continue;
+    for (auto x : *res) {
+      x.round = static_cast<int>(r);  // decide() indexes samples by plan round
+      c.samples.push_back(x);
     }
-  };
-  auto pair_evidence = [&](const PairSample& t, double ratio, const std::string& what) {
-    Evidence e;
-    e.metric = what + " " + link_name(rep.hosts, t.a, t.b) + " (confirmation round " + std::to_string(t.round + 1) + ")";
-    e.value = t.bytes_per_s;
-    e.unit = "bytes/s";
-    e.value_text = "ratio " + std::to_string(ratio).substr(0, 5) + " of the round's reference";
-    e.source = "pairwise MPI_Sendrecv, both directions at once";
-    return e;
-  };
+  }
+  return c;
+}
+
+// ---- counters after ----
+// Each node's counter findings over the whole walk, subjects prefixed with the host; sets
+// rep.window_s.
+NodeFindings counters_after(Walk& w) {
+  w.progress("counters: final snapshot");
+  auto c1 = w.cluster.snapshot_counters();
+  w.rep.window_s = seconds_since(w.t0);
+  NodeFindings node_findings = judge_window(w, c1, w.rep.window_s);
+  for (auto& [i, fs] : node_findings)
+    for (auto& f : fs) f.subject = host_of(w.rep, i) + ":" + f.subject;
+  return node_findings;
+}
+
+// ---- suspects with evidence ----
+// The node's counter findings (warn and up) as evidence of `s`, with the deepest layer and an
+// action (a physical finding's first).
+void add_counter_evidence(TriageSuspect& s, const NodeFindings& node_findings, int node) {
+  auto it = node_findings.find(node);
+  if (it == node_findings.end()) return;
+  for (const auto& f : it->second) {
+    if (f.severity < Severity::kWarn) continue;
+    for (auto e : f.evidence) {
+      e.metric = f.subject + " " + e.metric;
+      s.evidence.push_back(e);
+    }
+    if (f.layer > s.layer) s.layer = f.layer;
+    if (!f.action.empty() && (s.action.empty() || f.layer == Layer::kPhysical)) s.action = f.action;
+  }
+}
+
+Evidence pair_evidence(const TriageReport& rep, const PairSample& t, double ratio, const std::string& what) {
+  Evidence e;
+  e.metric = what + " " + link_name(rep.hosts, t.a, t.b) + " (confirmation round " + std::to_string(t.round + 1) + ")";
+  e.value = t.bytes_per_s;
+  e.unit = "bytes/s";
+  e.value_text = "ratio " + std::to_string(ratio).substr(0, 5) + " of the round's reference";
+  e.source = "pairwise MPI_Sendrecv, both directions at once";
+  return e;
+}
+
+// A slow node confirmed with known-good partners, with its counter evidence.
+void fill_node_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport& rep, const Screen& screen,
+                       const LocalizeParams& lp, const NodeFindings& node_findings) {
+  int x = sp.nodes[0];
+  Evidence e;
+  e.metric = "median pair bandwidth of " + ts.hosts[0] + " over " + std::to_string(screen.partners[static_cast<size_t>(x)]) + " partners";
+  e.value = screen.node_median_bytes_per_s[static_cast<size_t>(x)];
+  e.unit = "bytes/s";
+  e.threshold = lp.node_ratio * screen.node_ref_bytes_per_s;
+  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the median node (" +
+                     std::to_string(static_cast<long long>(screen.node_ref_bytes_per_s)) + " bytes/s)";
+  e.source = "pairwise screen (round-robin)";
+  ts.evidence.push_back(e);
+  for (size_t k = 0; k < sp.tests.size(); ++k)
+    ts.evidence.push_back(pair_evidence(rep, sp.tests[k], sp.test_ratios[k], "confirmation with a known-good partner"));
+  ts.action = "Slow against most peers, confirmed with known-good partners: check " + ts.hosts[0] +
+              "'s NICs (port state and rate, PCIe width and speed, GDR) with `fabdiag check` and "
+              "`fabdiag counters`, then drain it from jobs until fixed.";
+  add_counter_evidence(ts, node_findings, x);
+}
+
+// A slow link whose ends are both fast with other partners: the screen value first, then the re-tests.
+void fill_link_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport& rep, const ScreenRun& sr,
+                       const LocalizeParams& lp) {
+  int a = sp.nodes[0], b = sp.nodes[1];
+  for (size_t k = 0; k < sp.tests.size(); ++k)
+    ts.evidence.push_back(pair_evidence(rep, sp.tests[k], sp.test_ratios[k], "re-test"));
+  Evidence e;
+  e.metric = "screen bandwidth " + link_name(rep.hosts, a, b);
+  auto sv = sr.value.find(ordered(a, b));
+  if (sv != sr.value.end()) e.value = sv->second;
+  e.unit = "bytes/s";
+  e.threshold = lp.pair_ratio * sr.screen.pair_ref_bytes_per_s;
+  e.threshold_text = std::to_string(lp.pair_ratio).substr(0, 4) + " x the median healthy pair";
+  e.source = "pairwise screen (round-robin)";
+  ts.evidence.insert(ts.evidence.begin(), e);
+  ts.action = "Only this pair is slow; both ends are fast with other partners. Check the path between " +
+              ts.hosts[0] + " and " + ts.hosts[1] +
+              " (routes, MTU, GID/VLAN, the switch ports and ECMP path), then re-run `fabdiag pairwise`.";
+}
+
+// A node with hardware counter faults whose bandwidth is normal (evidence: its counters, and the
+// confirmation tests that cleared it).
+TriageSuspect counter_fault_suspect(const TriageReport& rep, int node, const NodeFindings& node_findings,
+                                    const Localization& loc) {
+  TriageSuspect ts;
+  ts.kind = "node";
+  ts.hosts = {host_of(rep, node)};
+  ts.layer = Layer::kTransport;
+  add_counter_evidence(ts, node_findings, node);
+  for (const auto& [cleared, reason] : loc.cleared)
+    if (cleared == node) {
+      Evidence e;
+      e.metric = "bandwidth with known-good partners";
+      e.value_text = "normal: " + name_nodes(reason, rep.hosts);
+      e.source = "confirmation rounds";
+      ts.evidence.push_back(e);
+    }
+  if (ts.action.empty()) ts.action = "Counters show a hardware fault in the test window: inspect the port named in the evidence.";
+  return ts;
+}
+
+// ---- decision: suspects, cleared, inconclusive ----
+void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization& loc, const LocalizeParams& lp,
+                     const NodeFindings& node_findings) {
   std::set<int> named;
   for (const auto& sp : loc.suspects) {
     TriageSuspect ts;
     ts.kind = sp.kind;
-    for (int x : sp.nodes) ts.hosts.push_back(rep.hosts[static_cast<size_t>(x)]);
+    for (int x : sp.nodes) ts.hosts.push_back(host_of(rep, x));
     ts.layer = Layer::kLocalization;
     if (sp.kind == "node") {
-      int x = sp.nodes[0];
-      named.insert(x);
-      Evidence e;
-      e.metric = "median pair bandwidth of " + ts.hosts[0] + " over " + std::to_string(screen.partners[static_cast<size_t>(x)]) + " partners";
-      e.value = screen.node_median_bytes_per_s[static_cast<size_t>(x)];
-      e.unit = "bytes/s";
-      e.threshold = params.localize.node_ratio * screen.node_ref_bytes_per_s;
-      e.threshold_text = std::to_string(params.localize.node_ratio).substr(0, 4) + " x the median node (" +
-                         std::to_string(static_cast<long long>(screen.node_ref_bytes_per_s)) + " bytes/s)";
-      e.source = "pairwise screen (round-robin)";
-      ts.evidence.push_back(e);
-      for (size_t k = 0; k < sp.tests.size(); ++k)
-        ts.evidence.push_back(pair_evidence(sp.tests[k], sp.test_ratios[k], "confirmation with a known-good partner"));
-      ts.action = "Slow against most peers, confirmed with known-good partners: check " + ts.hosts[0] +
-                  "'s NICs (port state and rate, PCIe width and speed, GDR) with `fabdiag check` and "
-                  "`fabdiag counters`, then drain it from jobs until fixed.";
-      add_counter_evidence(ts, x);
+      named.insert(sp.nodes[0]);
+      fill_node_suspect(ts, sp, rep, sr.screen, lp, node_findings);
     } else {
-      int a = sp.nodes[0], b = sp.nodes[1];
-      for (size_t k = 0; k < sp.tests.size(); ++k)
-        ts.evidence.push_back(pair_evidence(sp.tests[k], sp.test_ratios[k], "re-test"));
-      Evidence e;
-      e.metric = "screen bandwidth " + link_name(rep.hosts, a, b);
-      auto sv = screen_value.find({std::min(a, b), std::max(a, b)});
-      if (sv != screen_value.end()) e.value = sv->second;
-      e.unit = "bytes/s";
-      e.threshold = params.localize.pair_ratio * screen.pair_ref_bytes_per_s;
-      e.threshold_text = std::to_string(params.localize.pair_ratio).substr(0, 4) + " x the median healthy pair";
-      e.source = "pairwise screen (round-robin)";
-      ts.evidence.insert(ts.evidence.begin(), e);
-      ts.action = "Only this pair is slow; both ends are fast with other partners. Check the path between " +
-                  ts.hosts[0] + " and " + ts.hosts[1] +
-                  " (routes, MTU, GID/VLAN, the switch ports and ECMP path), then re-run `fabdiag pairwise`.";
+      fill_link_suspect(ts, sp, rep, sr, lp);
     }
     rep.suspects.push_back(std::move(ts));
   }
   // Nodes with hardware counter faults are suspects even when their bandwidth is normal.
   for (const auto& [i, fs] : node_findings) {
     if (named.count(i) || !std::any_of(fs.begin(), fs.end(), is_hard)) continue;
-    TriageSuspect ts;
-    ts.kind = "node";
-    ts.hosts = {rep.hosts[static_cast<size_t>(i)]};
-    ts.layer = Layer::kTransport;
-    add_counter_evidence(ts, i);
-    for (const auto& [node, reason] : loc.cleared)
-      if (node == i) {
-        Evidence e;
-        e.metric = "bandwidth with known-good partners";
-        e.value_text = "normal: " + name_nodes(reason, rep.hosts);
-        e.source = "confirmation rounds";
-        ts.evidence.push_back(e);
-      }
-    if (ts.action.empty()) ts.action = "Counters show a hardware fault in the test window: inspect the port named in the evidence.";
-    rep.suspects.push_back(std::move(ts));
+    rep.suspects.push_back(counter_fault_suspect(rep, i, node_findings, loc));
     named.insert(i);
   }
   for (const auto& [node, reason] : loc.cleared)
-    if (!named.count(node)) rep.cleared.emplace_back(rep.hosts[static_cast<size_t>(node)], name_nodes(reason, rep.hosts));
+    if (!named.count(node)) rep.cleared.emplace_back(host_of(rep, node), name_nodes(reason, rep.hosts));
   for (const auto& text : loc.inconclusive) rep.inconclusive.push_back(name_nodes(text, rep.hosts));
+}
 
-  // ---- findings ----
-  for (const auto& s : rep.suspects) {
-    Finding f;
-    f.severity = Severity::kError;
-    f.layer = s.layer;
-    f.code = s.kind == "link" ? "slow_link" : (s.layer == Layer::kLocalization ? "slow_node" : "node_fault");
-    f.subject = s.hosts.size() == 2 ? s.hosts[0] + "<->" + s.hosts[1] : s.hosts[0];
-    f.message = s.kind == "link" ? "the link between " + s.hosts[0] + " and " + s.hosts[1] + " is slow; both ends are fine with other partners"
-                                 : s.hosts[0] + " is a suspect (" + std::string(to_string(s.layer)) + ")";
-    f.evidence = s.evidence;
-    f.action = s.action;
-    rep.findings.push_back(std::move(f));
-  }
-  for (auto& [i, fs] : node_findings)
-    for (auto& f : fs)
+// ---- findings: one per suspect, then the counter findings (warn and up) ----
+Finding suspect_finding(const TriageSuspect& s) {
+  Finding f;
+  f.severity = Severity::kError;
+  f.layer = s.layer;
+  f.code = s.kind == "link" ? "slow_link" : (s.layer == Layer::kLocalization ? "slow_node" : "node_fault");
+  f.subject = s.hosts.size() == 2 ? s.hosts[0] + "<->" + s.hosts[1] : s.hosts[0];
+  f.message = s.kind == "link" ? "the link between " + s.hosts[0] + " and " + s.hosts[1] + " is slow; both ends are fine with other partners"
+                               : s.hosts[0] + " is a suspect (" + std::string(to_string(s.layer)) + ")";
+  f.evidence = s.evidence;
+  f.action = s.action;
+  return f;
+}
+
+void add_findings(TriageReport& rep, const NodeFindings& node_findings) {
+  for (const auto& s : rep.suspects) rep.findings.push_back(suspect_finding(s));
+  for (const auto& [i, fs] : node_findings)
+    for (const auto& f : fs)
       if (f.severity >= Severity::kWarn) rep.findings.push_back(f);
+}
 
-  // ---- data for the report ----
+// ---- data for the report ----
+// The dense N x N matrix of the screen (null where a pair was not measured).
+nlohmann::json screen_matrix(int n, const ScreenRun& sr) {
+  nlohmann::json mj = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    nlohmann::json rj = nlohmann::json::array();
+    for (int k = 0; k < n; ++k) {
+      auto it = sr.value.find(ordered(i, k));
+      rj.push_back(it == sr.value.end() ? nlohmann::json(nullptr) : num_or_null(it->second));
+    }
+    mj.push_back(rj);
+  }
+  return mj;
+}
+
+// fabdiag.pairwise/1-shaped data of the screen.
+nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, const ScreenRun& sr) {
+  const int n = static_cast<int>(rep.hosts.size());
   nlohmann::json pw;
   pw["hosts"] = rep.hosts;
   pw["size_bytes"] = params.pair_size_bytes;
   pw["iters"] = params.pair_iters;
-  pw["rounds"] = schedule;
-  if (full) {  // the dense N x N matrix only where it is small enough to read
-    nlohmann::json mj = nlohmann::json::array();
-    for (int i = 0; i < n; ++i) {
-      nlohmann::json rj = nlohmann::json::array();
-      for (int k = 0; k < n; ++k) {
-        auto it = screen_value.find({std::min(i, k), std::max(i, k)});
-        rj.push_back(it == screen_value.end() ? nlohmann::json(nullptr) : num_or_null(it->second));
-      }
-      mj.push_back(rj);
-    }
-    pw["matrix_bytes_per_s"] = mj;
-  } else {
-    pw["samples"] = screen_samples;
-  }
-  pw["schedule"] = full ? "round_robin" : "random_matchings";
+  pw["rounds"] = sr.schedule;
+  if (sr.full) pw["matrix_bytes_per_s"] = screen_matrix(n, sr);  // only where it is small enough to read
+  else pw["samples"] = sr.samples;
+  pw["schedule"] = sr.full ? "round_robin" : "random_matchings";
   nlohmann::json med = nlohmann::json::object();
-  for (int i = 0; i < n; ++i) med[rep.hosts[static_cast<size_t>(i)]] = num_or_null(screen.node_median_bytes_per_s[static_cast<size_t>(i)]);
+  for (int i = 0; i < n; ++i) med[host_of(rep, i)] = num_or_null(sr.screen.node_median_bytes_per_s[static_cast<size_t>(i)]);
   pw["node_median_bytes_per_s"] = med;
-  pw["fleet_median_bytes_per_s"] = num_or_null(screen.node_ref_bytes_per_s);
-  pw["pair_reference_bytes_per_s"] = num_or_null(screen.pair_ref_bytes_per_s);
-  rep.pairwise = pw;
+  pw["fleet_median_bytes_per_s"] = num_or_null(sr.screen.node_ref_bytes_per_s);
+  pw["pair_reference_bytes_per_s"] = num_or_null(sr.screen.pair_ref_bytes_per_s);
+  return pw;
+}
+
+// The planned confirmation rounds with each pair's role and measured value.
+nlohmann::json confirmation_json(const TriageReport& rep, const ConfirmRun& c) {
   nlohmann::json cj = nlohmann::json::array();
-  for (size_t r = 0; r < plan.size(); ++r) {
+  for (size_t r = 0; r < c.plan.size(); ++r) {
     nlohmann::json round = nlohmann::json::array();
-    for (const auto& pp : plan[r].pairs) {
+    for (const auto& pp : c.plan[r].pairs) {
       double v = NAN;
-      for (const auto& s : confirm_samples)
+      for (const auto& s : c.samples)
         if (s.round == static_cast<int>(r) && ((s.a == pp.a && s.b == pp.b) || (s.a == pp.b && s.b == pp.a))) v = s.bytes_per_s;
-      round.push_back({{"hosts", {rep.hosts[static_cast<size_t>(pp.a)], rep.hosts[static_cast<size_t>(pp.b)]}},
+      round.push_back({{"hosts", {host_of(rep, pp.a), host_of(rep, pp.b)}},
                        {"role", to_string(pp.role)},
                        {"bytes_per_s", num_or_null(v)}});
     }
     cj.push_back(round);
   }
-  rep.confirmation = cj;
+  return cj;
+}
+
+}  // namespace
+
+TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,
+                      const Progress& progress) {
+  TriageReport rep;
+  rep.hosts = cluster.hosts();
+  Walk w{cluster, params, judge, progress, rep, static_cast<int>(rep.hosts.size()), {}, {}};
+
+  counters_before(w);
+  run_sweeps(w);
+  ScreenRun sr = run_screen(w);
+  std::vector<int> hard = hard_suspects(w);
+  ConfirmRun confirm = run_confirmation(w, sr.screen, hard);
+  Localization loc = decide(sr.screen, confirm.plan, confirm.samples, params.localize);
+  NodeFindings node_findings = counters_after(w);
+
+  decide_suspects(rep, sr, loc, params.localize, node_findings);
+  add_findings(rep, node_findings);
+  rep.pairwise = pairwise_json(rep, params, sr);
+  rep.confirmation = confirmation_json(rep, confirm);
   return rep;
 }
 
