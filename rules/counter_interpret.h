@@ -1,9 +1,11 @@
 // Interpretation of counters over a window: from per-counter rule hits (rules/counter_rules.h)
 // to ONE finding per symptom and link, with the computed signals that need several counters
 // (pause share per priority, pre-FEC BER, lane imbalance, ECN marks against traffic, whether a
-// RoCE port has a lossless class), and one line per port saying what is happening.
+// RoCE port has a lossless class), and one line per port saying what is happening. Links are
+// grouped by rules/counter_links.h.
 //
-// Symptoms (finding codes), their layer, and where their thresholds come from:
+// Symptoms (rules/symptom.h; the names are their finding codes), their layer, and where their
+// thresholds come from:
 //   pfc_storm        L4  pause-storm error events (any growth: critical), paused share of the
 //                        window per priority (> 1 % warn, > 5 % error; DOMAIN.md 4.1, heuristic),
 //                        storm warning / continuous pause events (warn). Below that, pause frames
