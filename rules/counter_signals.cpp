@@ -71,111 +71,139 @@ std::optional<int> pfc_priority_of(const std::string& name) {
   return last_number(name);
 }
 
-LinkSignals compute_link_signals(const std::vector<const CounterChange*>& changes,
-                                 std::optional<double> window_s) {
-  LinkSignals s;
-  bool timed = window_s && *window_s > 0;
-  std::map<int, uint64_t> prio_packets, rx_bytes, rx_packets, tx_bytes, tx_packets;
+namespace {
+
+// Per-priority traffic of a link (delta, else value), by priority.
+struct PrioTraffic {
+  std::map<int, uint64_t> packets, rx_bytes, rx_packets, tx_bytes, tx_packets;
+};
+
+// ECN marks and the candidate denominators of the marked share (deltas).
+struct EcnCounts {
   uint64_t marks = 0;
   bool marks_known = false;
   std::map<std::string, uint64_t> denominators;
+};
 
-  for (const CounterChange* chp : changes) {
-    const CounterChange& ch = *chp;
-    const Counter& c = ch.counter;
-    const std::string norm = normalize_counter_name(c.name);
-    auto amount = change_amount(ch);
-    if (c.group == CounterGroup::kEthtoolStats) s.has_driver_stats = true;
-
-    // PFC counters and per-priority traffic.
-    for (const char* p : kPfcCounters)
-      if (norm == p) {
-        s.has_prio_counters = true;
-        if (auto prio = last_number(c.name)) s.pfc_prios.insert(*prio);
-      }
-    if (c.category == CounterCategory::kPause && amount && *amount > 0 &&
-        c.canonical != "port_xmit_wait")
-      s.pause_seen = true;
-    if (norm == "rx_prio#_packets" || norm == "tx_prio#_packets" || norm == "rx_prio#_bytes" ||
-        norm == "tx_prio#_bytes") {
+// PFC counters, pause seen, and per-priority traffic.
+void note_pfc_and_traffic(LinkSignals& s, const CounterChange& ch, const std::string& norm, PrioTraffic& t) {
+  const Counter& c = ch.counter;
+  auto amount = change_amount(ch);
+  for (const char* p : kPfcCounters)
+    if (norm == p) {
       s.has_prio_counters = true;
-      auto prio = last_number(c.name);
-      if (prio && amount) {
-        bool rx = starts_with(c.name, "rx");
-        bool bytes = ends_with(norm, "_bytes");
-        auto& m = bytes ? (rx ? rx_bytes : tx_bytes) : (rx ? rx_packets : tx_packets);
-        m[*prio] = *amount;
-        if (!bytes) prio_packets[*prio] += *amount;
-      }
+      if (auto prio = last_number(c.name)) s.pfc_prios.insert(*prio);
     }
+  if (c.category == CounterCategory::kPause && amount && *amount > 0 && c.canonical != "port_xmit_wait")
+    s.pause_seen = true;
+  if (norm != "rx_prio#_packets" && norm != "tx_prio#_packets" && norm != "rx_prio#_bytes" &&
+      norm != "tx_prio#_bytes")
+    return;
+  s.has_prio_counters = true;
+  auto prio = last_number(c.name);
+  if (!prio || !amount) return;
+  bool rx = starts_with(c.name, "rx");
+  bool bytes = ends_with(norm, "_bytes");
+  auto& m = bytes ? (rx ? t.rx_bytes : t.tx_bytes) : (rx ? t.rx_packets : t.tx_packets);
+  m[*prio] = *amount;
+  if (!bytes) t.packets[*prio] += *amount;
+}
 
-    // Pause durations: share of the window.
-    for (const auto& d : kDurations) {
-      if (norm != d.pattern || !is_delta(ch) || *ch.delta == 0) continue;
-      if (!timed) {
-        s.pause_durations_without_window = true;
-        continue;
-      }
-      PauseShare ps;
-      ps.counter = c.name;
-      ps.device = c.device;
-      ps.source = c.source;
-      ps.prio = d.per_prio ? last_number(c.name).value_or(-1) : -1;
-      ps.rx = d.rx;
-      ps.duration_us = *ch.delta;
-      ps.share = static_cast<double>(*ch.delta) / (*window_s * 1e6);
-      ps.at_least = ch.at_least;
-      s.pause_shares.push_back(ps);
+// Pause durations: share of the window.
+void add_pause_shares(LinkSignals& s, const CounterChange& ch, const std::string& norm,
+                      std::optional<double> window_s) {
+  const Counter& c = ch.counter;
+  bool timed = window_s && *window_s > 0;
+  for (const auto& d : kDurations) {
+    if (norm != d.pattern || !is_delta(ch) || *ch.delta == 0) continue;
+    if (!timed) {
+      s.pause_durations_without_window = true;
+      continue;
     }
-
-    // Pre-FEC BER and lanes (deltas only).
-    if (is_delta(ch)) {
-      if (c.canonical == "rx_corrected_bits_phy" || c.canonical == "rx_corrected_bits" ||
-          c.canonical == "fec_corrected_bits") {
-        s.corrected_bits_delta = s.corrected_bits_delta.value_or(0) + *ch.delta;
-        s.ber_source = c.source;
-      }
-      if (c.canonical == "rx_bits_phy" || c.canonical == "rx_bits")
-        s.received_bits_delta = s.received_bits_delta.value_or(0) + *ch.delta;
-      if (norm == "rx_err_lane_#_phy")
-        if (auto lane = last_number(c.name))
-          s.lanes.push_back({*lane, *ch.delta, c.name, c.source});
-      if (c.canonical == "np_ecn_marked_roce_packets" || c.canonical == "cc_rx_ce_pkts") {
-        marks += *ch.delta;
-        marks_known = true;
-        s.ecn_source = c.source;
-      }
-      for (const char* d : kRoceRxPackets)
-        if (c.canonical == d) denominators[d] += *ch.delta;
-    }
+    PauseShare ps;
+    ps.counter = c.name;
+    ps.device = c.device;
+    ps.source = c.source;
+    ps.prio = d.per_prio ? last_number(c.name).value_or(-1) : -1;
+    ps.rx = d.rx;
+    ps.duration_us = *ch.delta;
+    ps.share = static_cast<double>(*ch.delta) / (*window_s * 1e6);
+    ps.at_least = ch.at_least;
+    s.pause_shares.push_back(ps);
   }
+}
 
-  std::sort(s.pause_shares.begin(), s.pause_shares.end(),
-            [](const PauseShare& a, const PauseShare& b) { return a.share > b.share; });
-  std::sort(s.lanes.begin(), s.lanes.end(),
-            [](const LinkSignals::Lane& a, const LinkSignals::Lane& b) { return a.lane < b.lane; });
-  for (const auto& [prio, n] : prio_packets)
+// Pre-FEC BER, lanes and ECN marks (deltas only).
+void add_fec_and_ecn(LinkSignals& s, const CounterChange& ch, const std::string& norm, EcnCounts& ecn) {
+  if (!is_delta(ch)) return;
+  const Counter& c = ch.counter;
+  if (c.canonical == "rx_corrected_bits_phy" || c.canonical == "rx_corrected_bits" ||
+      c.canonical == "fec_corrected_bits") {
+    s.corrected_bits_delta = s.corrected_bits_delta.value_or(0) + *ch.delta;
+    s.ber_source = c.source;
+  }
+  if (c.canonical == "rx_bits_phy" || c.canonical == "rx_bits")
+    s.received_bits_delta = s.received_bits_delta.value_or(0) + *ch.delta;
+  if (norm == "rx_err_lane_#_phy")
+    if (auto lane = last_number(c.name)) s.lanes.push_back({*lane, *ch.delta, c.name, c.source});
+  if (c.canonical == "np_ecn_marked_roce_packets" || c.canonical == "cc_rx_ce_pkts") {
+    ecn.marks += *ch.delta;
+    ecn.marks_known = true;
+    s.ecn_source = c.source;
+  }
+  for (const char* d : kRoceRxPackets)
+    if (c.canonical == d) ecn.denominators[d] += *ch.delta;
+}
+
+// The priority with the most packets and its average frame sizes.
+void pick_traffic_prio(LinkSignals& s, PrioTraffic& t) {
+  for (const auto& [prio, n] : t.packets)
     if (!s.traffic_prio || n > s.traffic_prio_packets) {
       s.traffic_prio = prio;
       s.traffic_prio_packets = n;
     }
   if (s.traffic_prio && s.traffic_prio_packets == 0) s.traffic_prio.reset();
-  if (s.traffic_prio) {
-    int p = *s.traffic_prio;
-    if (rx_packets.count(p) && rx_bytes.count(p) && rx_packets[p] > 0)
-      s.rx_avg_frame_bytes = static_cast<double>(rx_bytes[p]) / static_cast<double>(rx_packets[p]);
-    if (tx_packets.count(p) && tx_bytes.count(p) && tx_packets[p] > 0)
-      s.tx_avg_frame_bytes = static_cast<double>(tx_bytes[p]) / static_cast<double>(tx_packets[p]);
+  if (!s.traffic_prio) return;
+  int p = *s.traffic_prio;
+  if (t.rx_packets.count(p) && t.rx_bytes.count(p) && t.rx_packets[p] > 0)
+    s.rx_avg_frame_bytes = static_cast<double>(t.rx_bytes[p]) / static_cast<double>(t.rx_packets[p]);
+  if (t.tx_packets.count(p) && t.tx_bytes.count(p) && t.tx_packets[p] > 0)
+    s.tx_avg_frame_bytes = static_cast<double>(t.tx_bytes[p]) / static_cast<double>(t.tx_packets[p]);
+}
+
+// The marks and the most preferred denominator that was read.
+void pick_ecn_share(LinkSignals& s, const EcnCounts& ecn) {
+  if (!ecn.marks_known) return;
+  s.ecn_marked_delta = ecn.marks;
+  for (const char* d : kRoceRxPackets)
+    if (auto it = ecn.denominators.find(d); it != ecn.denominators.end()) {
+      s.roce_rx_packets_delta = it->second;
+      s.roce_rx_counter = d;
+      break;
+    }
+}
+
+}  // namespace
+
+LinkSignals compute_link_signals(const std::vector<const CounterChange*>& changes,
+                                 std::optional<double> window_s) {
+  LinkSignals s;
+  PrioTraffic traffic;
+  EcnCounts ecn;
+  for (const CounterChange* chp : changes) {
+    const CounterChange& ch = *chp;
+    const std::string norm = normalize_counter_name(ch.counter.name);
+    if (ch.counter.group == CounterGroup::kEthtoolStats) s.has_driver_stats = true;
+    note_pfc_and_traffic(s, ch, norm, traffic);
+    add_pause_shares(s, ch, norm, window_s);
+    add_fec_and_ecn(s, ch, norm, ecn);
   }
-  if (marks_known) {
-    s.ecn_marked_delta = marks;
-    for (const char* d : kRoceRxPackets)
-      if (auto it = denominators.find(d); it != denominators.end()) {
-        s.roce_rx_packets_delta = it->second;
-        s.roce_rx_counter = d;
-        break;
-      }
-  }
+  std::sort(s.pause_shares.begin(), s.pause_shares.end(),
+            [](const PauseShare& a, const PauseShare& b) { return a.share > b.share; });
+  std::sort(s.lanes.begin(), s.lanes.end(),
+            [](const LinkSignals::Lane& a, const LinkSignals::Lane& b) { return a.lane < b.lane; });
+  pick_traffic_prio(s, traffic);
+  pick_ecn_share(s, ecn);
   return s;
 }
 
