@@ -16,20 +16,20 @@ namespace {
 using S = Severity;
 using L = Layer;
 
-// One counter rule. `counters`: space-separated canonical names ('#' = a run of digits).
+// One counter rule, one row of kRules (named fields; an omitted field keeps its default).
 struct Rule {
-  const char* counters;
-  const char* code;
-  L layer;
-  S on_growth;                 // delta > 0 in a window
-  uint64_t escalate_delta_at;  // delta >= this -> `escalated` (0 = never)
-  double escalate_per_hour;    // rate >= this with delta >= 2 -> `escalated` (0 = never)
-  S escalated;
-  uint64_t cumulative_at;      // one snapshot: value >= this -> cumulative_severity (0 = no rule)
-  S cumulative_severity;
-  const char* what;
-  const char* action;
-  const char* basis;           // where the threshold comes from (evidence threshold_text)
+  const char* counters = "";   // space-separated canonical names ('#' = a run of digits)
+  const char* code = "";       // the finding code
+  L layer = L::kTransport;
+  S on_growth = S::kInfo;      // delta > 0 in a window
+  uint64_t escalate_delta_at = 0;  // delta >= this -> `escalated` (0 = never)
+  double escalate_per_hour = 0;    // rate >= this with delta >= 2 -> `escalated` (0 = never)
+  S escalated = S::kInfo;          // used only with one of the two escalations
+  uint64_t cumulative_at = 0;      // one snapshot: value >= this -> cumulative_severity (0 = no rule)
+  S cumulative_severity = S::kInfo;
+  const char* what = "";       // start of the finding's message
+  const char* action = "";
+  const char* basis = "";      // where the threshold comes from (evidence threshold_text)
 };
 
 constexpr const char* kRdmaCore = "rdma-core error_thresholds (DOMAIN.md section 1)";
@@ -50,111 +50,159 @@ constexpr const char* kSec3 =
 
 // THE rule table. Order = order of findings for one device.
 const Rule kRules[] = {
-    {"link_downed link_down_events_phy link_down_events", "link_down", L::kPhysical,
-     S::kCritical, 0, 0, S::kCritical, 1, S::kWarn, "link went down",
-     "Check the cable, transceiver and far-end switch port (dmesg and the switch log show the "
-     "flap); drain the node from multi-node jobs until the link stays up", kLinkDown},
-    {"carrier_down_count carrier_changes", "carrier_changes", L::kPhysical, S::kWarn, 0, 0,
-     S::kWarn, 0, S::kInfo, "carrier lost (includes administrative and software link changes)",
-     "Check dmesg for the reason; if the link was not taken down on purpose, treat it as a flap",
-     kSec43},
-    {"carrier_lost_events", "carrier_lost", L::kPhysical, S::kWarn, 5, 0, S::kError, 1, S::kWarn,
-     "carrier losses in the log",
-     "Check the cable, transceiver and far-end switch port; 5 or more in 24 h is a flapping link",
-     kNhc},
-    {"link_error_recovery", "link_retrain", L::kPhysical, S::kWarn, 3, 0, S::kError, 10, S::kWarn,
-     "link retrained (link error recovery)",
-     "Watch for more recoveries: 3 or more in 12 h is a flapping link; reseat or replace the "
-     "cable/optic", kPerHour},
-    {"symbol_error", "symbol_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 10, S::kWarn,
-     "symbol errors on the physical lanes",
-     "Clean or reseat the optic, then replace the cable/transceiver if errors keep growing; "
-     "compare with the far end (mlxlink / ethtool -m)", kPerHour},
-    {"port_rcv_errors", "port_rcv_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 10, S::kWarn,
-     "received packets with errors (ICRC/VCRC, malformed, buffer overrun)",
-     "Check the cable and the link partner; if symbol_error is flat, look at the sender", kPerHour},
-    {"local_link_integrity_errors excessive_buffer_overrun_errors", "link_integrity_errors",
-     L::kPhysical, S::kWarn, 0, 0, S::kWarn, 10, S::kWarn,
-     "link integrity or buffer overrun errors",
-     "Check the cable (integrity) and the credit/VL configuration of both ends (overrun)",
-     kRdmaCore},
-    {"port_rcv_remote_physical_errors", "upstream_physical_errors", L::kPhysical, S::kWarn, 0, 0,
-     S::kWarn, 100, S::kWarn, "packets corrupted on an upstream hop",
-     "Look at the upstream hop (switch port or link before this one), not at this port",
-     kRdmaCore},
-    {"rx_fec_uncorrectable_blocks fec_uncorrectable_blocks", "fec_uncorrectable", L::kPhysical,
-     S::kError, 0, 0, S::kError, 0, S::kInfo, "FEC codewords not correctable (frames lost)",
-     "Clean or replace the optic/cable; check the FEC mode on both ends", kFec},
-    {"rx_crc_errors_phy rx_symbol_err_phy rx_pcs_symbol_err_phy rx_fcs_err_frames "
-     "rx_pcs_symbol_err rx_crc_errors.nic port.rx_crc_errors rx_crc_errors rx_icrc_encapsulated "
-     "eth-mac-FrameCheckSequenceErrors eth-phy-SymbolErrorDuringCarrier",
-     "phy_errors", L::kPhysical, S::kWarn, 0, 10, S::kError, 0, S::kInfo,
-     "CRC/FCS, post-FEC symbol or ICRC errors",
-     "Clean or replace the optic/cable; check FEC mode and the switch port's counters", kSec10},
-    {"port_xmit_discards", "xmit_discards", L::kTransport, S::kInfo, 0, 100, S::kWarn, 100,
-     S::kWarn, "outbound packets discarded (congestion or a dead peer)",
-     "Check the peer's port state and congestion on this path (port_xmit_wait, ECN/CNP)",
-     kPerHour},
-    {"port_rcv_constraint_errors port_xmit_constraint_errors", "pkey_constraint_errors",
-     L::kTransport, S::kWarn, 0, 0, S::kWarn, 100, S::kWarn,
-     "packets dropped by partition (P_Key) constraints",
-     "Compare the partition (P_Key) configuration of this port, the SM and the peers", kRdmaCore},
-    {"port_xmit_wait", "xmit_wait", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
-     "port waited for credits (congestion indicator, not an error)",
-     "Compare port_xmit_wait / port_xmit_data with the fleet median before calling it congestion",
-     kPerHour},
-    {"local_ack_timeout_err out_of_sequence packet_seq_err implied_nak_seq_err duplicate_request "
-     "roce_adp_retrans roce_adp_retrans_to",
-     "rdma_packet_loss", L::kTransport, S::kWarn, 0, 0, S::kWarn, 10, S::kWarn,
-     "RDMA packet loss and retransmission (ack timeouts, sequence errors)",
-     "Find where packets are lost: PFC/lossless class on RoCE (priority, DSCP trust), buffer "
-     "drops and physical errors on this and the peer ports", kSec3},
-    {"req_transport_retries_exceeded req_rnr_retries_exceeded unrecoverable_err", "rdma_qp_fatal",
-     L::kTransport, S::kCritical, 0, 0, S::kCritical, 1, S::kWarn,
-     "queue pairs failed after exhausting retries (IBV_WC_RETRY_EXC_ERR)",
-     "Jobs on this port lose connections: check the path to the peers (link state, loss) and "
-     "NCCL_IB_TIMEOUT / retry settings", kSec10},
-    {"req_cqe_error resp_cqe_error req_cqe_flush_error resp_cqe_flush_error", "rdma_cqe_errors",
-     L::kTransport, S::kError, 0, 0, S::kError, 10, S::kWarn,
-     "completions with errors (queue pairs went to the error state)",
-     "Correlate with application errors (NCCL WARN 'Got completion ... status'); check loss "
-     "counters and the peers", kSec3},
-    {"rnr_nak_retry_err", "rdma_rnr_naks", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
-     "receiver-not-ready NAKs (peer had no receive buffer posted)",
-     "The receiving application posts receives too slowly", kSec3},
-    {"rp_cnp_ignored", "ecn_not_enabled", L::kTransport, S::kWarn, 0, 0, S::kWarn, 1, S::kWarn,
-     "CNPs received but ignored: DCQCN/ECN is not enabled on this adapter or priority",
-     "Enable ECN/DCQCN for the RoCE priority (mlnx_qos / sysfs ecn roce_rp enable)", kSec10},
-    {"np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rx_prio#_marked cc_rx_ce_pkts "
-     "cc_rx_cnp_pkts cc_tx_cnp_pkts",
-     "congestion", L::kTransport, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
-     "congestion notifications (ECN marks / CNPs)",
-     "Compare with the fleet median; congestion without loss is DCQCN doing its job", kSec10},
-    {"tx_pause_storm_error_events", "pause_storm", L::kPhysical, S::kCritical, 0, 0, S::kCritical,
-     1, S::kWarn, "PFC pause storm: the NIC stopped honouring pause frames",
-     "Find the stuck receiver (hung host, PCIe stall); check pfc_stall_prevention", kSec10},
-    {"tx_pause_storm_warning_events continuous_pause_events continuous_roce_pause_events",
-     "pause_storm_warning", L::kPhysical, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
-     "device stalled by continuous pause",
-     "Check the host side of this NIC (PCIe, CPU) and the peers sending pause", kSec10},
-    {"rx_pause_ctrl_phy tx_pause_ctrl_phy rx_global_pause tx_global_pause rx_prio#_pause "
-     "tx_prio#_pause rx_pause_frames tx_pause_frames rx_pfc_frames tx_pfc_frames "
-     "link_xoff_rx.nic link_xoff_tx.nic rx_priority_#_xoff.nic tx_priority_#_xoff.nic "
-     "port.link_xoff_rx port.link_xoff_tx port.rx_priority_#_xoff_rx port.tx_priority_#_xoff_tx",
-     "pause_frames", L::kPhysical, S::kInfo, 0, 0, S::kInfo, 0, S::kInfo,
-     "pause/PFC frames",
-     "Compare with the fleet median; rx = the switch throttles this NIC, tx = this NIC is slow",
-     kSec10},
-    {"rx_discards_phy outbound_pci_buffer_overflow rx_prio#_buf_discard dev_out_of_buffer",
-     "nic_rx_discards", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
-     "frames dropped for lack of NIC receive buffer",
-     "Host or PCIe is not keeping up, or pause/PFC is not configured on the RoCE priority", kStarve},
-    {"out_of_buffer", "rdma_rq_empty", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
-     "RDMA packets dropped: receive queue had no WQE posted",
-     "The application does not post receives fast enough", kStarve},
-    {"rx_out_of_buffer", "netdev_rq_empty", L::kTransport, S::kWarn, 0, 0, S::kWarn, 0, S::kInfo,
-     "netdev packets dropped: the receive ring had no buffer posted (driver/CPU too slow)",
-     "Check CPU load and IRQ affinity of the NIC's queues; consider larger rings", kStarve},
+    {.counters = "link_downed link_down_events_phy link_down_events", .code = "link_down",
+     .layer = L::kPhysical,
+     .on_growth = S::kCritical, .cumulative_at = 1, .cumulative_severity = S::kWarn,
+     .what = "link went down",
+     .action = "Check the cable, transceiver and far-end switch port (dmesg and the switch log show the "
+               "flap); drain the node from multi-node jobs until the link stays up",
+     .basis = kLinkDown},
+    {.counters = "carrier_down_count carrier_changes", .code = "carrier_changes", .layer = L::kPhysical,
+     .on_growth = S::kWarn,
+     .what = "carrier lost (includes administrative and software link changes)",
+     .action = "Check dmesg for the reason; if the link was not taken down on purpose, treat it as a flap",
+     .basis = kSec43},
+    {.counters = "carrier_lost_events", .code = "carrier_lost", .layer = L::kPhysical,
+     .on_growth = S::kWarn, .escalate_delta_at = 5, .escalated = S::kError, .cumulative_at = 1,
+     .cumulative_severity = S::kWarn,
+     .what = "carrier losses in the log",
+     .action = "Check the cable, transceiver and far-end switch port; 5 or more in 24 h is a flapping link",
+     .basis = kNhc},
+    {.counters = "link_error_recovery", .code = "link_retrain", .layer = L::kPhysical,
+     .on_growth = S::kWarn, .escalate_delta_at = 3, .escalated = S::kError, .cumulative_at = 10,
+     .cumulative_severity = S::kWarn,
+     .what = "link retrained (link error recovery)",
+     .action = "Watch for more recoveries: 3 or more in 12 h is a flapping link; reseat or replace the "
+               "cable/optic",
+     .basis = kPerHour},
+    {.counters = "symbol_error", .code = "symbol_errors", .layer = L::kPhysical,
+     .on_growth = S::kWarn, .escalate_per_hour = 10, .escalated = S::kError, .cumulative_at = 10,
+     .cumulative_severity = S::kWarn,
+     .what = "symbol errors on the physical lanes",
+     .action = "Clean or reseat the optic, then replace the cable/transceiver if errors keep growing; "
+               "compare with the far end (mlxlink / ethtool -m)",
+     .basis = kPerHour},
+    {.counters = "port_rcv_errors", .code = "port_rcv_errors", .layer = L::kPhysical,
+     .on_growth = S::kWarn, .escalate_per_hour = 10, .escalated = S::kError, .cumulative_at = 10,
+     .cumulative_severity = S::kWarn,
+     .what = "received packets with errors (ICRC/VCRC, malformed, buffer overrun)",
+     .action = "Check the cable and the link partner; if symbol_error is flat, look at the sender",
+     .basis = kPerHour},
+    {.counters = "local_link_integrity_errors excessive_buffer_overrun_errors",
+     .code = "link_integrity_errors", .layer = L::kPhysical,
+     .on_growth = S::kWarn, .cumulative_at = 10, .cumulative_severity = S::kWarn,
+     .what = "link integrity or buffer overrun errors",
+     .action = "Check the cable (integrity) and the credit/VL configuration of both ends (overrun)",
+     .basis = kRdmaCore},
+    {.counters = "port_rcv_remote_physical_errors", .code = "upstream_physical_errors",
+     .layer = L::kPhysical,
+     .on_growth = S::kWarn, .cumulative_at = 100, .cumulative_severity = S::kWarn,
+     .what = "packets corrupted on an upstream hop",
+     .action = "Look at the upstream hop (switch port or link before this one), not at this port",
+     .basis = kRdmaCore},
+    {.counters = "rx_fec_uncorrectable_blocks fec_uncorrectable_blocks", .code = "fec_uncorrectable",
+     .layer = L::kPhysical,
+     .on_growth = S::kError,
+     .what = "FEC codewords not correctable (frames lost)",
+     .action = "Clean or replace the optic/cable; check the FEC mode on both ends", .basis = kFec},
+    {.counters = "rx_crc_errors_phy rx_symbol_err_phy rx_pcs_symbol_err_phy rx_fcs_err_frames "
+                 "rx_pcs_symbol_err rx_crc_errors.nic port.rx_crc_errors rx_crc_errors rx_icrc_encapsulated "
+                 "eth-mac-FrameCheckSequenceErrors eth-phy-SymbolErrorDuringCarrier",
+     .code = "phy_errors", .layer = L::kPhysical,
+     .on_growth = S::kWarn, .escalate_per_hour = 10, .escalated = S::kError,
+     .what = "CRC/FCS, post-FEC symbol or ICRC errors",
+     .action = "Clean or replace the optic/cable; check FEC mode and the switch port's counters",
+     .basis = kSec10},
+    {.counters = "port_xmit_discards", .code = "xmit_discards", .layer = L::kTransport,
+     .on_growth = S::kInfo, .escalate_per_hour = 100, .escalated = S::kWarn, .cumulative_at = 100,
+     .cumulative_severity = S::kWarn,
+     .what = "outbound packets discarded (congestion or a dead peer)",
+     .action = "Check the peer's port state and congestion on this path (port_xmit_wait, ECN/CNP)",
+     .basis = kPerHour},
+    {.counters = "port_rcv_constraint_errors port_xmit_constraint_errors",
+     .code = "pkey_constraint_errors", .layer = L::kTransport,
+     .on_growth = S::kWarn, .cumulative_at = 100, .cumulative_severity = S::kWarn,
+     .what = "packets dropped by partition (P_Key) constraints",
+     .action = "Compare the partition (P_Key) configuration of this port, the SM and the peers",
+     .basis = kRdmaCore},
+    {.counters = "port_xmit_wait", .code = "xmit_wait", .layer = L::kTransport,
+     .on_growth = S::kInfo,
+     .what = "port waited for credits (congestion indicator, not an error)",
+     .action = "Compare port_xmit_wait / port_xmit_data with the fleet median before calling it congestion",
+     .basis = kPerHour},
+    {.counters = "local_ack_timeout_err out_of_sequence packet_seq_err implied_nak_seq_err duplicate_request "
+                 "roce_adp_retrans roce_adp_retrans_to",
+     .code = "rdma_packet_loss", .layer = L::kTransport,
+     .on_growth = S::kWarn, .cumulative_at = 10, .cumulative_severity = S::kWarn,
+     .what = "RDMA packet loss and retransmission (ack timeouts, sequence errors)",
+     .action = "Find where packets are lost: PFC/lossless class on RoCE (priority, DSCP trust), buffer "
+               "drops and physical errors on this and the peer ports",
+     .basis = kSec3},
+    {.counters = "req_transport_retries_exceeded req_rnr_retries_exceeded unrecoverable_err",
+     .code = "rdma_qp_fatal", .layer = L::kTransport,
+     .on_growth = S::kCritical, .cumulative_at = 1, .cumulative_severity = S::kWarn,
+     .what = "queue pairs failed after exhausting retries (IBV_WC_RETRY_EXC_ERR)",
+     .action = "Jobs on this port lose connections: check the path to the peers (link state, loss) and "
+               "NCCL_IB_TIMEOUT / retry settings",
+     .basis = kSec10},
+    {.counters = "req_cqe_error resp_cqe_error req_cqe_flush_error resp_cqe_flush_error",
+     .code = "rdma_cqe_errors", .layer = L::kTransport,
+     .on_growth = S::kError, .cumulative_at = 10, .cumulative_severity = S::kWarn,
+     .what = "completions with errors (queue pairs went to the error state)",
+     .action = "Correlate with application errors (NCCL WARN 'Got completion ... status'); check loss "
+               "counters and the peers",
+     .basis = kSec3},
+    {.counters = "rnr_nak_retry_err", .code = "rdma_rnr_naks", .layer = L::kTransport,
+     .on_growth = S::kInfo,
+     .what = "receiver-not-ready NAKs (peer had no receive buffer posted)",
+     .action = "The receiving application posts receives too slowly", .basis = kSec3},
+    {.counters = "rp_cnp_ignored", .code = "ecn_not_enabled", .layer = L::kTransport,
+     .on_growth = S::kWarn, .cumulative_at = 1, .cumulative_severity = S::kWarn,
+     .what = "CNPs received but ignored: DCQCN/ECN is not enabled on this adapter or priority",
+     .action = "Enable ECN/DCQCN for the RoCE priority (mlnx_qos / sysfs ecn roce_rp enable)",
+     .basis = kSec10},
+    {.counters = "np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rx_prio#_marked cc_rx_ce_pkts "
+                 "cc_rx_cnp_pkts cc_tx_cnp_pkts",
+     .code = "congestion", .layer = L::kTransport,
+     .on_growth = S::kInfo,
+     .what = "congestion notifications (ECN marks / CNPs)",
+     .action = "Compare with the fleet median; congestion without loss is DCQCN doing its job",
+     .basis = kSec10},
+    {.counters = "tx_pause_storm_error_events", .code = "pause_storm", .layer = L::kPhysical,
+     .on_growth = S::kCritical, .cumulative_at = 1, .cumulative_severity = S::kWarn,
+     .what = "PFC pause storm: the NIC stopped honouring pause frames",
+     .action = "Find the stuck receiver (hung host, PCIe stall); check pfc_stall_prevention",
+     .basis = kSec10},
+    {.counters = "tx_pause_storm_warning_events continuous_pause_events continuous_roce_pause_events",
+     .code = "pause_storm_warning", .layer = L::kPhysical,
+     .on_growth = S::kWarn,
+     .what = "device stalled by continuous pause",
+     .action = "Check the host side of this NIC (PCIe, CPU) and the peers sending pause",
+     .basis = kSec10},
+    {.counters = "rx_pause_ctrl_phy tx_pause_ctrl_phy rx_global_pause tx_global_pause rx_prio#_pause "
+                 "tx_prio#_pause rx_pause_frames tx_pause_frames rx_pfc_frames tx_pfc_frames "
+                 "link_xoff_rx.nic link_xoff_tx.nic rx_priority_#_xoff.nic tx_priority_#_xoff.nic "
+                 "port.link_xoff_rx port.link_xoff_tx port.rx_priority_#_xoff_rx port.tx_priority_#_xoff_tx",
+     .code = "pause_frames", .layer = L::kPhysical,
+     .on_growth = S::kInfo,
+     .what = "pause/PFC frames",
+     .action = "Compare with the fleet median; rx = the switch throttles this NIC, tx = this NIC is slow",
+     .basis = kSec10},
+    {.counters = "rx_discards_phy outbound_pci_buffer_overflow rx_prio#_buf_discard dev_out_of_buffer",
+     .code = "nic_rx_discards", .layer = L::kTransport,
+     .on_growth = S::kWarn,
+     .what = "frames dropped for lack of NIC receive buffer",
+     .action = "Host or PCIe is not keeping up, or pause/PFC is not configured on the RoCE priority",
+     .basis = kStarve},
+    {.counters = "out_of_buffer", .code = "rdma_rq_empty", .layer = L::kTransport,
+     .on_growth = S::kWarn,
+     .what = "RDMA packets dropped: receive queue had no WQE posted",
+     .action = "The application does not post receives fast enough", .basis = kStarve},
+    {.counters = "rx_out_of_buffer", .code = "netdev_rq_empty", .layer = L::kTransport,
+     .on_growth = S::kWarn,
+     .what = "netdev packets dropped: the receive ring had no buffer posted (driver/CPU too slow)",
+     .action = "Check CPU load and IRQ affinity of the NIC's queues; consider larger rings",
+     .basis = kStarve},
 };
 
 const char* const kPauseDurations[] = {"rx_prio#_pause_duration", "tx_prio#_pause_duration",
@@ -347,6 +395,72 @@ void apply_fallback(const Fallback& fb, const CounterChange& ch, std::optional<d
     f.message = std::string(fb.what) + ": " + items.list + window_suffix(items, window_s);
 }
 
+// Paused fraction from pause durations (microseconds) over the window.
+void apply_paused_fraction(const CounterChange& ch, std::optional<double> window_s, Accumulator& acc,
+                           Summary& summary) {
+  if (ch.status == DeltaStatus::kSnapshot || !window_s || *window_s <= 0 || !ch.delta || *ch.delta == 0) return;
+  const Counter& c = ch.counter;
+  std::string norm = normalize_counter_name(c.canonical);
+  if (std::find_if(std::begin(kPauseDurations), std::end(kPauseDurations),
+                   [&](const char* pat) { return norm == pat; }) == std::end(kPauseDurations))
+    return;
+  double fraction = static_cast<double>(*ch.delta) / (*window_s * 1e6);
+  if (fraction <= 0.01) return;
+  S sev = fraction > 0.05 ? S::kError : S::kWarn;
+  Finding& f = acc.get(c.device, "paused_fraction", L::kPhysical, sev);
+  f.evidence.push_back(Evidence{c.name + " delta / window", fraction * 100, "", "%", 1.0,
+                                "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)",
+                                c.source, ch.at_least});
+  std::string& list = summary[{c.device, "paused_fraction"}].list;
+  add_names(list, c.name + " " + fmt_num(fraction * 100) + " %");
+  f.message = "link paused for a large part of the " + window_text(*window_s) + " window: " + list;
+  f.action = "Find who sends the pause (rx = the switch throttles this NIC; tx = this host "
+             "cannot keep up) and check PFC/ECN configuration";
+}
+
+// counter_saturated of one device: warn (L4) when an error counter is among them.
+void add_saturated(const std::string& dev, const std::vector<const CounterChange*>& changes, Accumulator& acc) {
+  S sev = S::kInfo;
+  std::string list;
+  std::vector<Evidence> ev;
+  for (const auto* ch : changes) {
+    const Counter& c = ch->counter;
+    if (error_kind(c.category) && c.canonical != "port_xmit_wait") sev = S::kWarn;
+    add_names(list, c.name + " >= " + std::to_string(c.value));
+    ev.push_back(Evidence{c.name, static_cast<double>(c.value), "", c.unit,
+                          std::nullopt,
+                          std::to_string(c.width_bits) + "-bit counter maximum (IBTA counters saturate)",
+                          c.source, true});
+  }
+  Finding& f = acc.get(dev, "counter_saturated", sev == S::kWarn ? L::kPhysical : L::kTransport, sev);
+  f.evidence = ev;
+  f.message = "counter maxed out, the true count is at least: " + list;
+  f.action = "Clear the port counters (perfquery -R, or a driver reload) and measure again "
+             "over a known window";
+}
+
+// counter_set_changed of one device: the counters that appeared or vanished.
+void add_set_changed(const std::string& dev, const std::vector<const CounterChange*>& changes, Accumulator& acc) {
+  std::string appeared, vanished;
+  for (const auto* ch : changes)
+    add_names(ch->status == DeltaStatus::kAppeared ? appeared : vanished, ch->counter.name);
+  Finding& f = acc.get(dev, "counter_set_changed", L::kTransport, S::kInfo);
+  f.message = "the set of counters changed during the window (no delta for these)";
+  if (!appeared.empty()) f.message += "; appeared: " + appeared;
+  if (!vanished.empty()) f.message += "; vanished: " + vanished;
+  f.action = "Usually a firmware counter group or a driver reload; re-run to get deltas";
+}
+
+// counter_reset of one device: the counters that went down.
+void add_reset(const std::string& dev, const std::vector<const CounterChange*>& changes, Accumulator& acc) {
+  std::string list;
+  for (const auto* ch : changes) add_names(list, ch->counter.name);
+  Finding& f = acc.get(dev, "counter_reset", L::kTransport, S::kInfo);
+  f.message = "counters went down during the window (reset by a driver reload or "
+              "perfquery -R), no delta: " + list;
+  f.action = "Re-run the measurement";
+}
+
 }  // namespace
 
 bool phys_state_is_ibta(const std::string& phys_state) {
@@ -446,69 +560,13 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
 
     if (const Rule* r = rule_for(c.canonical)) apply_rule(*r, ch, window_s, acc, summary);
     else if (auto fb = fallback_for(c)) apply_fallback(*fb, ch, window_s, acc, summary);
-
-    // Paused fraction from pause durations (microseconds) over the window.
-    if (ch.status != DeltaStatus::kSnapshot && window_s && *window_s > 0 && ch.delta &&
-        *ch.delta > 0) {
-      std::string norm = normalize_counter_name(c.canonical);
-      for (const char* pat : kPauseDurations) {
-        if (norm != pat) continue;
-        double fraction = static_cast<double>(*ch.delta) / (*window_s * 1e6);
-        if (fraction <= 0.01) break;
-        S sev = fraction > 0.05 ? S::kError : S::kWarn;
-        Finding& f = acc.get(c.device, "paused_fraction", L::kPhysical, sev);
-        f.evidence.push_back(Evidence{c.name + " delta / window", fraction * 100, "", "%", 1.0,
-                                      "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)",
-                                      c.source, ch.at_least});
-        add_names(summary[{c.device, "paused_fraction"}].list,
-                  c.name + " " + fmt_num(fraction * 100) + " %");
-        f.message = "link paused for a large part of the " + window_text(*window_s) +
-                    " window: " + summary[{c.device, "paused_fraction"}].list;
-        f.action = "Find who sends the pause (rx = the switch throttles this NIC; tx = this host "
-                   "cannot keep up) and check PFC/ECN configuration";
-        break;
-      }
-    }
+    apply_paused_fraction(ch, window_s, acc, summary);
   }
 
   for (const auto& dev : devices) {
-    if (auto it = saturated.find(dev); it != saturated.end()) {
-      S sev = S::kInfo;
-      std::string list;
-      std::vector<Evidence> ev;
-      for (const auto* ch : it->second) {
-        const Counter& c = ch->counter;
-        if (error_kind(c.category) && c.canonical != "port_xmit_wait") sev = S::kWarn;
-        add_names(list, c.name + " >= " + std::to_string(c.value));
-        ev.push_back(Evidence{c.name, static_cast<double>(c.value), "", c.unit,
-                              std::nullopt,
-                              std::to_string(c.width_bits) + "-bit counter maximum (IBTA counters saturate)",
-                              c.source, true});
-      }
-      Finding& f = acc.get(dev, "counter_saturated", sev == S::kWarn ? L::kPhysical : L::kTransport, sev);
-      f.evidence = ev;
-      f.message = "counter maxed out, the true count is at least: " + list;
-      f.action = "Clear the port counters (perfquery -R, or a driver reload) and measure again "
-                 "over a known window";
-    }
-    if (auto it = set_changed.find(dev); it != set_changed.end()) {
-      std::string appeared, vanished;
-      for (const auto* ch : it->second)
-        add_names(ch->status == DeltaStatus::kAppeared ? appeared : vanished, ch->counter.name);
-      Finding& f = acc.get(dev, "counter_set_changed", L::kTransport, S::kInfo);
-      f.message = "the set of counters changed during the window (no delta for these)";
-      if (!appeared.empty()) f.message += "; appeared: " + appeared;
-      if (!vanished.empty()) f.message += "; vanished: " + vanished;
-      f.action = "Usually a firmware counter group or a driver reload; re-run to get deltas";
-    }
-    if (auto it = reset.find(dev); it != reset.end()) {
-      std::string list;
-      for (const auto* ch : it->second) add_names(list, ch->counter.name);
-      Finding& f = acc.get(dev, "counter_reset", L::kTransport, S::kInfo);
-      f.message = "counters went down during the window (reset by a driver reload or "
-                  "perfquery -R), no delta: " + list;
-      f.action = "Re-run the measurement";
-    }
+    if (auto it = saturated.find(dev); it != saturated.end()) add_saturated(dev, it->second, acc);
+    if (auto it = set_changed.find(dev); it != set_changed.end()) add_set_changed(dev, it->second, acc);
+    if (auto it = reset.find(dev); it != reset.end()) add_reset(dev, it->second, acc);
   }
   return acc.findings;
 }
