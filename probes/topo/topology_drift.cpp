@@ -166,208 +166,262 @@ void report_lost_pairs(std::vector<LostPair> pairs, std::vector<Finding>& out) {
   }
 }
 
+bool has_bdf(const Dev& d) { return d.key.rfind("name:", 0) != 0; }
+
+// The subject of a device's findings: its pci_bdf, else its name.
+const std::string& subject_of(const Dev& d) { return has_bdf(d) ? d.key : d.name; }
+
+const json& member(const json& j, const char* key) {
+  static const json kNull;
+  return j.contains(key) ? j[key] : kNull;
+}
+
+// Devices of the current side paired with those of the baseline.
+struct Pairing {
+  std::map<const Dev*, const Dev*> base_of;  // current device -> baseline device
+  std::set<const Dev*> matched_base;
+};
+
+// Pairs devices by BDF when both sides have one, else by name (an imported nvidia-smi matrix
+// has no BDFs).
+Pairing pair_devices(const std::vector<Dev>& base, const std::vector<Dev>& now) {
+  std::map<std::string, const Dev*> now_by_bdf, now_by_name;
+  for (const auto& d : now) {
+    if (has_bdf(d)) now_by_bdf[d.key] = &d;
+    now_by_name[d.name] = &d;
+  }
+  Pairing pr;
+  for (const auto& b : base) {
+    bool bdf = has_bdf(b);
+    auto it = bdf ? now_by_bdf.find(b.key) : now_by_name.find(b.name);
+    if (it == (bdf ? now_by_bdf.end() : now_by_name.end()) || pr.base_of.count(it->second)) continue;
+    pr.base_of[it->second] = &b;
+    pr.matched_base.insert(&b);
+  }
+  return pr;
+}
+
+void report_missing_and_added(const std::vector<Dev>& base, const std::vector<Dev>& now, const Pairing& pr,
+                              TopologyDrift& out) {
+  if (!base.empty() && std::none_of(base.begin(), base.end(), has_bdf))
+    out.not_checked.push_back("device identity: the baseline has no PCI bus ids, devices were paired by name (GPU0, NIC0)");
+  for (const auto& b : base)
+    if (!pr.matched_base.count(&b))
+      out.findings.push_back(finding(Severity::kError, "topo_device_missing", subject_of(b),
+                                     b.label + " (" + b.kind + ") is in the baseline but not on the node now",
+                                     "Check lspci and dmesg for the device (fell off the bus, Xid 79, link down, "
+                                     "disabled in the BIOS) and reseat it or its riser"));
+  for (const auto& n : now)
+    if (!pr.base_of.count(&n))
+      out.findings.push_back(finding(Severity::kInfo, "topo_device_added", subject_of(n),
+                                     n.label + " (" + n.kind + ") is on the node but not in the baseline",
+                                     "If the hardware was changed on purpose, save a new baseline"));
+}
+
+// Whether both sides know the NVLink state (else why not, in out.not_checked).
+bool nvlink_comparable(const json& baseline, const json& current, TopologyDrift& out) {
+  std::string base_nv = baseline.contains("nvlink") ? str(baseline["nvlink"], "state") : "";
+  std::string now_nv = current.contains("nvlink") ? str(current["nvlink"], "state") : "";
+  if (base_nv == "known" && now_nv != "known")
+    out.not_checked.push_back("NVLink: unknown now (" +
+                              (current.contains("nvlink") ? str(current["nvlink"], "reason") : std::string("no nvlink member")) +
+                              ")");
+  else if (base_nv != "known")
+    out.not_checked.push_back("NVLink: the baseline does not know it");
+  return base_nv == "known" && now_nv == "known";
+}
+
+// One device present on both sides: `b` in the baseline, `n` now.
+struct DevicePair {
+  const Dev& b;
+  const Dev& n;
+  const std::string& subject;
+};
+
+void compare_numa(const DevicePair& d, TopologyDrift& out) {
+  auto bn = num(*d.b.j, "numa_node"), nn = num(*d.n.j, "numa_node");
+  if (!(bn && nn && *bn >= 0 && *nn >= 0 && *bn != *nn)) return;
+  Finding f = finding(Severity::kWarn, "topo_numa_node_changed", d.subject,
+                      d.n.label + " moved from NUMA node " + fmt(*bn) + " to " + fmt(*nn) +
+                          ": it sits on another socket or the BIOS NUMA setting (NPS/SNC) changed",
+                      "Check whether the card was moved to another slot or the BIOS NUMA setting changed; "
+                      "CPU and GPU affinity and rails change with it");
+  f.evidence.push_back(ev("numa_node", *nn, "", *bn, "/sys/bus/pci/devices/" + d.n.key + "/numa_node"));
+  out.findings.push_back(std::move(f));
+}
+
+void compare_pcie(const DevicePair& d, TopologyDrift& out) {
+  const json& bp = member(*d.b.j, "pcie");
+  const json& np = member(*d.n.j, "pcie");
+  const std::string sysfs = "/sys/bus/pci/devices/" + d.n.key;
+  auto bw = num(bp, "current_width"), nw = num(np, "current_width");
+  if (bw && nw && *nw < *bw) {
+    Finding f = finding(Severity::kError, "pcie_width_below_baseline", d.subject,
+                        d.n.label + " PCIe link is x" + fmt(*nw) + ", it was x" + fmt(*bw) + " in the baseline",
+                        "Reseat the card and its riser or cable and look in dmesg for AER or 'limited by' lines "
+                        "naming " + d.subject);
+    f.evidence.push_back(ev("current_link_width", *nw, "lanes", *bw, sysfs + "/current_link_width"));
+    out.findings.push_back(std::move(f));
+  }
+  auto bs = num(bp, "current_speed_gts"), ns = num(np, "current_speed_gts");
+  if (bs && ns && *ns + kSpeedEpsilonGts < *bs) {
+    bool gpu = d.n.kind == "gpu";
+    Finding f = finding(gpu ? Severity::kInfo : Severity::kWarn, "pcie_speed_below_baseline", d.subject,
+                        d.n.label + " PCIe link runs at " + fmt(*ns) + " GT/s, it was " + fmt(*bs) + " GT/s in the baseline" +
+                            (gpu ? " (GPUs lower the link speed when idle)" : ""),
+                        gpu ? "Re-check while the GPU is busy; only a low speed under load is a fault"
+                            : "Check the BIOS PCIe generation setting and reseat the card");
+    f.evidence.push_back(ev("current_link_speed", *ns, "GT/s", *bs, sysfs + "/current_link_speed"));
+    out.findings.push_back(std::move(f));
+  }
+}
+
+// One RDMA port of the baseline (`p`) against the same port now (`q`, null when gone).
+void compare_port(const DevicePair& d, const json& p, const json* q, TopologyDrift& out) {
+  const json& nj = *d.n.j;
+  int port = static_cast<int>(num(p, "port").value_or(0));
+  std::string port_subject = (str(nj, "ibdev").empty() ? d.subject : str(nj, "ibdev")) + "/" + std::to_string(port);
+  std::string port_src = "/sys/class/infiniband/" + str(nj, "ibdev") + "/ports/" + std::to_string(port);
+  if (!q) {
+    out.findings.push_back(finding(Severity::kError, "port_state_changed", port_subject,
+                                   "port " + port_subject + " of " + d.n.label + " is in the baseline but not now",
+                                   "Check that the RDMA driver (mlx5_ib) is loaded and the port is enabled"));
+    return;
+  }
+  std::string bstate = str(p, "state"), nstate = str(*q, "state");
+  if (bstate.find("ACTIVE") != std::string::npos && nstate.find("ACTIVE") == std::string::npos) {
+    Finding f = finding(Severity::kError, "port_state_changed", port_subject,
+                        "port " + port_subject + " is '" + nstate + "' (phys_state '" + str(*q, "phys_state") +
+                            "'), it was '" + bstate + "' in the baseline",
+                        "Check the cable and the switch port (phys_state Polling = no peer or bad cable; "
+                        "INIT/ARMED on InfiniBand = no subnet manager)");
+    f.evidence.push_back(ev_text("state", nstate, bstate, port_src + "/state"));
+    out.findings.push_back(std::move(f));
+  }
+  auto br = num(p, "rate_bits_per_s"), nr = num(*q, "rate_bits_per_s");
+  if (br && nr && *nr < *br) {
+    Finding f = finding(Severity::kError, "port_rate_below_baseline", port_subject,
+                        "port " + port_subject + " runs at '" + str(*q, "rate") + "', it was '" + str(p, "rate") +
+                            "' in the baseline",
+                        "A lower rate means lanes or generation lost: reseat or replace the cable or "
+                        "transceiver, check the switch port and the FEC/auto-negotiation settings");
+    f.evidence.push_back(ev("rate", *nr / 1e9, "Gb/s", *br / 1e9, port_src + "/rate"));
+    out.findings.push_back(std::move(f));
+  }
+}
+
+// A NIC's RDMA ports. `ports_noted`: the "baseline has no ports" gap is said once.
+void compare_ports(const DevicePair& d, bool& ports_noted, TopologyDrift& out) {
+  const json& bj = *d.b.j;
+  const json& nj = *d.n.j;
+  if (!bj.contains("ports") || !bj["ports"].is_array()) {
+    if (!ports_noted) out.not_checked.push_back("port state and rate: the baseline has no ports (saved by an older fabdiag or imported)");
+    ports_noted = true;
+    return;
+  }
+  if (!nj.contains("ports") || !nj["ports"].is_array()) return;
+  std::map<int, const json*> now_ports;
+  for (const auto& p : nj["ports"]) now_ports[static_cast<int>(num(p, "port").value_or(0))] = &p;
+  for (const auto& p : bj["ports"]) {
+    auto it = now_ports.find(static_cast<int>(num(p, "port").value_or(0)));
+    compare_port(d, p, it == now_ports.end() ? nullptr : it->second, out);
+  }
+}
+
+// A GPU's active NVLinks (NVML); true when it lost some (then its matrix pairs are not blamed again).
+bool compare_active_nvlinks(const DevicePair& d, TopologyDrift& out) {
+  auto ba = num(member(*d.b.j, "nvml"), "active_links"), na = num(member(*d.n.j, "nvml"), "active_links");
+  if (!(ba && na && *na < *ba)) return false;
+  Finding f = finding(Severity::kError, "nvlink_links_lost", d.subject,
+                      d.n.label + " has " + fmt(*na) + " active NVLinks, it had " + fmt(*ba) + " in the baseline",
+                      "Look for NVLink errors and Xid 74 in dmesg, run the NVLink diagnostics (dcgmi diag, "
+                      "nvidia-smi nvlink -s -i <gpu>) and have the GPU baseboard serviced if links stay down");
+  f.evidence.push_back(ev("active NVLinks", *na, "links", *ba, "NVML nvmlDeviceGetNvLinkState"));
+  out.findings.push_back(std::move(f));
+  return true;
+}
+
+// Every device on both sides: NUMA node, PCIe link, ports (NICs), active NVLinks (GPUs). Returns
+// the keys of GPUs whose lost NVLinks were reported.
+std::set<std::string> compare_devices(const std::vector<Dev>& now, const Pairing& pr, bool compare_nvlink,
+                                      TopologyDrift& out) {
+  bool ports_noted = false;
+  std::set<std::string> nvlink_reported;
+  for (const auto& n : now) {
+    auto it = pr.base_of.find(&n);
+    if (it == pr.base_of.end()) continue;
+    ++out.devices_compared;
+    const DevicePair d{*it->second, n, subject_of(n)};
+    compare_numa(d, out);
+    compare_pcie(d, out);
+    if (n.kind == "nic") compare_ports(d, ports_noted, out);
+    if (compare_nvlink && n.kind == "gpu" && compare_active_nvlinks(d, out)) nvlink_reported.insert(n.key);
+  }
+  return nvlink_reported;
+}
+
+// Matrix cells between devices present on both sides: GPU pairs with fewer NVLinks (not already
+// reported per GPU) and GPU-NIC PCIe relations, one finding per NIC.
+void compare_matrix(const json& baseline, const json& current, const std::vector<Dev>& now, const Pairing& pr,
+                    bool compare_nvlink, const std::set<std::string>& nvlink_reported, TopologyDrift& out) {
+  std::map<std::string, Finding> relation_changes;  // per NIC key
+  std::vector<LostPair> lost_pairs;                  // GPU pairs with fewer NVLinks
+  for (size_t x = 0; x < now.size(); ++x) {
+    for (size_t y = x + 1; y < now.size(); ++y) {
+      const Dev& a = now[x];
+      const Dev& c = now[y];
+      auto ba = pr.base_of.find(&a), bc = pr.base_of.find(&c);
+      if (ba == pr.base_of.end() || bc == pr.base_of.end()) continue;
+      std::string was = cell(baseline, ba->second->index, bc->second->index);
+      std::string is = cell(current, a.index, c.index);
+      if (was.empty() || is.empty() || was == is) continue;
+      if (compare_nvlink && a.kind == "gpu" && c.kind == "gpu") {
+        if (nv_links(was) > nv_links(is) && !nvlink_reported.count(a.key) && !nvlink_reported.count(c.key))
+          lost_pairs.push_back({&a, &c, was, is});
+        continue;
+      }
+      if (a.kind == c.kind) continue;  // GPU-NIC pairs only
+      auto wr = pcie_rank(was), ir = pcie_rank(is);
+      if (!wr || !ir) continue;
+      const Dev& nic = a.kind == "nic" ? a : c;
+      const Dev& gpu = a.kind == "nic" ? c : a;
+      auto it = relation_changes.find(nic.key);
+      if (it == relation_changes.end()) {
+        it = relation_changes
+                 .emplace(nic.key, finding(Severity::kInfo, "topo_relation_changed", subject_of(nic), "",
+                                           "Check whether the NIC or GPUs moved to other slots; GPUDirect RDMA needs "
+                                           "PXB or better, and the rails (NCCL_IB_HCA) follow the placement"))
+                 .first;
+      }
+      if (*ir > *wr) it->second.severity = Severity::kWarn;
+      it->second.evidence.push_back(ev_text(gpu.name + "-" + nic.name + " relation", is, was, "fabdiag topo matrix"));
+    }
+  }
+  report_lost_pairs(lost_pairs, out.findings);
+  for (auto& n : now) {
+    auto it = relation_changes.find(n.key);
+    if (it == relation_changes.end()) continue;
+    Finding& f = it->second;
+    f.message = n.label + "'s PCIe relation to " + std::to_string(f.evidence.size()) + " GPU(s) " +
+                (f.severity == Severity::kWarn ? "got worse" : "changed") + " since the baseline";
+    out.findings.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 Result<TopologyDrift> diff_topology(const json& baseline, const json& current, const std::string& baseline_source) {
   try {
     TopologyDrift out;
-    auto base_r = devices_of(baseline, "baseline", baseline_source);
-    if (!base_r) return base_r.error();
-    auto now_r = devices_of(current, "current result", "fabdiag topo");
-    if (!now_r) return now_r.error();
-    const auto& base = *base_r;
-    const auto& now = *now_r;
-    // Pair devices: by BDF when both sides have one, else by name (an imported nvidia-smi
-    // matrix has no BDFs). base_of[current] = baseline device.
-    std::map<std::string, const Dev*> now_by_bdf, now_by_name;
-    for (const auto& d : now) {
-      if (d.key.rfind("name:", 0) != 0) now_by_bdf[d.key] = &d;
-      now_by_name[d.name] = &d;
-    }
-    std::map<const Dev*, const Dev*> base_of;
-    std::set<const Dev*> matched_base;
-    for (const auto& b : base) {
-      bool has_bdf = b.key.rfind("name:", 0) != 0;
-      auto it = has_bdf ? now_by_bdf.find(b.key) : now_by_name.find(b.name);
-      if (it == (has_bdf ? now_by_bdf.end() : now_by_name.end()) || base_of.count(it->second)) continue;
-      base_of[it->second] = &b;
-      matched_base.insert(&b);
-    }
-    if (!base.empty() && std::all_of(base.begin(), base.end(), [](const Dev& d) { return d.key.rfind("name:", 0) == 0; }))
-      out.not_checked.push_back("device identity: the baseline has no PCI bus ids, devices were paired by name (GPU0, NIC0)");
-    const std::string src = baseline_source;
-
-    for (const auto& b : base)
-      if (!matched_base.count(&b))
-        out.findings.push_back(finding(Severity::kError, "topo_device_missing", b.key.rfind("name:", 0) == 0 ? b.name : b.key,
-                                       b.label + " (" + b.kind + ") is in the baseline but not on the node now",
-                                       "Check lspci and dmesg for the device (fell off the bus, Xid 79, link down, "
-                                       "disabled in the BIOS) and reseat it or its riser"));
-    for (const auto& n : now)
-      if (!base_of.count(&n))
-        out.findings.push_back(finding(Severity::kInfo, "topo_device_added", n.key.rfind("name:", 0) == 0 ? n.name : n.key,
-                                       n.label + " (" + n.kind + ") is on the node but not in the baseline",
-                                       "If the hardware was changed on purpose, save a new baseline"));
-
-    // NVLink state on both sides.
-    std::string base_nv = baseline.contains("nvlink") ? str(baseline["nvlink"], "state") : "";
-    std::string now_nv = current.contains("nvlink") ? str(current["nvlink"], "state") : "";
-    bool compare_nvlink = base_nv == "known" && now_nv == "known";
-    if (base_nv == "known" && now_nv != "known")
-      out.not_checked.push_back("NVLink: unknown now (" +
-                                (current.contains("nvlink") ? str(current["nvlink"], "reason") : std::string("no nvlink member")) +
-                                ")");
-    else if (base_nv != "known")
-      out.not_checked.push_back("NVLink: the baseline does not know it");
-
-    bool ports_noted = false;
-    std::set<std::string> nvlink_reported;
-    for (const auto& n : now) {
-      auto it = base_of.find(&n);
-      if (it == base_of.end()) continue;
-      const Dev& b = *it->second;
-      const json& bj = *b.j;
-      const json& nj = *n.j;
-      ++out.devices_compared;
-      const std::string subject = n.key.rfind("name:", 0) == 0 ? n.name : n.key;
-
-      auto bn = num(bj, "numa_node"), nn = num(nj, "numa_node");
-      if (bn && nn && *bn >= 0 && *nn >= 0 && *bn != *nn) {
-        Finding f = finding(Severity::kWarn, "topo_numa_node_changed", subject,
-                            n.label + " moved from NUMA node " + fmt(*bn) + " to " + fmt(*nn) +
-                                ": it sits on another socket or the BIOS NUMA setting (NPS/SNC) changed",
-                            "Check whether the card was moved to another slot or the BIOS NUMA setting changed; "
-                            "CPU and GPU affinity and rails change with it");
-        f.evidence.push_back(ev("numa_node", *nn, "", *bn, "/sys/bus/pci/devices/" + n.key + "/numa_node"));
-        out.findings.push_back(std::move(f));
-      }
-
-      const json& bp = bj.contains("pcie") ? bj["pcie"] : json();
-      const json& np = nj.contains("pcie") ? nj["pcie"] : json();
-      auto bw = num(bp, "current_width"), nw = num(np, "current_width");
-      if (bw && nw && *nw < *bw) {
-        Finding f = finding(Severity::kError, "pcie_width_below_baseline", subject,
-                            n.label + " PCIe link is x" + fmt(*nw) + ", it was x" + fmt(*bw) + " in the baseline",
-                            "Reseat the card and its riser or cable and look in dmesg for AER or 'limited by' lines "
-                            "naming " + subject);
-        f.evidence.push_back(ev("current_link_width", *nw, "lanes", *bw, "/sys/bus/pci/devices/" + n.key + "/current_link_width"));
-        out.findings.push_back(std::move(f));
-      }
-      auto bs = num(bp, "current_speed_gts"), ns = num(np, "current_speed_gts");
-      if (bs && ns && *ns + kSpeedEpsilonGts < *bs) {
-        bool gpu = n.kind == "gpu";
-        Finding f = finding(gpu ? Severity::kInfo : Severity::kWarn, "pcie_speed_below_baseline", subject,
-                            n.label + " PCIe link runs at " + fmt(*ns) + " GT/s, it was " + fmt(*bs) + " GT/s in the baseline" +
-                                (gpu ? " (GPUs lower the link speed when idle)" : ""),
-                            gpu ? "Re-check while the GPU is busy; only a low speed under load is a fault"
-                                : "Check the BIOS PCIe generation setting and reseat the card");
-        f.evidence.push_back(ev("current_link_speed", *ns, "GT/s", *bs, "/sys/bus/pci/devices/" + n.key + "/current_link_speed"));
-        out.findings.push_back(std::move(f));
-      }
-
-      if (n.kind == "nic") {
-        if (!bj.contains("ports") || !bj["ports"].is_array()) {
-          if (!ports_noted) out.not_checked.push_back("port state and rate: the baseline has no ports (saved by an older fabdiag or imported)");
-          ports_noted = true;
-        } else if (nj.contains("ports") && nj["ports"].is_array()) {
-          std::map<int, const json*> now_ports;
-          for (const auto& p : nj["ports"]) now_ports[static_cast<int>(num(p, "port").value_or(0))] = &p;
-          for (const auto& p : bj["ports"]) {
-            int port = static_cast<int>(num(p, "port").value_or(0));
-            std::string port_subject = (str(nj, "ibdev").empty() ? subject : str(nj, "ibdev")) + "/" + std::to_string(port);
-            std::string port_src = "/sys/class/infiniband/" + str(nj, "ibdev") + "/ports/" + std::to_string(port);
-            auto np_it = now_ports.find(port);
-            if (np_it == now_ports.end()) {
-              out.findings.push_back(finding(Severity::kError, "port_state_changed", port_subject,
-                                             "port " + port_subject + " of " + n.label + " is in the baseline but not now",
-                                             "Check that the RDMA driver (mlx5_ib) is loaded and the port is enabled"));
-              continue;
-            }
-            const json& q = *np_it->second;
-            std::string bstate = str(p, "state"), nstate = str(q, "state");
-            if (bstate.find("ACTIVE") != std::string::npos && nstate.find("ACTIVE") == std::string::npos) {
-              Finding f = finding(Severity::kError, "port_state_changed", port_subject,
-                                  "port " + port_subject + " is '" + nstate + "' (phys_state '" + str(q, "phys_state") +
-                                      "'), it was '" + bstate + "' in the baseline",
-                                  "Check the cable and the switch port (phys_state Polling = no peer or bad cable; "
-                                  "INIT/ARMED on InfiniBand = no subnet manager)");
-              f.evidence.push_back(ev_text("state", nstate, bstate, port_src + "/state"));
-              out.findings.push_back(std::move(f));
-            }
-            auto br = num(p, "rate_bits_per_s"), nr = num(q, "rate_bits_per_s");
-            if (br && nr && *nr < *br) {
-              Finding f = finding(Severity::kError, "port_rate_below_baseline", port_subject,
-                                  "port " + port_subject + " runs at '" + str(q, "rate") + "', it was '" + str(p, "rate") +
-                                      "' in the baseline",
-                                  "A lower rate means lanes or generation lost: reseat or replace the cable or "
-                                  "transceiver, check the switch port and the FEC/auto-negotiation settings");
-              f.evidence.push_back(ev("rate", *nr / 1e9, "Gb/s", *br / 1e9, port_src + "/rate"));
-              out.findings.push_back(std::move(f));
-            }
-          }
-        }
-      }
-
-      if (compare_nvlink && n.kind == "gpu") {
-        const json& bv = bj.contains("nvml") ? bj["nvml"] : json();
-        const json& nv = nj.contains("nvml") ? nj["nvml"] : json();
-        auto ba = num(bv, "active_links"), na = num(nv, "active_links");
-        if (ba && na && *na < *ba) {
-          Finding f = finding(Severity::kError, "nvlink_links_lost", subject,
-                              n.label + " has " + fmt(*na) + " active NVLinks, it had " + fmt(*ba) + " in the baseline",
-                              "Look for NVLink errors and Xid 74 in dmesg, run the NVLink diagnostics (dcgmi diag, "
-                              "nvidia-smi nvlink -s -i <gpu>) and have the GPU baseboard serviced if links stay down");
-          f.evidence.push_back(ev("active NVLinks", *na, "links", *ba, "NVML nvmlDeviceGetNvLinkState"));
-          out.findings.push_back(std::move(f));
-          nvlink_reported.insert(n.key);
-        }
-      }
-    }
-
-    // Matrix cells between devices present on both sides.
-    std::map<std::string, Finding> relation_changes;  // per NIC key
-    std::vector<LostPair> lost_pairs;                  // GPU pairs with fewer NVLinks
-    for (size_t x = 0; x < now.size(); ++x) {
-      for (size_t y = x + 1; y < now.size(); ++y) {
-        const Dev& a = now[x];
-        const Dev& c = now[y];
-        auto ba = base_of.find(&a), bc = base_of.find(&c);
-        if (ba == base_of.end() || bc == base_of.end()) continue;
-        std::string was = cell(baseline, ba->second->index, bc->second->index);
-        std::string is = cell(current, a.index, c.index);
-        if (was.empty() || is.empty() || was == is) continue;
-        if (compare_nvlink && a.kind == "gpu" && c.kind == "gpu") {
-          if (nv_links(was) > nv_links(is) && !nvlink_reported.count(a.key) && !nvlink_reported.count(c.key))
-            lost_pairs.push_back({&a, &c, was, is});
-          continue;
-        }
-        if (a.kind == c.kind) continue;  // GPU-NIC pairs only
-        auto wr = pcie_rank(was), ir = pcie_rank(is);
-        if (!wr || !ir) continue;
-        const Dev& nic = a.kind == "nic" ? a : c;
-        const Dev& gpu = a.kind == "nic" ? c : a;
-        auto it = relation_changes.find(nic.key);
-        if (it == relation_changes.end()) {
-          it = relation_changes
-                   .emplace(nic.key, finding(Severity::kInfo, "topo_relation_changed",
-                                             nic.key.rfind("name:", 0) == 0 ? nic.name : nic.key, "",
-                                             "Check whether the NIC or GPUs moved to other slots; GPUDirect RDMA needs "
-                                             "PXB or better, and the rails (NCCL_IB_HCA) follow the placement"))
-                   .first;
-        }
-        if (*ir > *wr) it->second.severity = Severity::kWarn;
-        it->second.evidence.push_back(ev_text(gpu.name + "-" + nic.name + " relation", is, was, "fabdiag topo matrix"));
-      }
-    }
-    report_lost_pairs(lost_pairs, out.findings);
-    for (auto& n : now) {
-      auto it = relation_changes.find(n.key);
-      if (it == relation_changes.end()) continue;
-      Finding& f = it->second;
-      f.message = n.label + "'s PCIe relation to " + std::to_string(f.evidence.size()) + " GPU(s) " +
-                  (f.severity == Severity::kWarn ? "got worse" : "changed") + " since the baseline";
-      out.findings.push_back(std::move(f));
-    }
+    auto base = devices_of(baseline, "baseline", baseline_source);
+    if (!base) return base.error();
+    auto now = devices_of(current, "current result", "fabdiag topo");
+    if (!now) return now.error();
+    Pairing pr = pair_devices(*base, *now);
+    report_missing_and_added(*base, *now, pr, out);
+    bool compare_nvlink = nvlink_comparable(baseline, current, out);
+    auto nvlink_reported = compare_devices(*now, pr, compare_nvlink, out);
+    compare_matrix(baseline, current, *now, pr, compare_nvlink, nvlink_reported, out);
     return out;
   } catch (const json::exception& e) {
     return make_error(ErrorCode::kParse, std::string("not a fabdiag.topo/1 result: ") + e.what(), baseline_source);
