@@ -23,7 +23,9 @@ done
 if [ "$(id -u)" -ne 0 ]; then echo "demo: needs root (network namespaces, tc); run with sudo" >&2; exit 2; fi
 
 echo "demo: building fabdiag" >&2
-bin=$("$root/scripts/build.sh")
+# Only what the demo runs (the fabdiag binary, CMake target fabdiag-main); scripts/test.sh builds
+# the tests.
+bin=$(FABDIAG_BUILD_TARGET=fabdiag-main "$root/scripts/build.sh")
 state=${FABDIAG_EMU_STATE:-/tmp/fabdiag-emucluster}
 echo "demo: bringing up $nodes emulated nodes ${faults[*]:-(no fault)}" >&2
 # up refuses (and we stop) when someone else's cluster is up; only then is the teardown ours.

@@ -10,6 +10,7 @@
 
 #include "baseline/store.h"
 #include "core/atomic_file.h"
+#include "tests/support/skip.h"
 
 using namespace fabdiag;
 using namespace fabdiag::baseline;
@@ -222,10 +223,7 @@ TEST_CASE("save into a store that cannot be created fails naming the directory")
 }
 
 TEST_CASE("save into a read-only store fails with a permission error naming the file") {
-  if (geteuid() == 0) {
-    MESSAGE("SKIPPED: running as root, which may write into a read-only directory");
-    return;
-  }
+  if (geteuid() == 0) FABDIAG_SKIP_TEST("running as root, which may write into a read-only directory");
   TempDir tmp;
   fs::create_directory(tmp.str("ro"));
   fs::permissions(tmp.str("ro"), fs::perms::owner_read | fs::perms::owner_exec);

@@ -8,6 +8,7 @@
 #include "core/envelope.h"
 #include "perf/capabilities.h"
 #include "perf/comm.h"
+#include "tests/support/skip.h"
 
 using namespace fabdiag;
 using namespace fabdiag::perf;
@@ -22,6 +23,8 @@ bool is_dotted_version(const std::string& v) {
   return dots >= 1 && !v.empty() && v.front() != '.' && v.back() != '.';
 }
 bool exists(const char* path) { return access(path, F_OK) == 0; }
+constexpr const char* kCudaNccl = "/usr/local/cuda/lib64/libnccl.so.2";
+constexpr const char* kCudaRuntime = "/usr/local/cuda/lib64/libcudart.so";
 }  // namespace
 
 TEST_CASE("NCCL probe: a missing library is a reason, not a crash") {
@@ -32,33 +35,46 @@ TEST_CASE("NCCL probe: a missing library is a reason, not a crash") {
   CHECK(c.why_not.find("/nonexistent/libnccl.so.2") != std::string::npos);
 }
 
-TEST_CASE("NCCL probe on this host") {
+TEST_CASE("NCCL probe on this host: no NCCL backend in this build, and a reason") {
   Capability c = probe_nccl_capability();
   CHECK_FALSE(c.compiled);  // no NCCL backend in this build
   CHECK_FALSE(c.why_not.empty());
-  if (exists("/usr/local/cuda/lib64/libnccl.so.2")) {
-    REQUIRE(c.loaded);
-    CHECK(is_dotted_version(c.version));
-    CHECK(c.detail.find("libnccl") != std::string::npos);
-    CHECK(c.why_not.find("not implemented in this build") != std::string::npos);
-  }
-}
-
-TEST_CASE("CUDA runtime probe on this host") {
-  CHECK_FALSE(probe_cuda_runtime_capability({"/nonexistent/libcudart.so"}).loaded);
-  Capability c = probe_cuda_runtime_capability();
-  CHECK(c.name == "cuda_runtime");
-  if (exists("/usr/local/cuda/lib64/libcudart.so")) {
-    REQUIRE(c.loaded);
-    CHECK(is_dotted_version(c.version));
-    CHECK(c.detail.find("GPU") != std::string::npos);
-    if (c.detail.rfind("0 GPUs", 0) == 0)  // no driver here (EMULATION.md: returns 35)
-      CHECK(c.why_not.find("no GPU") != std::string::npos);
-  } else {
-    CHECK_FALSE(c.why_not.empty());
-  }
   std::string why = nccl_backend_unavailable_reason();
   CHECK(why.rfind("NCCL backend not available in this build/here: ", 0) == 0);
+}
+
+TEST_CASE("NCCL probe on this host: the CUDA toolkit's libnccl.so.2 loads and gives its version") {
+  if (!exists(kCudaNccl)) FABDIAG_SKIP_TEST(std::string("no ") + kCudaNccl + " on this machine");
+  Capability c = probe_nccl_capability();
+  REQUIRE(c.loaded);
+  CHECK(is_dotted_version(c.version));
+  CHECK(c.detail.find("libnccl") != std::string::npos);
+  CHECK(c.why_not.find("not implemented in this build") != std::string::npos);
+}
+
+TEST_CASE("CUDA runtime probe: a missing library is not loaded") {
+  Capability c = probe_cuda_runtime_capability({"/nonexistent/libcudart.so"});
+  CHECK(c.name == "cuda_runtime");
+  CHECK_FALSE(c.loaded);
+  CHECK_FALSE(c.why_not.empty());
+}
+
+TEST_CASE("CUDA runtime probe on this host: the CUDA toolkit's libcudart loads and counts GPUs") {
+  if (!exists(kCudaRuntime)) FABDIAG_SKIP_TEST(std::string("no ") + kCudaRuntime + " on this machine");
+  Capability c = probe_cuda_runtime_capability();
+  CHECK(c.name == "cuda_runtime");
+  REQUIRE(c.loaded);
+  CHECK(is_dotted_version(c.version));
+  CHECK(c.detail.find("GPU") != std::string::npos);
+  if (c.detail.rfind("0 GPUs", 0) == 0)  // no driver here (EMULATION.md: returns 35)
+    CHECK(c.why_not.find("no GPU") != std::string::npos);
+}
+
+TEST_CASE("CUDA runtime probe on this host: without the CUDA toolkit's libcudart, a reason") {
+  if (exists(kCudaRuntime)) FABDIAG_SKIP_TEST(std::string(kCudaRuntime) + " is installed here");
+  Capability c = probe_cuda_runtime_capability();
+  CHECK(c.name == "cuda_runtime");
+  CHECK_FALSE(c.why_not.empty());
 }
 
 TEST_CASE("MPI probe works before MPI_Init") {

@@ -1,6 +1,7 @@
 // The real libnl transport against this machine's kernel: lo and the virtual NICs a CI VM has
 // (virtio, veth) answer EOPNOTSUPP for pause, FEC and module EEPROM, and that must come back
-// as "not supported", never as a failure. Skips (with a message) without libnl or the family.
+// as "not supported", never as a failure. Reported by ctest as skipped (tests/support/skip.h)
+// without libnl, without the ethtool family, or without a virtio/veth NIC.
 #include <doctest/doctest.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include "probes/ethtool/ethtool_netlink.h"
 #include "probes/ethtool/ethtool_netlink_messages.h"
 #include "probes/counters/sysfs_counters.h"
+#include "tests/support/skip.h"
 
 using namespace fabdiag;
 
@@ -34,10 +36,10 @@ std::vector<std::string> virtual_nics() {
   return out;
 }
 
-bool family_available(const EthtoolNetlinkTransport& t) {
+// Empty when the kernel answers the ethtool family on lo, else why it does not.
+std::string family_unavailable_reason(const EthtoolNetlinkTransport& t) {
   auto r = t.request(ethnl::kMsgLinkstateGet, encode_header_request(ethnl::kLinkstateHeader, "lo", 0));
-  if (!r.ok()) MESSAGE("SKIPPED: ethtool netlink not usable here: " << r.error().to_string());
-  return r.ok();
+  return r.ok() ? "" : "ethtool netlink not usable here: " + r.error().to_string();
 }
 
 }  // namespace
@@ -48,10 +50,9 @@ TEST_CASE("live ethtool netlink: lo answers LINKSTATE, refuses LINKMODES/PAUSE w
     auto r = t->request(ethnl::kMsgLinkstateGet, encode_header_request(1, "lo", 0));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::kUnsupported);
-    MESSAGE("SKIPPED: built without libnl (the stub answered kUnsupported as it should)");
-    return;
+    FABDIAG_SKIP_TEST("built without libnl (the stub answered kUnsupported as it should)");
   }
-  if (!family_available(*t)) return;
+  if (auto why = family_unavailable_reason(*t); !why.empty()) FABDIAG_SKIP_TEST(why);
   LinkFacts f;
   std::vector<NetlinkStat> stats;
   auto ls = t->request(ethnl::kMsgLinkstateGet, encode_header_request(ethnl::kLinkstateHeader, "lo", 0));
@@ -80,16 +81,10 @@ TEST_CASE("live ethtool netlink: lo answers LINKSTATE, refuses LINKMODES/PAUSE w
 
 TEST_CASE("live ethtool netlink: virtio/veth NICs give link facts and 'not supported', no failure") {
   auto t = make_libnl_ethtool_transport();
-  if (!FABDIAG_HAVE_LIBNL) {
-    MESSAGE("SKIPPED: built without libnl");
-    return;
-  }
-  if (!family_available(*t)) return;
+  if (!FABDIAG_HAVE_LIBNL) FABDIAG_SKIP_TEST("built without libnl");
+  if (auto why = family_unavailable_reason(*t); !why.empty()) FABDIAG_SKIP_TEST(why);
   auto nics = virtual_nics();
-  if (nics.empty()) {
-    MESSAGE("SKIPPED: no virtio_net or veth interface on this machine");
-    return;
-  }
+  if (nics.empty()) FABDIAG_SKIP_TEST("no virtio_net or veth interface on this machine");
   SocketEthtoolIoctl io;
   NetlinkEthtoolLinkSource src(*t, io);
   for (const auto& nd : nics) {
