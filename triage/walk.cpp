@@ -158,6 +158,19 @@ ConfirmRun run_confirmation(Walk& w, const Screen& screen, const std::vector<int
   return c;
 }
 
+// {host, links, optics} of each node's snapshot (the members the counter pipeline fills).
+nlohmann::json node_link_facts(const TriageReport& rep, const Snapshots& snaps) {
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; i < snaps.size() && i < rep.hosts.size(); ++i) {
+    if (!snaps[i].ok() || !snaps[i]->is_object()) continue;
+    const nlohmann::json& s = *snaps[i];
+    out.push_back({{"host", rep.hosts[i]},
+                   {"links", s.value("links", nlohmann::json::array())},
+                   {"optics", s.value("optics", nlohmann::json::array())}});
+  }
+  return out;
+}
+
 // ---- counters after ----
 // Each node's counter findings over the whole walk, subjects prefixed with the host; sets
 // rep.window_s.
@@ -165,6 +178,7 @@ NodeFindings counters_after(Walk& w) {
   w.progress("counters: final snapshot");
   auto c1 = w.cluster.snapshot_counters();
   w.rep.window_s = seconds_since(w.t0);
+  w.rep.nodes = node_link_facts(w.rep, c1);
   NodeFindings node_findings = judge_window(w, c1, w.rep.window_s);
   for (auto& [i, fs] : node_findings)
     for (auto& f : fs) f.subject = host_of(w.rep, i) + ":" + f.subject;
@@ -399,6 +413,7 @@ nlohmann::json to_json(const TriageReport& r) {
   j["confirmation"] = r.confirmation;
   j["rounds"] = r.rounds;
   j["window_s"] = r.window_s;
+  j["nodes"] = r.nodes;
   return j;
 }
 

@@ -48,6 +48,11 @@ struct TriageReport {
   std::vector<Error> errors;          ///< What could not be measured or read.
   int rounds = 0;                     ///< Pair rounds run (screen + confirmation).
   double window_s = 0;                ///< Counter window: first to last snapshot.
+  /// Per host, what its final counter snapshot says of its links, in host order:
+  /// {host, links[] (ethtool link facts), optics[] (module diagnostics)}, the same facts
+  /// `fabdiag counters` shows for that node (collect/counter_pipeline.h). A host whose
+  /// snapshot could not be read is absent (its error is in `errors`).
+  nlohmann::json nodes = nlohmann::json::array();
 };
 
 /// Runs the walk on `cluster`. `judge` turns a node's counter snapshots into findings (may be
