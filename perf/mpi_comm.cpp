@@ -72,10 +72,7 @@ class MpiComm final : public Comm {
                         "MPI_Allgatherv");
         !st)
       return st.error();
-    std::vector<std::string> out;
-    for (size_t r = 0; r < lens.size(); ++r)
-      out.push_back(buf.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
-    return out;
+    return split_gathered(buf, lens, displs);
   }
 
   Result<std::vector<std::string>> gather_strings(const std::string& mine, int root) override {
@@ -94,10 +91,7 @@ class MpiComm final : public Comm {
                         "MPI_Gatherv");
         !st)
       return st.error();
-    std::vector<std::string> out;
-    for (size_t r = 0; r < lens.size(); ++r)
-      out.push_back(buf.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
-    return out;
+    return split_gathered(buf, lens, displs);
   }
 
   Result<std::string> broadcast_string(const std::string& value, int root) override {
@@ -216,6 +210,14 @@ class MpiComm final : public Comm {
       total += lens[r];
     }
     return {displs, total};
+  }
+  // Each rank's string out of a gathered buffer (the inverse of displacements()).
+  static std::vector<std::string> split_gathered(const std::string& buf, const std::vector<int>& lens,
+                                                 const std::vector<int>& displs) {
+    std::vector<std::string> out;
+    for (size_t r = 0; r < lens.size(); ++r)
+      out.push_back(buf.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
+    return out;
   }
 
   Error too_large(const char* call, long long bytes) const {
