@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
+
 namespace fabdiag::baseline {
 
 namespace {
@@ -20,10 +22,7 @@ std::string percent(double fraction) {
 }
 
 std::string list_head(const std::vector<std::string>& items, size_t max_items = 5) {
-  std::string s;
-  for (size_t i = 0; i < items.size() && i < max_items; ++i) s += (i ? ", " : "") + items[i];
-  if (items.size() > max_items) s += ", ... (" + std::to_string(items.size()) + " in all)";
-  return s;
+  return join_first(items, max_items, ", ", "... (" + std::to_string(items.size()) + " in all)");
 }
 
 // Classifies one row whose both values are present.
@@ -61,14 +60,13 @@ Finding finding_for(const DiffRow& row, const DiffOptions& o) {
               (regression ? "drop " + percent(1 - ratio) : "gain " + percent(ratio - 1)) +
               ", tolerance " + percent(o.tolerance) + ")";
   std::string metric = collective ? "busbw" : "pair bandwidth";
-  f.evidence.push_back(Evidence{"baseline " + metric, *row.baseline_bytes_per_s, "", "bytes/s",
-                                std::nullopt, "", "baseline " + o.baseline_label, false});
-  f.evidence.push_back(Evidence{"current " + metric, *row.current_bytes_per_s, "", "bytes/s",
-                                std::nullopt, "", o.current_label, false});
-  f.evidence.push_back(Evidence{"ratio current/baseline", ratio, "", "ratio",
-                                regression ? 1 - o.tolerance : 1 + o.tolerance,
-                                regression ? "regression below" : "improvement above", "", false});
-  f.evidence.push_back(Evidence{"tolerance", o.tolerance, "", "fraction", std::nullopt, "", "", false});
+  f.evidence.push_back(
+      Evidence::number("baseline " + metric, *row.baseline_bytes_per_s, "bytes/s", "baseline " + o.baseline_label));
+  f.evidence.push_back(Evidence::number("current " + metric, *row.current_bytes_per_s, "bytes/s", o.current_label));
+  f.evidence.push_back(Evidence::number("ratio current/baseline", ratio, "ratio", "")
+                           .expect(regression ? 1 - o.tolerance : 1 + o.tolerance,
+                                   regression ? "regression below" : "improvement above"));
+  f.evidence.push_back(Evidence::number("tolerance", o.tolerance, "fraction", ""));
   if (!regression) {
     f.action = "If the change is expected (upgrade, tuning), record it: fabdiag baseline save --force " +
                o.baseline_label + " FILE.";

@@ -9,6 +9,7 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
+#include "core/text.h"
 #include "report/humanize.h"
 
 namespace fabdiag::cmd {
@@ -27,12 +28,6 @@ std::string percent(double fraction) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100.0);
   return buf;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
 }
 
 std::string sizes_text(const std::vector<uint64_t>& sizes) {

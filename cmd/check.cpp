@@ -8,6 +8,7 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
+#include "core/text.h"
 #include "rules/check_run.h"
 #include "collect/check_sysfs.h"
 #include "import/host_formats.h"
@@ -16,12 +17,6 @@
 namespace fabdiag::cmd {
 
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 Table checks_table(const CheckReport& r) {
   Table t;

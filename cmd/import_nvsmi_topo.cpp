@@ -17,13 +17,9 @@ int run_import_nvsmi_topo(const GlobalOptions& g, const ImportNvsmiTopoOptions& 
   TopologyReport report = nvsmi_topo_to_report(*parsed, o.file);
   Rails rails = compute_rails(report);
 
-  Envelope env = make_envelope(kTopoSchema);
+  Envelope env = topo_envelope(report, rails, judge_rails(rails, report, "nvidia-smi topo -m (" + o.file + ")"));
   env.hosts.clear();  // the matrix comes from the node the output was saved on, not this one
   env.params = {{"importer", "nvidia-smi-topo"}, {"file", o.file}};
-  env.data = topology_to_json(report);
-  env.data["rails"] = rails_to_json(rails);
-  env.findings = judge_rails(rails, report, "nvidia-smi topo -m (" + o.file + ")");
-  env.errors = report.gaps;
 
   TopoView view;
   view.title = "fabdiag import nvidia-smi-topo " + o.file;

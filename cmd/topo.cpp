@@ -4,7 +4,6 @@
 // (probes/topo/topology_json.h) and draws the nvidia-smi-like view (cmd/topo_document.h).
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <memory>
 
 #include "cmd/commands.h"
@@ -22,12 +21,6 @@
 namespace fabdiag::cmd {
 
 namespace {
-
-// True when --sysfs-root is this machine's /sys (NVML describes this machine only).
-bool is_live_sysfs(const std::string& root) {
-  std::error_code ec;
-  return std::filesystem::equivalent(root, "/sys", ec) && !ec;
-}
 
 // The baseline's data member. Errors (exit 2): missing or unreadable file, not JSON, not a
 // fabdiag.topo/1 result.
@@ -77,7 +70,7 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
   const char* env_lib = std::getenv("FABDIAG_NVML_LIB");
   std::string nvml_lib = !o.nvml_lib.empty() ? o.nvml_lib : env_lib && *env_lib ? env_lib : "";
   bool explicit_lib = !nvml_lib.empty();
-  bool live = is_live_sysfs(g.sysfs_root);
+  bool live = is_live_sysfs(*fs);  // NVML describes this machine only
   size_t gpus = 0;
   for (const auto& d : report.devices) gpus += d.kind == TopoKind::kGpu;
   std::unique_ptr<GpuInventorySource> source;
@@ -92,17 +85,11 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
   apply_gpu_inventory(report, source->read(), explicit_lib || (live && gpus > 0));
 
   Rails rails = compute_rails(report);
+  auto findings = judge_nvlinks(report);
   auto rail_findings = judge_rails(rails, report, "fabdiag topo matrix (sysfs PCIe paths)");
-  auto nvlink_findings = judge_nvlinks(report);
-
-  Envelope env = make_envelope(kTopoSchema);
+  findings.insert(findings.end(), rail_findings.begin(), rail_findings.end());
+  Envelope env = topo_envelope(report, rails, findings);
   env.params = {{"sysfs_root", g.sysfs_root}, {"nvml_lib", nvml_lib}, {"against", o.against}};
-  env.data = topology_to_json(report);
-  env.data["rails"] = rails_to_json(rails);
-  env.findings = report.findings;
-  env.findings.insert(env.findings.end(), nvlink_findings.begin(), nvlink_findings.end());
-  env.findings.insert(env.findings.end(), rail_findings.begin(), rail_findings.end());
-  env.errors = report.gaps;
 
   std::optional<TopologyDrift> drift;
   if (baseline) {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/text.h"
 #include "probes/topo/nvlink_topology.h"
 #include "probes/topo/topology_json.h"
 
@@ -23,12 +24,6 @@ std::string label(const TopologyReport& r, const std::string& name) {
   for (const auto& d : r.devices)
     if (d.name == name) return d.name + (d.ibdev ? " (" + *d.ibdev + ")" : "");
   return name;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
 }
 
 std::string nic_legend_line(const TopoDevice& d) {

@@ -115,17 +115,7 @@ void read_ports(const FsRoot& fs, HostFacts& facts) {
   std::vector<RdmaPortFacts> ports;
   for (const auto& pi : snap.ports) {
     if (!pi.is_rdma) continue;
-    RdmaPortFacts p;
-    p.device = pi.device;
-    p.ibdev = pi.ibdev;
-    p.port = pi.port;
-    p.link_layer = pi.link_layer;
-    p.state = pi.state;
-    p.phys_state = pi.phys_state;
-    p.rate = pi.rate;
-    p.rate_gbps = parse_leading_double(pi.rate);
-    p.netdev = pi.netdev;
-    p.source = pi.sysfs_dir;
+    RdmaPortFacts p = rdma_port_facts(pi);
     p.from_sysfs = true;
     std::string dev = "class/infiniband/" + pi.ibdev;
     std::string pdir = dev + "/ports/" + std::to_string(pi.port);

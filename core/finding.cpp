@@ -1,8 +1,39 @@
 #include "core/finding.h"
 
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
 namespace fabdiag {
+
+Evidence Evidence::number(std::string metric, std::optional<double> value, std::string unit,
+                          std::string source) {
+  Evidence e;
+  e.metric = std::move(metric);
+  e.value = value;
+  e.unit = std::move(unit);
+  e.source = std::move(source);
+  return e;
+}
+
+Evidence Evidence::text(std::string metric, std::string value_text, std::string source) {
+  Evidence e;
+  e.metric = std::move(metric);
+  e.value_text = std::move(value_text);
+  e.source = std::move(source);
+  return e;
+}
+
+Evidence& Evidence::expect(std::optional<double> limit, std::string limit_text) {
+  threshold = limit;
+  threshold_text = std::move(limit_text);
+  return *this;
+}
+
+Evidence& Evidence::expect(std::string limit_text) {
+  threshold_text = std::move(limit_text);
+  return *this;
+}
 
 const char* to_string(Severity s) {
   switch (s) {

@@ -40,6 +40,19 @@ struct Evidence {
   std::string threshold_text;        ///< Textual expectation ("4: ACTIVE", ">= 16 lanes").
   std::string source;                ///< Where it was read: sysfs path, ethtool stat, formula.
   bool at_least = false;             ///< Value is a saturated counter: "at least this many".
+
+  /// The builder every judging rule uses:
+  ///   Evidence::number("current_link_width", 8, "lanes", path).expect(16, ">= 16 lanes")
+  ///   Evidence::text("state", "1: DOWN", path).expect("4: ACTIVE")
+  /// A numeric reading of `metric` in `unit` (nullopt = not measured), read at `source`.
+  static Evidence number(std::string metric, std::optional<double> value, std::string unit,
+                         std::string source);
+  /// A textual reading of `metric` (value_text), read at `source`.
+  static Evidence text(std::string metric, std::string value_text, std::string source);
+  /// Sets the limit compared with (same unit as value) and its wording; returns *this.
+  Evidence& expect(std::optional<double> limit, std::string limit_text);
+  /// Sets only the textual expectation ("4: ACTIVE"); returns *this.
+  Evidence& expect(std::string limit_text);
 };
 
 /// A diagnosis: what, where, how bad, why we think so, what to do.

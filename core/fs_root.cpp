@@ -173,4 +173,9 @@ Result<std::string> FsRoot::link_name_sys(const std::string& rel) const {
   return target.filename().string();
 }
 
+bool is_live_sysfs(const FsRoot& fs) {
+  std::error_code ec;
+  return std::filesystem::equivalent(fs.sysfs_root(), "/sys", ec) && !ec;
+}
+
 }  // namespace fabdiag

@@ -69,6 +69,13 @@ class FsRoot {
   std::string procfs_root_ = "/proc";
 };
 
+/// True when `fs` reads this machine's /sys: its sysfs root is the same directory as "/sys"
+/// (also through a link or with a trailing '/'). Sources that ask the kernel directly (the
+/// SIOCETHTOOL ioctl, ethtool netlink, NVML) describe this machine only, so they are used only
+/// when this is true; a fixture or a `gather` capture gets their fixture-file stand-ins.
+/// False when either path does not exist.
+bool is_live_sysfs(const FsRoot& fs);
+
 /// Natural ("version") order: digit runs compare numerically, so mlx5_2 < mlx5_10.
 bool natural_less(const std::string& a, const std::string& b);
 

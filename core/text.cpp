@@ -46,6 +46,33 @@ bool ends_with(std::string_view s, std::string_view x) {
   return s.size() >= x.size() && s.substr(s.size() - x.size()) == x;
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  return join_first(items, items.size(), sep, "");
+}
+
+std::string join_first(const std::vector<std::string>& items, size_t max_items, std::string_view sep,
+                       std::string_view more) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < max_items; ++i) {
+    if (i) out += sep;
+    out += items[i];
+  }
+  if (items.size() > max_items) {
+    if (max_items > 0) out += sep;
+    out += more;
+  }
+  return out;
+}
+
+std::string join_prose(const std::vector<std::string>& items, std::string_view last_sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += i + 1 == items.size() ? last_sep : std::string_view(", ");
+    out += items[i];
+  }
+  return out;
+}
+
 std::optional<uint64_t> parse_u64(std::string_view raw) {
   std::string s = trim(raw);
   if (s.empty()) return std::nullopt;

@@ -18,6 +18,15 @@ std::vector<std::string> split_ws(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 bool ends_with(std::string_view s, std::string_view suffix);
 
+/// `items` with `sep` between them: {"a", "b", "c"} -> "a, b, c"; {} -> "".
+std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
+/// The first `max_items` of `items` joined with `sep`; when some are left out, `more` follows
+/// (after `sep` when an item was written): ({"a", "b", "c"}, 2, ", ", "...") -> "a, b, ...".
+std::string join_first(const std::vector<std::string>& items, size_t max_items, std::string_view sep,
+                       std::string_view more);
+/// `items` as a list in prose, `last_sep` before the last one: "a", "a and b", "a, b and c".
+std::string join_prose(const std::vector<std::string>& items, std::string_view last_sep = " and ");
+
 /// Whole string (after trim) as an unsigned decimal, or 0x-prefixed hex. nullopt on anything
 /// else ("N/A", "-1", "12abc", overflow).
 std::optional<uint64_t> parse_u64(std::string_view s);

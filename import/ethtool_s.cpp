@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/text.h"
+#include "probes/counters/ethtool_s_text.h"
 #include "probes/counters/sysfs_counters.h"
 
 namespace fabdiag {
@@ -18,43 +19,10 @@ std::string netdev_in_title(const std::string& title) {
   return {};
 }
 
-struct Parsed {
-  std::vector<EthtoolStat> stats;
-  std::vector<size_t> stat_lines;
-  std::vector<size_t> bad_lines;
-};
-
-Parsed parse_section(const TextSection& sec) {
-  Parsed p;
-  size_t line_no = sec.first_line - 1;
-  bool header_allowed = true;
-  for (const auto& raw : split(sec.text, '\n')) {
-    ++line_no;
-    std::string line = trim(raw);
-    if (line.empty() || line[0] == '#') continue;  // comments; ethtool never starts a line so
-    if (header_allowed && (ends_with(line, "statistics:") || starts_with(line, "Standard stats for"))) {
-      header_allowed = false;
-      continue;
-    }
-    header_allowed = false;
-    size_t colon = line.rfind(':');
-    std::optional<uint64_t> v;
-    if (colon != std::string::npos && colon > 0) v = parse_u64(line.substr(colon + 1));
-    if (!v) {
-      p.bad_lines.push_back(line_no);
-      continue;
-    }
-    p.stats.push_back(EthtoolStat{trim(line.substr(0, colon)), *v});
-    p.stat_lines.push_back(line_no);
-  }
-  return p;
-}
-
 std::string list_lines(const std::vector<size_t>& lines) {
-  std::string s;
-  for (size_t i = 0; i < lines.size() && i < 8; ++i) s += (i ? ", " : "") + std::to_string(lines[i]);
-  if (lines.size() > 8) s += ", ...";
-  return s;
+  std::vector<std::string> numbers;
+  for (size_t n : lines) numbers.push_back(std::to_string(n));
+  return join_first(numbers, 8, ", ", "...");
 }
 
 // True when `cut` holds fewer names than `full` and they are exactly its first ones.
@@ -86,7 +54,8 @@ Result<CounterImport> import_ethtool_s(std::string_view text, const std::string&
       key = "sysfs";
       for (const auto& d : devices) key += " " + d;
     } else {
-      Parsed p = parse_section(sec);
+      // kLenient never fails: bad lines are collected.
+      EthtoolSText p = *parse_ethtool_s_text(sec.text, source, EthtoolSStrictness::kLenient, sec.first_line);
       if (p.stats.empty() && p.bad_lines.empty()) continue;
       std::string nd = netdev_in_title(sec.title);
       if (nd.empty()) nd = device;

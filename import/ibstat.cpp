@@ -24,13 +24,10 @@ Result<std::vector<RdmaPortFacts>> parse_ibstat(std::string_view text, const std
     if (starts_with(t, "Port ") && t.back() == ':') {
       auto num = parse_u64(t.substr(5, t.size() - 6));
       if (!num || *num > 255) continue;
-      RdmaPortFacts p;
-      p.ibdev = ca;
-      p.port = static_cast<int>(*num);
-      p.device = ca + "/" + std::to_string(p.port);
+      RdmaPortFacts p = listed_rdma_port(
+          ca, static_cast<int>(*num), source + " line " + std::to_string(n) + ": CA '" + ca + "' port " + std::to_string(*num));
       p.model = model;
       p.fw_ver = fw;
-      p.source = source + " line " + std::to_string(n) + ": CA '" + ca + "' port " + std::to_string(p.port);
       ports.push_back(std::move(p));
       cur = &ports.back();
       continue;

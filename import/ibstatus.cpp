@@ -26,12 +26,9 @@ Result<std::vector<RdmaPortFacts>> parse_ibstatus(std::string_view text, const s
         cur = nullptr;
         continue;
       }
-      RdmaPortFacts p;
-      p.ibdev = t.substr(head.size(), q - head.size());
-      p.port = static_cast<int>(*num);
-      p.device = p.ibdev + "/" + std::to_string(p.port);
-      p.source = source + " line " + std::to_string(n) + ": " + p.ibdev + " port " + std::to_string(p.port);
-      ports.push_back(std::move(p));
+      std::string ibdev = t.substr(head.size(), q - head.size());
+      ports.push_back(listed_rdma_port(ibdev, static_cast<int>(*num),
+                                       source + " line " + std::to_string(n) + ": " + ibdev + " port " + std::to_string(*num)));
       cur = &ports.back();
       continue;
     }

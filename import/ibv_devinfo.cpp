@@ -54,14 +54,11 @@ Result<std::vector<RdmaPortFacts>> parse_ibv_devinfo(std::string_view text, cons
       auto num = parse_u64(value);
       if (!num || *num > 255) continue;
       if (!ports.empty()) finish(ports.back(), extras.back());
-      RdmaPortFacts p;
-      p.ibdev = hca;
-      p.port = static_cast<int>(*num);
-      p.device = hca + "/" + std::to_string(p.port);
+      RdmaPortFacts p = listed_rdma_port(
+          hca, static_cast<int>(*num), source + " line " + std::to_string(n) + ": hca_id " + hca + " port " + std::to_string(*num));
       p.model = model;
       p.board_id = board;
       p.fw_ver = fw;
-      p.source = source + " line " + std::to_string(n) + ": hca_id " + hca + " port " + std::to_string(p.port);
       ports.push_back(std::move(p));
       extras.emplace_back();
       continue;

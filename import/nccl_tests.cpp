@@ -3,33 +3,15 @@
 #include <cmath>
 
 #include <algorithm>
-#include <array>
 
 #include <nlohmann/json.hpp>
 
 #include "core/text.h"
+#include "perf/bandwidth.h"
 
 namespace fabdiag::baseline {
 
 namespace {
-
-struct KnownCollective {
-  const char* name;       // fabdiag name
-  const char* squashed;   // spelling without underscores ("allreduce")
-  const char* factor;     // busbw factor, nccl-tests' doc/PERFORMANCE.md
-};
-
-constexpr std::array<KnownCollective, 9> kCollectives = {{
-    {"all_reduce", "allreduce", "2(n-1)/n"},
-    {"all_gather", "allgather", "(n-1)/n"},
-    {"reduce_scatter", "reducescatter", "(n-1)/n"},
-    {"alltoall", "alltoall", "(n-1)/n"},
-    {"broadcast", "broadcast", "1"},
-    {"reduce", "reduce", "1"},
-    {"sendrecv", "sendrecv", "1"},
-    {"gather", "gather", "(n-1)/n"},
-    {"scatter", "scatter", "(n-1)/n"},
-}};
 
 std::string squash(std::string_view s) {
   std::string out;
@@ -209,15 +191,9 @@ std::optional<std::string> normalize_collective_name(std::string_view name) {
   if (ends_with(s, "_mpi")) s.remove_suffix(4);
   if (ends_with(s, "_perf")) s.remove_suffix(5);
   std::string q = squash(s);
-  for (const auto& k : kCollectives)
-    if (q == k.squashed) return std::string(k.name);
+  for (const auto& known : perf::nccl_tests_collective_names())
+    if (q == squash(known)) return known;
   return std::nullopt;
-}
-
-std::string busbw_factor(const std::string& collective) {
-  for (const auto& k : kCollectives)
-    if (collective == k.name) return k.factor;
-  return {};
 }
 
 Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::string& source,
@@ -227,9 +203,8 @@ Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::strin
     auto n = normalize_collective_name(collective_hint);
     if (!n)
       return make_error(ErrorCode::kInvalidArgument,
-                        "'" + collective_hint + "' is not an nccl-tests collective (expected one of "
-                        "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
-                        "sendrecv, gather, scatter)",
+                        "'" + collective_hint + "' is not an nccl-tests collective (expected one of " +
+                            join(perf::nccl_tests_collective_names()) + ")",
                         "--collective");
     hint = *n;
   }
@@ -396,8 +371,8 @@ nlohmann::json to_bench_data(const NcclTestsTable& table) {
   j["hosts"] = table.rank_hosts;
   j["warmup"] = table.warmup_iters ? nlohmann::json(*table.warmup_iters) : nlohmann::json(nullptr);
   j["iters"] = table.iters ? nlohmann::json(*table.iters) : nlohmann::json(nullptr);
-  std::string factor = busbw_factor(table.collective);
-  j["busbw_factor"] = factor.empty() ? nlohmann::json(nullptr) : nlohmann::json(factor);
+  const char* factor = perf::busbw_factor_formula(std::string_view(table.collective));
+  j["busbw_factor"] = factor ? nlohmann::json(factor) : nlohmann::json(nullptr);
   j["busbw_resolution_bytes_per_s"] = kNcclTestsBandwidthResolutionBytesPerS;
   j["results"] = nlohmann::json::array();
   for (const auto& r : table.rows) {
@@ -450,12 +425,13 @@ std::vector<Finding> nccl_tests_findings(const NcclTestsImport& import, const st
     f.message = "nccl-tests " + (t.program.empty() ? t.collective : t.program) +
                 " reported wrong results: the collective delivered corrupted data";
     std::string where = source + ":" + std::to_string(t.header_line);
-    if (t.out_of_bounds_values)
-      f.evidence.push_back(Evidence{"out of bounds values", static_cast<double>(oob),
-                                    t.out_of_bounds_ok ? "OK" : "FAILED", "count", 0.0, "", where, false});
+    if (t.out_of_bounds_values) {
+      f.evidence.push_back(Evidence::number("out of bounds values", static_cast<double>(oob), "count", where).expect(0, ""));
+      f.evidence.back().value_text = t.out_of_bounds_ok ? "OK" : "FAILED";
+    }
     if (wrong > 0)
-      f.evidence.push_back(Evidence{"#wrong elements, all sizes", static_cast<double>(wrong), "", "count",
-                                    0.0, "", where, false});
+      f.evidence.push_back(
+          Evidence::number("#wrong elements, all sizes", static_cast<double>(wrong), "count", where).expect(0, ""));
     f.action =
         "Re-run the same test; wrong results point at data corruption on a GPU, NVLink, PCIe or "
         "NIC path: check XID errors (dmesg), NVLink and PCIe AER counters on the hosts of this run.";

@@ -102,11 +102,6 @@ Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::strin
 /// nullopt for names nccl-tests does not have.
 std::optional<std::string> normalize_collective_name(std::string_view name);
 
-/// busbw/algbw factor as nccl-tests defines it ("2(n-1)/n" for all_reduce, "(n-1)/n" for
-/// all_gather, reduce_scatter, alltoall, gather, scatter, "1" for broadcast, reduce,
-/// sendrecv); empty for an unknown collective.
-std::string busbw_factor(const std::string& collective);
-
 /// The fabdiag.bench/1 data object of one table: collective, backend "nccl", dtype, ranks
 /// (null when the input does not list ranks), hosts (per rank), warmup, iters (null when not
 /// printed), busbw_factor, busbw_resolution_bytes_per_s, results[] (out-of-place values as

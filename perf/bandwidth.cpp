@@ -2,31 +2,69 @@
 
 namespace fabdiag::perf {
 
+namespace {
+
+enum class Factor { kTwoNMinusOneOverN, kNMinusOneOverN, kOne };
+
+struct FactorRow {
+  const char* collective;  // fabdiag name (perf/collective.h to_string)
+  Factor factor;
+};
+
+// The table of bandwidth.h, in nccl-tests' order.
+constexpr FactorRow kFactors[] = {
+    {"all_reduce", Factor::kTwoNMinusOneOverN}, {"all_gather", Factor::kNMinusOneOverN},
+    {"reduce_scatter", Factor::kNMinusOneOverN}, {"alltoall", Factor::kNMinusOneOverN},
+    {"broadcast", Factor::kOne},                 {"reduce", Factor::kOne},
+    {"sendrecv", Factor::kOne},                  {"gather", Factor::kNMinusOneOverN},
+    {"scatter", Factor::kNMinusOneOverN},
+};
+
+const FactorRow* row_of(std::string_view collective) {
+  for (const auto& r : kFactors)
+    if (collective == r.collective) return &r;
+  return nullptr;
+}
+
+const char* formula(Factor f) {
+  switch (f) {
+    case Factor::kTwoNMinusOneOverN: return "2(n-1)/n";
+    case Factor::kNMinusOneOverN: return "(n-1)/n";
+    case Factor::kOne: return "1";
+  }
+  return "1";
+}
+
+}  // namespace
+
 double busbw_factor(Collective c, int n_ranks) {
   const double n = n_ranks < 1 ? 1.0 : static_cast<double>(n_ranks);
-  switch (c) {
-    case Collective::kAllReduce: return 2.0 * (n - 1.0) / n;
-    case Collective::kReduceScatter:
-    case Collective::kAllGather:
-    case Collective::kAlltoall: return (n - 1.0) / n;
-    case Collective::kBroadcast:
-    case Collective::kReduce:
-    case Collective::kSendrecv: return 1.0;
+  const FactorRow* r = row_of(to_string(c));
+  switch (r ? r->factor : Factor::kOne) {
+    case Factor::kTwoNMinusOneOverN: return 2.0 * (n - 1.0) / n;
+    case Factor::kNMinusOneOverN: return (n - 1.0) / n;
+    case Factor::kOne: return 1.0;
   }
   return 1.0;
 }
 
 const char* busbw_factor_formula(Collective c) {
-  switch (c) {
-    case Collective::kAllReduce: return "2(n-1)/n";
-    case Collective::kReduceScatter:
-    case Collective::kAllGather:
-    case Collective::kAlltoall: return "(n-1)/n";
-    case Collective::kBroadcast:
-    case Collective::kReduce:
-    case Collective::kSendrecv: return "1";
-  }
-  return "1";
+  const char* f = busbw_factor_formula(std::string_view(to_string(c)));
+  return f ? f : "1";
+}
+
+const char* busbw_factor_formula(std::string_view collective) {
+  const FactorRow* r = row_of(collective);
+  return r ? formula(r->factor) : nullptr;
+}
+
+const std::vector<std::string>& nccl_tests_collective_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& r : kFactors) out.emplace_back(r.collective);
+    return out;
+  }();
+  return names;
 }
 
 double algbw_bytes_per_s(double size_bytes, double time_s) {

@@ -18,8 +18,16 @@
 //   broadcast        1         BroadcastGetBw
 //   reduce           1         ReduceGetBw
 //   sendrecv         1         SendRecvGetBw:      baseBw = count*typesize/sec
+//   gather           (n-1)/n   GatherGetBw:        baseBw = count*nranks*typesize/sec
+//   scatter          (n-1)/n   ScatterGetBw:       baseBw = count*nranks*typesize/sec
+// (gather and scatter are nccl-tests programs fabdiag's own benchmark does not run; their
+// factors are here for imported nccl-tests outputs, import/nccl_tests.h.)
 // At n = 1 the (n-1) factors are 0: a single rank moves nothing over the bus.
 #pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "perf/collective.h"
 
@@ -30,6 +38,14 @@ double busbw_factor(Collective c, int n_ranks);
 
 /// The factor as nccl-tests documents it: "2(n-1)/n", "(n-1)/n" or "1".
 const char* busbw_factor_formula(Collective c);
+
+/// The factor of a collective named as nccl_tests_collective_names() spells it ("all_reduce",
+/// "gather"); nullptr for any other name.
+const char* busbw_factor_formula(std::string_view collective);
+
+/// Every collective of the table above by its fabdiag name, in nccl-tests' order: all_reduce,
+/// all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter.
+const std::vector<std::string>& nccl_tests_collective_names();
 
 /// size_bytes / time_s in bytes/s; 0 when time_s <= 0 (nothing measured).
 double algbw_bytes_per_s(double size_bytes, double time_s);

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "core/text.h"
+
 namespace fabdiag::perf {
 
 namespace {
@@ -36,12 +38,7 @@ std::string resolved_path(void* symbol, const std::string& fallback) {
   return fallback;
 }
 
-std::string join_tried(const std::vector<std::string>& tried) {
-  std::string out;
-  for (size_t i = 0; i < tried.size() && i < 3; ++i) out += (i ? "; " : "") + tried[i];
-  if (tried.size() > 3) out += "; ...";
-  return out;
-}
+std::string join_tried(const std::vector<std::string>& tried) { return join_first(tried, 3, "; ", "..."); }
 
 void add_dir_candidates(std::vector<std::string>& out, const char* env, const char* sub,
                         const std::vector<std::string>& names) {

@@ -180,14 +180,12 @@ std::vector<Finding> bench_findings(const BenchResult& r) {
                        : 0;
       if (w == 0) continue;
       total += w;
-      Evidence e;
-      e.metric = "wrong elements at " + std::to_string(row.size_bytes) + " bytes";
-      e.value = static_cast<double>(w);
-      e.unit = "count";
-      e.threshold = 0;
-      e.source = std::string(to_string(r.collective)) + " data check of rank " +
-                 std::to_string(rank) + " (" + std::to_string(row.count) + " elements)";
-      f.evidence.push_back(e);
+      f.evidence.push_back(Evidence::number("wrong elements at " + std::to_string(row.size_bytes) + " bytes",
+                                            static_cast<double>(w), "count",
+                                            std::string(to_string(r.collective)) + " data check of rank " +
+                                                std::to_string(rank) + " (" + std::to_string(row.count) +
+                                                " elements)")
+                               .expect(0, ""));
     }
     if (total == 0) continue;
     const std::string host =

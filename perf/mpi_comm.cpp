@@ -72,10 +72,7 @@ class MpiComm final : public Comm {
                         "MPI_Allgatherv");
         !st)
       return st.error();
-    std::vector<std::string> out;
-    for (size_t r = 0; r < lens.size(); ++r)
-      out.push_back(buf.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
-    return out;
+    return split_gathered(buf, lens, displs);
   }
 
   Result<std::vector<std::string>> gather_strings(const std::string& mine, int root) override {
@@ -94,10 +91,7 @@ class MpiComm final : public Comm {
                         "MPI_Gatherv");
         !st)
       return st.error();
-    std::vector<std::string> out;
-    for (size_t r = 0; r < lens.size(); ++r)
-      out.push_back(buf.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
-    return out;
+    return split_gathered(buf, lens, displs);
   }
 
   Result<std::string> broadcast_string(const std::string& value, int root) override {
@@ -126,31 +120,19 @@ class MpiComm final : public Comm {
   }
 
   Status all_reduce(const void* send, void* recv, size_t count, DataType dtype) override {
-    if (auto st = check_count(count, "MPI_Allreduce"); !st) return st;
-    return check(MPI_Allreduce(send, recv, static_cast<int>(count), mpi_type(dtype), MPI_SUM,
-                               MPI_COMM_WORLD),
-                 "MPI_Allreduce");
+    return summed(MPI_Allreduce, "MPI_Allreduce", send, recv, count, dtype);
   }
 
   Status all_gather(const void* send, void* recv, size_t count, DataType dtype) override {
-    if (auto st = check_count(count, "MPI_Allgather"); !st) return st;
-    const int c = static_cast<int>(count);
-    return check(MPI_Allgather(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), MPI_COMM_WORLD),
-                 "MPI_Allgather");
+    return exchanged(MPI_Allgather, "MPI_Allgather", send, recv, count, dtype);
   }
 
   Status reduce_scatter(const void* send, void* recv, size_t count, DataType dtype) override {
-    if (auto st = check_count(count, "MPI_Reduce_scatter_block"); !st) return st;
-    return check(MPI_Reduce_scatter_block(send, recv, static_cast<int>(count), mpi_type(dtype),
-                                          MPI_SUM, MPI_COMM_WORLD),
-                 "MPI_Reduce_scatter_block");
+    return summed(MPI_Reduce_scatter_block, "MPI_Reduce_scatter_block", send, recv, count, dtype);
   }
 
   Status alltoall(const void* send, void* recv, size_t count, DataType dtype) override {
-    if (auto st = check_count(count, "MPI_Alltoall"); !st) return st;
-    const int c = static_cast<int>(count);
-    return check(MPI_Alltoall(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), MPI_COMM_WORLD),
-                 "MPI_Alltoall");
+    return exchanged(MPI_Alltoall, "MPI_Alltoall", send, recv, count, dtype);
   }
 
   Status broadcast(const void* send, void* recv, size_t count, DataType dtype, int root) override {
@@ -191,6 +173,20 @@ class MpiComm final : public Comm {
     return make_error(ErrorCode::kUnavailable, call + " failed: " + mpi_error_text(rc),
                       describe_rank(rank_));
   }
+  // MPI_Allreduce, MPI_Reduce_scatter_block: `count` elements summed across the ranks.
+  using SumCall = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+  Status summed(SumCall call, const char* name, const void* send, void* recv, size_t count, DataType dtype) const {
+    if (auto st = check_count(count, name); !st) return st;
+    return check(call(send, recv, static_cast<int>(count), mpi_type(dtype), MPI_SUM, MPI_COMM_WORLD), name);
+  }
+  // MPI_Allgather, MPI_Alltoall: `count` elements to and from every rank.
+  using ExchangeCall = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
+  Status exchanged(ExchangeCall call, const char* name, const void* send, void* recv, size_t count,
+                   DataType dtype) const {
+    if (auto st = check_count(count, name); !st) return st;
+    const int c = static_cast<int>(count);
+    return check(call(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), MPI_COMM_WORLD), name);
+  }
   Status check_count(size_t count, const char* call) const {
     if (count <= static_cast<size_t>(INT_MAX)) return Ok{};
     return make_error(ErrorCode::kInvalidArgument,
@@ -214,6 +210,14 @@ class MpiComm final : public Comm {
       total += lens[r];
     }
     return {displs, total};
+  }
+  // Each rank's string out of a gathered buffer (the inverse of displacements()).
+  static std::vector<std::string> split_gathered(const std::string& buf, const std::vector<int>& lens,
+                                                 const std::vector<int>& displs) {
+    std::vector<std::string> out;
+    for (size_t r = 0; r < lens.size(); ++r)
+      out.push_back(buf.substr(static_cast<size_t>(displs[r]), static_cast<size_t>(lens[r])));
+    return out;
   }
 
   Error too_large(const char* call, long long bytes) const {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/stats.h"
+#include "core/text.h"
 
 namespace fabdiag::perf {
 
@@ -23,12 +24,6 @@ std::string gbps(double bytes_per_s) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.3g GB/s", bytes_per_s / 1e9);
   return buf;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
 }
 
 nlohmann::json number_or_null(double v) {
@@ -304,13 +299,11 @@ void pairwise_to_json(nlohmann::json& data, const PairwiseMatrix& m, const Pairw
 
 namespace {
 Evidence z_evidence(const std::optional<double>& z, const std::string& of, double limit) {
-  Evidence e;
-  e.metric = "modified z-score of " + of;
-  e.unit = "z";
-  e.threshold = limit;
-  e.source = "0.6745 * (x - median) / MAD (Iglewicz-Hoaglin)";
-  if (z && std::isfinite(*z)) e.value = *z;
-  else e.value_text = z ? (*z < 0 ? "-inf (MAD 0)" : "+inf (MAD 0)") : "n/a";
+  bool finite = z && std::isfinite(*z);
+  Evidence e = Evidence::number("modified z-score of " + of, finite ? z : std::nullopt, "z",
+                                "0.6745 * (x - median) / MAD (Iglewicz-Hoaglin)")
+                   .expect(limit, "");
+  if (!finite) e.value_text = z ? (*z < 0 ? "-inf (MAD 0)" : "+inf (MAD 0)") : "n/a";
   return e;
 }
 }  // namespace
@@ -329,17 +322,14 @@ std::vector<Finding> pairwise_findings(const PairwiseMatrix& m, const PairwiseAn
     f.message = o.host + " is slow: median " + gbps(o.median_bytes_per_s) + " over " +
                 std::to_string(o.partners) + " partners is " + pct(o.ratio) + " of the " +
                 a.reference_source + " " + gbps(a.reference_bytes_per_s) + " (" + o.rule + ")";
-    Evidence med{"node median bandwidth", o.median_bytes_per_s, "", "bytes/s",
-                 t.node_ratio * a.reference_bytes_per_s,
-                 "< " + pct(t.node_ratio) + " x " + a.reference_source, src, false};
-    f.evidence.push_back(med);
+    f.evidence.push_back(Evidence::number("node median bandwidth", o.median_bytes_per_s, "bytes/s", src)
+                             .expect(t.node_ratio * a.reference_bytes_per_s,
+                                     "< " + pct(t.node_ratio) + " x " + a.reference_source));
     f.evidence.push_back(z_evidence(o.modified_z, "node median among nodes", t.modified_z_limit));
     for (size_t j = 0; j < m.hosts.size(); ++j) {
       double v = pair_value(m, o.node, static_cast<int>(j));
       if (!std::isfinite(v)) continue;
-      Evidence e{"pair " + o.host + "<->" + m.hosts[j], v, "", "bytes/s", std::nullopt, "", src,
-                 false};
-      f.evidence.push_back(e);
+      f.evidence.push_back(Evidence::number("pair " + o.host + "<->" + m.hosts[j], v, "bytes/s", src));
     }
     f.action = "Check " + o.host +
                "'s NICs next: port state, rate and width, PCIe link, counters (fabdiag check, "
@@ -355,14 +345,13 @@ std::vector<Finding> pairwise_findings(const PairwiseMatrix& m, const PairwiseAn
     f.message = "the pair " + f.subject + " reached " + gbps(l.bytes_per_s) + ", " +
                 pct(l.ratio) + " of the " + a.reference_source + " " +
                 gbps(a.reference_bytes_per_s) + ", while both nodes are healthy with other partners";
-    f.evidence.push_back({"pair bandwidth", l.bytes_per_s, "", "bytes/s",
-                          t.pair_ratio * a.reference_bytes_per_s,
-                          "< " + pct(t.pair_ratio) + " x " + a.reference_source, src, false});
+    f.evidence.push_back(Evidence::number("pair bandwidth", l.bytes_per_s, "bytes/s", src)
+                             .expect(t.pair_ratio * a.reference_bytes_per_s,
+                                     "< " + pct(t.pair_ratio) + " x " + a.reference_source));
     f.evidence.push_back(z_evidence(l.modified_z, "pair value among pairs", t.modified_z_limit));
     for (int end : {l.a, l.b})
-      f.evidence.push_back({"node median of " + m.hosts[static_cast<size_t>(end)],
-                            a.node_median_bytes_per_s[static_cast<size_t>(end)], "", "bytes/s",
-                            std::nullopt, "", src, false});
+      f.evidence.push_back(Evidence::number("node median of " + m.hosts[static_cast<size_t>(end)],
+                                            a.node_median_bytes_per_s[static_cast<size_t>(end)], "bytes/s", src));
     f.action = "Re-measure the pair alone and each end with a fresh known-good partner "
                "(fabdiag triage does this); if it stays slow, compare the route, MTU and GID "
                "between the two hosts";

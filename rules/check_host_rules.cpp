@@ -9,25 +9,10 @@ namespace fabdiag {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 bool has_token(const std::string& cmdline, const std::string& token) {
   for (const auto& t : split_ws(cmdline))
     if (t == token) return true;
   return false;
-}
-
-Evidence text_evidence(std::string metric, std::string value, std::string expected, std::string source) {
-  Evidence e;
-  e.metric = std::move(metric);
-  e.value_text = std::move(value);
-  e.threshold_text = std::move(expected);
-  e.source = std::move(source);
-  return e;
 }
 
 }  // namespace
@@ -77,16 +62,18 @@ std::vector<Finding> gdr_findings(const GdrFacts& g) {
   Finding f;
   f.layer = Layer::kPhysical;
   f.subject = "host";
-  f.evidence.push_back(text_evidence("peer-memory module (nvidia_peermem / nv_peer_mem)", "not loaded",
-                                     "loaded", join(g.peermem_checked)));
+  f.evidence.push_back(Evidence::text("peer-memory module (nvidia_peermem / nv_peer_mem)", "not loaded",
+                                      join(g.peermem_checked))
+                           .expect("loaded"));
   std::string module = !g.nvidia_open_module ? "unknown"
                        : *g.nvidia_open_module ? "open kernel module"
                                                : "proprietary kernel module";
   if (g.nvidia_driver_major) module += ", driver " + std::to_string(*g.nvidia_driver_major);
-  f.evidence.push_back(text_evidence("NVIDIA kernel module", module,
-                                     "open kernel module, driver >= 515 (for DMA-BUF)", "/proc/driver/nvidia/version"));
-  f.evidence.push_back(text_evidence("kernel release", g.kernel_release.empty() ? "unknown" : g.kernel_release,
-                                     ">= 5.12 (for DMA-BUF)", "/proc/sys/kernel/osrelease"));
+  f.evidence.push_back(Evidence::text("NVIDIA kernel module", module, "/proc/driver/nvidia/version")
+                           .expect("open kernel module, driver >= 515 (for DMA-BUF)"));
+  f.evidence.push_back(Evidence::text("kernel release", g.kernel_release.empty() ? "unknown" : g.kernel_release,
+                                      "/proc/sys/kernel/osrelease")
+                           .expect(">= 5.12 (for DMA-BUF)"));
   std::string what = std::to_string(g.gpus) + " GPU(s) and " + std::to_string(g.rdma_nics) + " RDMA NIC(s)";
   if (capable) {
     f.severity = Severity::kInfo;
@@ -155,16 +142,14 @@ std::vector<Finding> iommu_findings(const IommuFacts& f) {
   Finding fd;
   fd.layer = Layer::kPhysical;
   fd.subject = "host";
-  fd.evidence.push_back(text_evidence("IOMMU units", f.units.empty() ? "none" : join(f.units), "",
-                                      "/sys/class/iommu"));
-  fd.evidence.push_back(text_evidence("kernel command line", f.cmdline ? *f.cmdline : "unreadable",
-                                      "iommu=pt (passthrough) on bare metal", "/proc/cmdline"));
+  fd.evidence.push_back(Evidence::text("IOMMU units", f.units.empty() ? "none" : join(f.units), "/sys/class/iommu"));
+  fd.evidence.push_back(Evidence::text("kernel command line", f.cmdline ? *f.cmdline : "unreadable", "/proc/cmdline")
+                            .expect("iommu=pt (passthrough) on bare metal"));
   std::vector<std::string> translated;
   for (const auto& [label, type] : f.device_domains) {
     if (type != "DMA" && type != "DMA-FQ") continue;
     translated.push_back(label);
-    fd.evidence.push_back(text_evidence("IOMMU default domain of " + label, type, "identity",
-                                        "iommu_group/type"));
+    fd.evidence.push_back(Evidence::text("IOMMU default domain of " + label, type, "iommu_group/type").expect("identity"));
   }
   if (mode == IommuMode::kTranslated) {
     fd.severity = Severity::kWarn;
@@ -222,13 +207,8 @@ std::vector<Finding> wc_error_findings(const std::vector<WcError>& errors) {
       f.message = head;
       f.action = "Look up the status in ibv_wc_status (libibverbs verbs.h) and check the HCA's port and counters.";
     }
-    for (const auto* w : list) {
-      Evidence e;
-      e.metric = "work completion status " + std::to_string(w->status);
-      e.value_text = w->line;
-      e.source = w->source;
-      f.evidence.push_back(e);
-    }
+    for (const auto* w : list)
+      f.evidence.push_back(Evidence::text("work completion status " + std::to_string(w->status), w->line, w->source));
     out.push_back(std::move(f));
   }
   return out;

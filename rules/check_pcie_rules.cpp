@@ -9,32 +9,19 @@ namespace fabdiag {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 Evidence acs_evidence(const AcsPort& p) {
-  Evidence e;
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%04x", p.control);
-  e.metric = "ACS Control (ACSCtl)";
-  e.value_text = std::string(hex) + " (" + acs_control_text(p.control) + ")";
-  e.threshold_text = "ReqRedir- CmpltRedir- EgressCtrl- (P2P redirect off) on bare metal";
-  e.source = p.source;
-  return e;
+  return Evidence::text("ACS Control (ACSCtl)", std::string(hex) + " (" + acs_control_text(p.control) + ")", p.source)
+      .expect("ReqRedir- CmpltRedir- EgressCtrl- (P2P redirect off) on bare metal");
 }
 
 std::optional<Evidence> wc_evidence(const std::vector<WcError>& wc_errors) {
   for (const auto& w : wc_errors) {
     if (w.status != 4) continue;
-    Evidence e;
-    e.metric = "NCCL work completion status";
-    e.value_text = "4 (IBV_WC_LOC_PROT_ERR, local protection error): " + w.line;
-    e.threshold_text = "the usual symptom of ACS redirect breaking GPUDirect RDMA; not packet loss (that is 12, RETRY_EXC_ERR)";
-    e.source = w.source;
-    return e;
+    return Evidence::text("NCCL work completion status", "4 (IBV_WC_LOC_PROT_ERR, local protection error): " + w.line,
+                          w.source)
+        .expect("the usual symptom of ACS redirect breaking GPUDirect RDMA; not packet loss (that is 12, RETRY_EXC_ERR)");
   }
   return std::nullopt;
 }
@@ -48,13 +35,7 @@ const char* kAcsAction =
 
 void add_group_evidence(Finding& f, const AerGroup& g, const char* total_name) {
   if (!g.present || !g.total || *g.total == 0) return;
-  Evidence e;
-  e.metric = total_name;
-  e.value = static_cast<double>(*g.total);
-  e.unit = "count";
-  e.threshold = 0;
-  e.threshold_text = "0 since boot";
-  e.source = g.source;
+  Evidence e = Evidence::number(total_name, static_cast<double>(*g.total), "count", g.source).expect(0, "0 since boot");
   std::vector<std::string> named;
   for (const auto& [n, c] : g.nonzero) named.push_back(n + " " + std::to_string(c));
   e.value_text = join(named);
@@ -152,13 +133,10 @@ std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::
                 join(names) + ")" +
                 (all_root ? ": only the first 64 bytes of PCI config space are readable without root"
                           : ": their PCI config space could not be read in full");
-    for (const AcsPort* p : unknown) {
-      Evidence e;
-      e.metric = "ACS Control";
-      e.value_text = std::string("unknown (") + to_string(p->status) + ")" + (p->detail.empty() ? "" : ": " + p->detail);
-      e.source = p->source;
-      f.evidence.push_back(e);
-    }
+    for (const AcsPort* p : unknown)
+      f.evidence.push_back(Evidence::text(
+          "ACS Control", std::string("unknown (") + to_string(p->status) + ")" + (p->detail.empty() ? "" : ": " + p->detail),
+          p->source));
     f.action = "Run `sudo fabdiag check` (or `sudo lspci -vvv`) to read ACS on these ports.";
     out.push_back(std::move(f));
   }

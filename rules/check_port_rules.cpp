@@ -13,12 +13,6 @@ namespace fabdiag {
 
 namespace {
 
-std::string join(const std::vector<std::string>& v, const std::string& sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 std::string gbps_text(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g Gb/s", v);
@@ -56,14 +50,8 @@ const char* kRateAction =
     "leave it out of NCCL_IB_HCA.";
 
 Evidence rate_evidence(const RdmaPortFacts& p, double threshold, std::string threshold_text) {
-  Evidence e;
-  e.metric = "rate";
-  e.value = p.rate_gbps;
+  Evidence e = Evidence::number("rate", p.rate_gbps, "Gb/s", p.source).expect(threshold, std::move(threshold_text));
   e.value_text = p.rate;
-  e.unit = "Gb/s";
-  e.threshold = threshold;
-  e.threshold_text = std::move(threshold_text);
-  e.source = p.source;
   return e;
 }
 
@@ -80,21 +68,6 @@ std::string layer_note(const RdmaPortFacts& p, const std::string& peer_rate) {
 }
 
 }  // namespace
-
-PortInfo to_port_info(const RdmaPortFacts& p) {
-  PortInfo i;
-  i.device = p.device;
-  i.ibdev = p.ibdev;
-  i.port = p.port;
-  i.netdev = p.netdev;
-  i.link_layer = p.link_layer;
-  i.state = p.state;
-  i.phys_state = p.phys_state;
-  i.rate = p.rate;
-  i.is_rdma = true;
-  i.sysfs_dir = p.source;
-  return i;
-}
 
 bool port_is_up(const RdmaPortFacts& p) {
   auto st = parse_numbered_state(p.state);
@@ -255,23 +228,13 @@ std::vector<Finding> roce_mtu_findings(const RdmaPortFacts& p) {
                                         std::to_string(*p.netdev_mtu_bytes) + ")"
                                   : "") +
               ", below 4096: RDMA messages travel in small packets and lose bandwidth to headers";
-  Evidence e;
-  e.metric = derived ? "RoCE active MTU (derived from the netdev MTU)" : "active_mtu";
-  e.value = *active;
-  e.unit = "bytes";
-  e.threshold = 4096;
-  e.threshold_text = ">= 4096 (netdev MTU >= 4200, usually 9000)";
-  e.source = p.source;
-  f.evidence.push_back(e);
-  if (p.netdev_mtu_bytes) {
-    Evidence n;
-    n.metric = "netdev mtu";
-    n.value = *p.netdev_mtu_bytes;
-    n.unit = "bytes";
-    n.threshold = 4200;
-    n.source = "/sys/class/net/" + p.netdev + "/mtu";
-    f.evidence.push_back(n);
-  }
+  f.evidence.push_back(Evidence::number(derived ? "RoCE active MTU (derived from the netdev MTU)" : "active_mtu",
+                                        *active, "bytes", p.source)
+                           .expect(4096, ">= 4096 (netdev MTU >= 4200, usually 9000)"));
+  if (p.netdev_mtu_bytes)
+    f.evidence.push_back(Evidence::number("netdev mtu", *p.netdev_mtu_bytes, "bytes",
+                                          "/sys/class/net/" + p.netdev + "/mtu")
+                             .expect(4200, ""));
   f.action = "Set the netdev MTU to 9000 (ip link set dev " + (p.netdev.empty() ? std::string("<netdev>") : p.netdev) +
              " mtu 9000, and in the network configuration) and check that the switch ports allow 9216.";
   out.push_back(std::move(f));
@@ -289,14 +252,9 @@ std::vector<Finding> roce_gid_findings(const RdmaPortFacts& p) {
   f.message = p.device + (p.netdev.empty() ? "" : " (" + p.netdev + ")") +
               " has no RoCE v2 GID: RDMA CM and NCCL (RoCE v2 by default) cannot use this port for routed "
               "RoCE traffic; a RoCE v2 GID appears when the netdev has an IP address";
-  Evidence e;
-  e.metric = "GIDs of type RoCE v2 with a non-zero address";
-  e.value = 0;
-  e.unit = "count";
-  e.threshold = 1;
-  e.threshold_text = ">= 1";
-  e.source = p.from_sysfs ? p.source + "/gid_attrs/types" : p.source;
-  f.evidence.push_back(e);
+  f.evidence.push_back(Evidence::number("GIDs of type RoCE v2 with a non-zero address", 0, "count",
+                                        p.from_sysfs ? p.source + "/gid_attrs/types" : p.source)
+                           .expect(1, ">= 1"));
   f.action = "Give " + (p.netdev.empty() ? std::string("the netdev") : p.netdev) +
              " its IP address (ip addr show; the network configuration), then check with show_gids or "
              "ibv_devinfo -v that a RoCE v2 GID appears.";

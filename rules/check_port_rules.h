@@ -14,9 +14,6 @@
 
 namespace fabdiag {
 
-/// The PortInfo the counter rules read, built from a port's facts (sysfs_dir = facts.source).
-PortInfo to_port_info(const RdmaPortFacts& p);
-
 /// True when the port is up: state ACTIVE (4) or ACTIVE_DEFER (5) and a phys_state that is not
 /// an IBTA "down" value (a non-standard text such as "4: ACTIVE" does not count as down).
 bool port_is_up(const RdmaPortFacts& p);

@@ -376,15 +376,11 @@ void apply_fallback(const Fallback& fb, const CounterChange& ch, std::optional<d
   if (ch.status == DeltaStatus::kSnapshot || !ch.delta || *ch.delta == 0) return;
   const Counter& c = ch.counter;
   bool timed = window_s && *window_s > 0;
-  Evidence e;
-  e.metric = c.name + " delta" + (timed ? " over " + window_text(*window_s) : std::string());
-  e.value = static_cast<double>(*ch.delta);
-  e.unit = c.unit;
+  Evidence e = Evidence::number(c.name + " delta" + (timed ? " over " + window_text(*window_s) : std::string()),
+                                static_cast<double>(*ch.delta), c.unit, c.source)
+                   .expect(0, std::string("> 0 in the window; knowledge base rule ") + to_string(c.rule) +
+                                  " (probes/counters/data/counters.json)");
   e.at_least = ch.at_least;
-  e.threshold = 0;
-  e.threshold_text = std::string("> 0 in the window; knowledge base rule ") + to_string(c.rule) +
-                     " (probes/counters/data/counters.json)";
-  e.source = c.source;
   Finding& f = acc.get(c.device, fb.code, fb.layer, S::kWarn);
   f.evidence.push_back(e);
   if (f.action.empty()) f.action = fb.action;
@@ -408,9 +404,10 @@ void apply_paused_fraction(const CounterChange& ch, std::optional<double> window
   if (fraction <= 0.01) return;
   S sev = fraction > 0.05 ? S::kError : S::kWarn;
   Finding& f = acc.get(c.device, "paused_fraction", L::kPhysical, sev);
-  f.evidence.push_back(Evidence{c.name + " delta / window", fraction * 100, "", "%", 1.0,
-                                "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)",
-                                c.source, ch.at_least});
+  Evidence e = Evidence::number(c.name + " delta / window", fraction * 100, "%", c.source)
+                   .expect(1.0, "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)");
+  e.at_least = ch.at_least;
+  f.evidence.push_back(e);
   std::string& list = summary[{c.device, "paused_fraction"}].list;
   add_names(list, c.name + " " + fmt_num(fraction * 100) + " %");
   f.message = "link paused for a large part of the " + window_text(*window_s) + " window: " + list;
@@ -427,10 +424,10 @@ void add_saturated(const std::string& dev, const std::vector<const CounterChange
     const Counter& c = ch->counter;
     if (error_kind(c.category) && c.canonical != "port_xmit_wait") sev = S::kWarn;
     add_names(list, c.name + " >= " + std::to_string(c.value));
-    ev.push_back(Evidence{c.name, static_cast<double>(c.value), "", c.unit,
-                          std::nullopt,
-                          std::to_string(c.width_bits) + "-bit counter maximum (IBTA counters saturate)",
-                          c.source, true});
+    Evidence e = Evidence::number(c.name, static_cast<double>(c.value), c.unit, c.source)
+                     .expect(std::to_string(c.width_bits) + "-bit counter maximum (IBTA counters saturate)");
+    e.at_least = true;
+    ev.push_back(e);
   }
   Finding& f = acc.get(dev, "counter_saturated", sev == S::kWarn ? L::kPhysical : L::kTransport, sev);
   f.evidence = ev;
@@ -527,17 +524,12 @@ std::vector<Finding> port_state_findings(const PortInfo& p) {
     f.action = "Check the cable, the switch port and the subnet manager; drain the node from "
                "jobs that need this rail until the port is ACTIVE / LinkUp";
   std::string src = p.sysfs_dir + "/";
-  f.evidence.push_back(Evidence{"state", std::nullopt, p.state, "", std::nullopt, "4: ACTIVE",
-                                src + "state", false});
+  f.evidence.push_back(Evidence::text("state", p.state, src + "state").expect("4: ACTIVE"));
   if (!p.phys_state.empty())
-    f.evidence.push_back(Evidence{"phys_state", std::nullopt, p.phys_state, "", std::nullopt,
-                                  "5: LinkUp",
-                                  src + "phys_state",
-                                  false});
+    f.evidence.push_back(Evidence::text("phys_state", p.phys_state, src + "phys_state").expect("5: LinkUp"));
   if (!p.rate.empty())
-    f.evidence.push_back(Evidence{"rate", std::nullopt, p.rate, "", std::nullopt,
-                                  "not a link speed while the port is not up",
-                                  src + "rate", false});
+    f.evidence.push_back(
+        Evidence::text("rate", p.rate, src + "rate").expect("not a link speed while the port is not up"));
   out.push_back(f);
   return out;
 }

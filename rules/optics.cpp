@@ -77,15 +77,11 @@ bool judge_power(bool rx, Judge& j) {
     for (auto& c : checks) {
       if (!c.limit_mw) continue;
       if (!(c.low ? *mw < *c.limit_mw : *mw > *c.limit_mw)) continue;
-      Evidence e;
-      e.metric = lane_label(j.m, rx, l.lane);
-      e.unit = "dBm";
-      if (auto d = mw_to_dbm(*mw)) e.value = *d, e.value_text = fmt(*mw, "%.4f") + " mW";
-      else e.value_text = "no light (0 mW)";
-      if (auto d = mw_to_dbm(*c.limit_mw)) e.threshold = *d;
-      e.threshold_text = "the module's own " + std::string(c.name) + " threshold, " +
-                         fmt(*c.limit_mw, "%.4f") + " mW (DOMAIN.md section 5)";
-      e.source = j.source(t.where);
+      auto dbm = mw_to_dbm(*mw);
+      Evidence e = Evidence::number(lane_label(j.m, rx, l.lane), dbm, "dBm", j.source(t.where))
+                       .expect(mw_to_dbm(*c.limit_mw), "the module's own " + std::string(c.name) + " threshold, " +
+                                                           fmt(*c.limit_mw, "%.4f") + " mW (DOMAIN.md section 5)");
+      e.value_text = dbm ? fmt(*mw, "%.4f") + " mW" : "no light (0 mW)";
       j.add_evidence(part, c.sev, std::move(e));
       c.hits.emplace_back(l.lane, *mw);
       break;  // alarms are checked first: one part per lane
@@ -131,15 +127,11 @@ void judge_spread(bool rx, Judge& j) {
   double spread = hi->second - lo->second;
   if (!(spread > kOpticsLaneSpreadDb)) return;
   const std::string dir = rx ? "RX" : "TX";
-  Evidence e;
-  e.metric = dir + " power spread between lanes " + std::to_string(hi->first) + " and " +
-             std::to_string(lo->first);
-  e.value = spread;
-  e.unit = "dB";
-  e.threshold = kOpticsLaneSpreadDb;
-  e.threshold_text = "> 3 dB between lanes of one module (DOMAIN.md section 5, heuristic); no light "
-                     "counts as -40 dBm";
-  e.source = j.m.source;
+  Evidence e = Evidence::number(dir + " power spread between lanes " + std::to_string(hi->first) + " and " +
+                                    std::to_string(lo->first),
+                                spread, "dB", j.m.source)
+                   .expect(kOpticsLaneSpreadDb, "> 3 dB between lanes of one module (DOMAIN.md section 5, "
+                                                "heuristic); no light counts as -40 dBm");
   std::string low = lo->second <= kNoLightDbm ? "no light" : fmt(lo->second) + " dBm";
   j.add(rx ? Part::kRxSpread : Part::kTxSpread, Severity::kWarn, e,
         dir + " lanes " + fmt(spread) + " dB apart (lane " + std::to_string(lo->first) + " " + low + ")");
@@ -162,13 +154,8 @@ bool judge_scalar(Part part, const std::string& name, const std::string& unit,
   for (const auto& c : checks) {
     if (!c.limit) continue;
     if (!(c.low ? *v < *c.limit : *v >= *c.limit)) continue;
-    Evidence e;
-    e.metric = name;
-    e.value = *v;
-    e.unit = unit;
-    e.threshold = *c.limit;
-    e.threshold_text = "the module's own " + std::string(c.what) + " threshold (DOMAIN.md section 5)";
-    e.source = j.source(t.where);
+    Evidence e = Evidence::number(name, *v, unit, j.source(t.where))
+                     .expect(*c.limit, "the module's own " + std::string(c.what) + " threshold (DOMAIN.md section 5)");
     j.add(part, c.sev, e,
           name + " " + fmt(*v) + " " + unit + (c.low ? " below" : " at or above") + " the module's " +
               c.what + " " + fmt(*c.limit) + " " + unit);
@@ -213,9 +200,7 @@ std::string margin_text(const PowerMargin& pm) {
   }
   if (!pm.value_dbm) return " (no light)";
   if (parts.empty()) return " (no thresholds: not judged)";
-  std::string out = " (";
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
-  return out + ")";
+  return " (" + join(parts) + ")";
 }
 
 std::string value_text(const PowerMargin& pm) {
@@ -231,13 +216,8 @@ std::optional<Finding> optics_finding(const ModuleDiagnostics& m) {
   bool hot = judge_scalar(Part::kTemperature, "module temperature", "C", m.temperature_c,
                           m.temperature_limits_c, j);
   if (!hot && m.temperature_c && *m.temperature_c > kOpticsMaxTemperatureC) {
-    Evidence e;
-    e.metric = "module temperature";
-    e.value = *m.temperature_c;
-    e.unit = "C";
-    e.threshold = kOpticsMaxTemperatureC;
-    e.threshold_text = "> 70 C (UFM PDR TMAX, DOMAIN.md section 1, heuristic)";
-    e.source = m.source;
+    Evidence e = Evidence::number("module temperature", *m.temperature_c, "C", m.source)
+                     .expect(kOpticsMaxTemperatureC, "> 70 C (UFM PDR TMAX, DOMAIN.md section 1, heuristic)");
     j.add(Part::kTemperature, Severity::kWarn, e,
           "module temperature " + fmt(*m.temperature_c) + " C above 70 C");
   }
@@ -247,11 +227,7 @@ std::optional<Finding> optics_finding(const ModuleDiagnostics& m) {
                  "mA", l.tx_bias_ma, m.tx_bias_limits_ma, j);
   for (const auto& flag : m.raised_flags) {
     bool alarm = flag.find("alarm") != std::string::npos || flag.find("Alarm") != std::string::npos;
-    Evidence e;
-    e.metric = flag;
-    e.value_text = "On";
-    e.threshold_text = "Off (flag raised by the module itself)";
-    e.source = m.source;
+    Evidence e = Evidence::text(flag, "On", m.source).expect("Off (flag raised by the module itself)");
     j.add(Part::kFlag, alarm ? Severity::kError : Severity::kWarn, e, "module flag raised: " + flag);
   }
   if (!j.worst_part) return std::nullopt;

@@ -37,20 +37,16 @@ std::string ends_text_speed(const PcieLinkSubject& s) {
 
 // Evidence of the two maxima the limit comes from.
 void add_max_evidence(Finding& f, const PcieLinkSubject& s, bool width) {
-  Evidence dev;
-  dev.metric = width ? "max_link_width (device)" : "max_link_speed (device)";
-  dev.value = width ? static_cast<double>(*s.link.max_width) : *s.link.max_speed_gts;
-  dev.unit = width ? "lanes" : "GT/s";
-  dev.source = sys_attr(s.bdf, width ? "max_link_width" : "max_link_speed");
-  f.evidence.push_back(dev);
+  const char* attr = width ? "max_link_width" : "max_link_speed";
+  const char* unit = width ? "lanes" : "GT/s";
+  f.evidence.push_back(Evidence::number(std::string(attr) + " (device)",
+                                        width ? static_cast<double>(*s.link.max_width) : *s.link.max_speed_gts,
+                                        unit, sys_attr(s.bdf, attr)));
   bool parent_known = width ? s.parent_max_width.has_value() : s.parent_max_speed_gts.has_value();
   if (s.parent_bdf.empty() || !parent_known) return;
-  Evidence par;
-  par.metric = width ? "max_link_width (upstream port)" : "max_link_speed (upstream port)";
-  par.value = width ? static_cast<double>(*s.parent_max_width) : *s.parent_max_speed_gts;
-  par.unit = dev.unit;
-  par.source = sys_attr(s.parent_bdf, width ? "max_link_width" : "max_link_speed");
-  f.evidence.push_back(par);
+  f.evidence.push_back(Evidence::number(std::string(attr) + " (upstream port)",
+                                        width ? static_cast<double>(*s.parent_max_width) : *s.parent_max_speed_gts,
+                                        unit, sys_attr(s.parent_bdf, attr)));
 }
 
 }  // namespace
@@ -86,14 +82,8 @@ std::vector<Finding> judge_pcie_link(const PcieLinkSubject& s) {
                   std::to_string(cur) + " of " + std::to_string(*width_limit) +
                   " lanes carry host and GPUDirect traffic";
     }
-    Evidence e;
-    e.metric = "current_link_width";
-    e.value = cur;
-    e.unit = "lanes";
-    e.threshold = *width_limit;
-    e.threshold_text = "lower max_link_width of the two ends";
-    e.source = sys_attr(s.bdf, "current_link_width");
-    f.evidence.push_back(e);
+    f.evidence.push_back(Evidence::number("current_link_width", cur, "lanes", sys_attr(s.bdf, "current_link_width"))
+                             .expect(*width_limit, "lower max_link_width of the two ends"));
     add_max_evidence(f, s, true);
     f.action =
         "Reseat the card and its riser or cable, check in the BIOS that the slot is not "
@@ -109,14 +99,8 @@ std::vector<Finding> judge_pcie_link(const PcieLinkSubject& s) {
     Finding f;
     f.layer = Layer::kPhysical;
     f.subject = s.bdf;
-    Evidence e;
-    e.metric = "current_link_speed";
-    e.value = cur;
-    e.unit = "GT/s";
-    e.threshold = *speed_limit;
-    e.threshold_text = "lower max_link_speed of the two ends";
-    e.source = sys_attr(s.bdf, "current_link_speed");
-    f.evidence.push_back(e);
+    f.evidence.push_back(Evidence::number("current_link_speed", cur, "GT/s", sys_attr(s.bdf, "current_link_speed"))
+                             .expect(*speed_limit, "lower max_link_speed of the two ends"));
     add_max_evidence(f, s, false);
     if (s.is_gpu) {
       f.severity = Severity::kInfo;

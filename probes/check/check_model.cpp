@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,23 @@ bool numbered(const std::string& t) {
 const char* const kStateNames[] = {"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"};
 const char* const kPhysNames[] = {"", "Sleep", "Polling", "Disabled", "PortConfigurationTraining",
                                   "LinkUp", "LinkErrorRecovery", "Phy Test"};
+
+// "<n>: <name>" (the sysfs form) of a state printed as "<NAME> (<n>)" or by name in any case and
+// spacing ("Active", "LinkUp", "PORT_ACTIVE (4)"); names[first..last] are the sysfs spellings.
+// Text that is none of these is returned trimmed.
+std::string normalize_numbered(const std::string& text, const char* const* names, int first, int last) {
+  std::string t = trim(text);
+  if (t.empty() || numbered(t)) return t;
+  if (auto n = trailing_number(t)) {
+    if (*n >= first && *n <= last) return std::to_string(*n) + ": " + names[*n];
+    return t;
+  }
+  std::string k = squash_lower(t);
+  if (k == "initializing" || k == "initialize") k = "init";  // PORT_INIT spelled out
+  for (int i = first; i <= last; ++i)
+    if (k == squash_lower(names[i])) return std::to_string(i) + ": " + names[i];
+  return t;
+}
 
 nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 nlohmann::json opt(const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
@@ -79,39 +97,49 @@ void append(std::optional<std::vector<T>>& into, std::optional<std::vector<T>>& 
   for (auto& x : *more) into->push_back(std::move(x));
 }
 
+// The text fields PortInfo and RdmaPortFacts share, pair by pair (with `port`, the whole
+// mapping): both conversions read this one table.
+struct SharedPortField {
+  std::string PortInfo::*info;
+  std::string RdmaPortFacts::*facts;
+};
+constexpr SharedPortField kSharedPortFields[] = {
+    {&PortInfo::device, &RdmaPortFacts::device},     {&PortInfo::ibdev, &RdmaPortFacts::ibdev},
+    {&PortInfo::netdev, &RdmaPortFacts::netdev},     {&PortInfo::link_layer, &RdmaPortFacts::link_layer},
+    {&PortInfo::state, &RdmaPortFacts::state},       {&PortInfo::phys_state, &RdmaPortFacts::phys_state},
+    {&PortInfo::rate, &RdmaPortFacts::rate},         {&PortInfo::sysfs_dir, &RdmaPortFacts::source},
+};
+
 }  // namespace
 
-std::string normalize_port_state(const std::string& text) {
-  std::string t = trim(text);
-  if (t.empty() || numbered(t)) return t;
-  if (auto n = trailing_number(t)) {
-    if (*n >= 0 && *n <= 5) return std::to_string(*n) + ": " + kStateNames[*n];
-    return t;
-  }
-  std::string k = squash_lower(t);
-  if (k == "initializing" || k == "initialize") k = "init";
-  if (k == "activedefer") k = "active_defer";
-  for (int i = 0; i <= 5; ++i) {
-    std::string name = kStateNames[i];
-    std::string lower;
-    for (char c : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    if (k == lower) return std::to_string(i) + ": " + name;
-  }
-  return t;
+PortInfo to_port_info(const RdmaPortFacts& p) {
+  PortInfo info;
+  for (const auto& f : kSharedPortFields) info.*f.info = p.*f.facts;
+  info.port = p.port;
+  info.is_rdma = true;
+  return info;
 }
 
-std::string normalize_phys_state(const std::string& text) {
-  std::string t = trim(text);
-  if (t.empty() || numbered(t)) return t;
-  if (auto n = trailing_number(t)) {
-    if (*n >= 1 && *n <= 7) return std::to_string(*n) + ": " + kPhysNames[*n];
-    return t;
-  }
-  std::string k = squash_lower(t);
-  for (int i = 1; i <= 7; ++i)
-    if (k == squash_lower(kPhysNames[i])) return std::to_string(i) + ": " + kPhysNames[i];
-  return t;
+RdmaPortFacts listed_rdma_port(const std::string& ibdev, int port, std::string source) {
+  RdmaPortFacts p;
+  p.ibdev = ibdev;
+  p.port = port;
+  p.device = ibdev + "/" + std::to_string(port);
+  p.source = std::move(source);
+  return p;
 }
+
+RdmaPortFacts rdma_port_facts(const PortInfo& port) {
+  RdmaPortFacts p;
+  for (const auto& f : kSharedPortFields) p.*f.facts = port.*f.info;
+  p.port = port.port;
+  p.rate_gbps = parse_leading_double(port.rate);
+  return p;
+}
+
+std::string normalize_port_state(const std::string& text) { return normalize_numbered(text, kStateNames, 0, 5); }
+
+std::string normalize_phys_state(const std::string& text) { return normalize_numbered(text, kPhysNames, 1, 7); }
 
 const char* wc_status_name(int status) {
   static const char* const kNames[] = {

@@ -94,6 +94,20 @@ struct RdmaPortFacts {
   bool from_sysfs = false; ///< `source` is the port's sysfs directory (attribute files below it).
 };
 
+/// The PortInfo the counter rules read (rules/counter_rules.h), from a port's facts: device,
+/// ibdev, port, netdev, link_layer, state, phys_state, rate; sysfs_dir = facts.source;
+/// is_rdma = true. The inverse of rdma_port_facts() on the fields both models have.
+PortInfo to_port_info(const RdmaPortFacts& p);
+
+/// The facts of an RDMA port the counter reader found (probes/counters/sysfs_counters.h): the
+/// fields of to_port_info() copied back (source = sysfs_dir) and rate_gbps parsed from `rate`.
+/// The rest (model, firmware, MTUs, GIDs, lid, from_sysfs) is for the caller to fill.
+RdmaPortFacts rdma_port_facts(const PortInfo& port);
+
+/// A port a tool's listing names (ibstat, ibstatus, ibv_devinfo): ibdev, port, device
+/// "<ibdev>/<port>" and `source` ("FILE line N: CA 'mlx5_0' port 1"); everything else unknown.
+RdmaPortFacts listed_rdma_port(const std::string& ibdev, int port, std::string source);
+
 /// Normalizes a port state as any of the tools print it ("Active", "4: ACTIVE",
 /// "PORT_ACTIVE (4)", "Down") to the sysfs form "4: ACTIVE"; unknown text is returned trimmed.
 std::string normalize_port_state(const std::string& text);

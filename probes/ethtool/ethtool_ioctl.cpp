@@ -10,10 +10,8 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
 
-#include "core/text.h"
+#include "probes/counters/ethtool_s_text.h"
 
 namespace fabdiag {
 namespace {
@@ -151,48 +149,17 @@ Result<EthtoolStats> IoctlEthtoolStatsSource::read_stats(const std::string& netd
   return EthtoolStats{std::move(*r), "ethtool -S " + netdev + " (SIOCETHTOOL)"};
 }
 
-Result<std::vector<EthtoolStat>> parse_ethtool_s_text(std::string_view text,
-                                                      const std::string& source) {
-  std::vector<EthtoolStat> out;
-  size_t line_no = 0;
-  for (const auto& raw : split(text, '\n')) {
-    ++line_no;
-    std::string line = trim(raw);
-    if (line.empty()) continue;
-    if (line_no == 1 && ends_with(line, "statistics:")) continue;  // "NIC statistics:"
-    size_t colon = line.rfind(':');
-    if (colon == std::string::npos || colon == 0)
-      return make_error(ErrorCode::kParse,
-                        "line " + std::to_string(line_no) + " is not \"name: value\": " + line,
-                        source);
-    auto v = parse_u64(line.substr(colon + 1));
-    if (!v)
-      return make_error(ErrorCode::kParse,
-                        "line " + std::to_string(line_no) + " has no unsigned value: " + line,
-                        source);
-    out.push_back(EthtoolStat{trim(line.substr(0, colon)), *v});
-  }
-  return out;
-}
-
 Result<EthtoolStats> FixtureEthtoolStatsSource::read_stats(const std::string& netdev) const {
   std::string rel = "ethtool/" + netdev;
   auto text = fs_.read_sys(rel);
   if (!text) return text.error();
-  auto stats = parse_ethtool_s_text(*text, fs_.sys_path(rel));
-  if (!stats) return stats.error();
-  return EthtoolStats{std::move(*stats), fs_.sys_path(rel)};
+  auto parsed = parse_ethtool_s_text(*text, fs_.sys_path(rel), EthtoolSStrictness::kStrict);
+  if (!parsed) return parsed.error();
+  return EthtoolStats{std::move(parsed->stats), fs_.sys_path(rel)};
 }
 
 std::string FixtureEthtoolStatsSource::describe() const {
   return "fixture files ethtool/<netdev> under the sysfs root (ethtool -S text)";
-}
-
-bool is_live_sysfs(const FsRoot& fs) {
-  std::error_code ec;
-  std::string p = std::filesystem::weakly_canonical(fs.sysfs_root(), ec).string();
-  while (p.size() > 1 && p.back() == '/') p.pop_back();
-  return !ec && p == "/sys";
 }
 
 std::unique_ptr<EthtoolStatsSource> make_ethtool_stats_source(const FsRoot& fs,

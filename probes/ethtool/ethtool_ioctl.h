@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/fs_root.h"
@@ -64,7 +63,8 @@ class IoctlEthtoolStatsSource final : public EthtoolStatsSource {
 };
 
 /// Driver statistics captured next to a fixture: the text of `ethtool -S <netdev>` in the
-/// logical sysfs path "ethtool/<netdev>" of the fixture root (a path no real /sys has).
+/// logical sysfs path "ethtool/<netdev>" of the fixture root (a path no real /sys has), parsed
+/// strictly (probes/counters/ethtool_s_text.h).
 /// Errors: kNotFound when the file is absent (the normal case), kParse when a line is malformed.
 class FixtureEthtoolStatsSource final : public EthtoolStatsSource {
  public:
@@ -77,17 +77,9 @@ class FixtureEthtoolStatsSource final : public EthtoolStatsSource {
   FsRoot fs_;
 };
 
-/// Parses `ethtool -S` output: an optional "NIC statistics:" header, then "<name>: <u64>" lines
-/// (split at the last ':'; names may hold '.', '[', ']'). Blank lines are skipped.
-/// Errors: kParse naming `source` and the line number.
-Result<std::vector<EthtoolStat>> parse_ethtool_s_text(std::string_view text, const std::string& source);
-
 /// The source a command should use for `fs`: the ioctl when `fs` reads the live /sys (the ioctl
 /// would read the live host, so never on a fixture), else the fixture files.
 /// `io` is used only for the live host and must outlive the returned object.
 std::unique_ptr<EthtoolStatsSource> make_ethtool_stats_source(const FsRoot& fs, const EthtoolIoctl& io);
-
-/// True when `fs` reads the live host's /sys (its sysfs root resolves to "/sys").
-bool is_live_sysfs(const FsRoot& fs);
 
 }  // namespace fabdiag

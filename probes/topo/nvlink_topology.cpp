@@ -117,14 +117,8 @@ std::vector<Finding> judge_nvlinks(const TopologyReport& report) {
     f.message = d.name + " has " + std::to_string(active) + " active NVLinks, other GPUs of this node have " +
                 std::to_string(best) + (down.empty() ? "" : n_down == 1 ? " (link " + down + " is not active)" : " (links " + down + " are not active)") +
                 ": GPU-to-GPU bandwidth through this GPU is lower, and collectives run at its pace";
-    Evidence e;
-    e.metric = "active NVLinks";
-    e.value = active;
-    e.unit = "links";
-    e.threshold = best;
-    e.threshold_text = "most active NVLinks of a GPU on this node";
-    e.source = "NVML nvmlDeviceGetNvLinkState";
-    f.evidence.push_back(e);
+    f.evidence.push_back(Evidence::number("active NVLinks", active, "links", "NVML nvmlDeviceGetNvLinkState")
+                             .expect(best, "most active NVLinks of a GPU on this node"));
     f.action = "Run nvidia-smi nvlink -s -i " + (d.nvml ? std::to_string(d.nvml->nvml_index) : std::string("<gpu>")) +
                " and nvidia-smi nvlink -e, look for Xid 74 in dmesg, run dcgmi diag -r 2; if links stay down, have the "
                "GPU baseboard serviced";

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text.h"
+
 namespace fabdiag {
 
 namespace {
@@ -18,12 +20,6 @@ std::string subject_of(const TopoDevice& d) {
   if (d.ibdev) return *d.ibdev;
   if (!d.pci.bdf.empty()) return d.pci.bdf;
   return d.name;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& last_sep = " and ") {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? last_sep : ", ") + v[i];
-  return s;
 }
 
 bool known_cell(const Relation& c) { return !c.missing && c.pcie != PcieLevel::kUnknown; }
@@ -48,16 +44,12 @@ std::string labels(const TopologyReport& r, const std::vector<std::string>& name
     const TopoDevice* d = by_name(r, n);
     out.push_back(d ? label(*d) : n);
   }
-  return join(out);
+  return join_prose(out);
 }
 
 Evidence relation_evidence(const std::string& gpu, const std::string& nic, PcieLevel level, const std::string& source) {
-  Evidence e;
-  e.metric = gpu + "-" + nic + " relation";
-  e.value_text = to_string(level);
-  e.threshold_text = "PXB or better for GPUDirect RDMA (NCCL_NET_GDR_LEVEL default)";
-  e.source = source;
-  return e;
+  return Evidence::text(gpu + "-" + nic + " relation", to_string(level), source)
+      .expect("PXB or better for GPUDirect RDMA (NCCL_NET_GDR_LEVEL default)");
 }
 
 }  // namespace
@@ -153,22 +145,18 @@ std::vector<Finding> judge_rails(const Rails& rails, const TopologyReport& r, co
     f.code = "nic_shared_by_gpus";
     std::vector<std::string> subjects;
     for (const auto& n : grp.nics) subjects.push_back(subject_of(*by_name(r, n)));
-    f.subject = join(subjects, ", ");
+    f.subject = join(subjects);
     const std::string nics = labels(r, grp.nics);
     char share[64];
     std::snprintf(share, sizeof share, "%zu/%zu", grp.nics.size(), grp.gpus.size());
     f.message = (grp.nics.size() == 1 ? nics + " is the only GPU-local RDMA NIC of "
                                       : nics + " are the only GPU-local RDMA NICs of ") +
-                join(grp.gpus) + " (" + to_string(grp.relation) + "): when these GPUs use the network at once each gets about " +
+                join_prose(grp.gpus) + " (" + to_string(grp.relation) + "): when these GPUs use the network at once each gets about " +
                 share + " of a NIC (topology, not a hardware fault)";
-    Evidence ratio;
-    ratio.metric = "GPUs per local NIC";
-    ratio.value = static_cast<double>(grp.gpus.size()) / static_cast<double>(grp.nics.size());
-    ratio.unit = "GPUs/NIC";
-    ratio.threshold = 1;
-    ratio.threshold_text = "one local NIC per GPU";
-    ratio.source = source;
-    f.evidence.push_back(ratio);
+    f.evidence.push_back(Evidence::number("GPUs per local NIC",
+                                          static_cast<double>(grp.gpus.size()) / static_cast<double>(grp.nics.size()),
+                                          "GPUs/NIC", source)
+                             .expect(1, "one local NIC per GPU"));
     for (const auto& rail : rails.gpus)
       if (std::find(grp.gpus.begin(), grp.gpus.end(), rail.gpu) != grp.gpus.end())
         for (const auto& n : rail.closest_nics) f.evidence.push_back(relation_evidence(rail.gpu, n, rail.relation, source));
@@ -215,19 +203,10 @@ std::vector<Finding> judge_rails(const Rails& rails, const TopologyReport& r, co
     }
     f.message = label(*d) + " is not close to any GPU (best relation " + to_string(best) +
                 "): GPU traffic through it would cross the host bridge or the CPU interconnect and lose GPUDirect RDMA";
-    Evidence e;
-    e.metric = "best GPU relation of " + nic;
-    e.value_text = to_string(best);
-    e.threshold_text = "PXB or better to at least one GPU";
-    e.source = source;
-    f.evidence.push_back(e);
-    if (!rails.unknown_gpus.empty()) {
-      Evidence u;
-      u.metric = "GPUs whose relation is unknown";
-      u.value_text = join(rails.unknown_gpus, ", ");
-      u.source = source;
-      f.evidence.push_back(u);
-    }
+    f.evidence.push_back(
+        Evidence::text("best GPU relation of " + nic, to_string(best), source).expect("PXB or better to at least one GPU"));
+    if (!rails.unknown_gpus.empty())
+      f.evidence.push_back(Evidence::text("GPUs whose relation is unknown", join(rails.unknown_gpus), source));
     f.action = "Leave " + (d->ibdev ? *d->ibdev : nic) +
                " out of NCCL_IB_HCA, or confirm it is a frontend/storage NIC that GPU traffic is not meant to use";
     out.push_back(std::move(f));

@@ -132,4 +132,15 @@ nlohmann::json topology_to_json(const TopologyReport& report) {
   return data;
 }
 
+Envelope topo_envelope(const TopologyReport& report, const Rails& rails,
+                       const std::vector<Finding>& more_findings) {
+  Envelope env = make_envelope(kTopoSchema);
+  env.data = topology_to_json(report);
+  env.data["rails"] = rails_to_json(rails);
+  env.findings = report.findings;
+  env.findings.insert(env.findings.end(), more_findings.begin(), more_findings.end());
+  env.errors = report.gaps;
+  return env;
+}
+
 }  // namespace fabdiag

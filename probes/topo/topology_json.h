@@ -27,8 +27,8 @@
 //   nvlink: { state: "unknown"|"known", reason: "NVML not loaded", source: "NVML ..."|"" },
 //   pcie_uplinks: [ { pci_bdf, parent_bdf, current_speed_gts, max_speed_gts, current_width,
 //                     max_width, parent_max_speed_gts, parent_max_width } ] }
-// cmd/topo adds data.rails (probes/topo/rails.h) and, with --against, data.drift
-// (probes/topo/topology_drift.h).
+// topo_envelope() adds data.rails (probes/topo/rails.h); cmd/topo adds, with --against,
+// data.drift (probes/topo/topology_drift.h).
 #pragma once
 
 #include <string>
@@ -37,6 +37,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/envelope.h"
+#include "core/finding.h"
+#include "probes/topo/rails.h"
 #include "probes/topo/topology.h"
 
 namespace fabdiag {
@@ -49,5 +52,13 @@ const std::vector<std::pair<std::string, std::string>>& topology_legend();
 
 /// The `data` member described above.
 nlohmann::json topology_to_json(const TopologyReport& report);
+
+/// The fabdiag.topo/1 envelope of a report, the one builder for every producer (`fabdiag topo`,
+/// `fabdiag import nvidia-smi-topo`): data = topology_to_json(report) plus data.rails =
+/// rails_to_json(rails); findings = report.findings, then `more_findings` in their order;
+/// errors = report.gaps. params, hosts and the timing stay as make_envelope() (core/envelope.h)
+/// leaves them, for the caller.
+Envelope topo_envelope(const TopologyReport& report, const Rails& rails,
+                       const std::vector<Finding>& more_findings);
 
 }  // namespace fabdiag

@@ -11,28 +11,13 @@
 #include "baseline/store.h"
 #include "core/atomic_file.h"
 #include "tests/support/skip.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
 using namespace fabdiag::baseline;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh empty directory under the system temp dir, removed at scope exit.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "fabdiag-store-test-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path, ec);
-  }
-  std::string str(const std::string& rel = {}) const { return rel.empty() ? path.string() : (path / rel).string(); }
-};
 
 std::string bench_doc(double busbw = 10e9, const std::string& schema = "fabdiag.bench/1") {
   nlohmann::json j = {{"schema", schema},
@@ -91,7 +76,7 @@ TEST_CASE("baseline names: allowed set, no traversal, no hidden files") {
 }
 
 TEST_CASE("save writes NAME.json atomically, keeps the document, adds the baseline record") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str("store/nested"));  // created on first save
   auto info = store.save("nightly", bench_doc(), "/data/run.json", false, "2026-11-30T08:00:00Z");
   REQUIRE_MESSAGE(info.ok(), (info.ok() ? "" : info.error().to_string()));
@@ -127,7 +112,7 @@ TEST_CASE("save writes NAME.json atomically, keeps the document, adds the baseli
 }
 
 TEST_CASE("save refuses to overwrite without force and replaces with it") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str());
   REQUIRE(store.save("n1", bench_doc(10e9), "a.json", false).ok());
   auto again = store.save("n1", bench_doc(20e9), "b.json", false);
@@ -141,7 +126,7 @@ TEST_CASE("save refuses to overwrite without force and replaces with it") {
 }
 
 TEST_CASE("save rejects bad names and documents without writing anything") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str("s"));
   CHECK(store.save("../escape", bench_doc(), "x", false).error().code == ErrorCode::kInvalidArgument);
   auto empty = store.save("n", "  \n", "empty.json", false);
@@ -172,7 +157,7 @@ TEST_CASE("save rejects bad names and documents without writing anything") {
 }
 
 TEST_CASE("load names the missing or corrupt file") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str());
   auto missing = store.load("nope");
   REQUIRE_FALSE(missing.ok());
@@ -187,7 +172,7 @@ TEST_CASE("load names the missing or corrupt file") {
 }
 
 TEST_CASE("list: sorted, corrupt files reported and skipped, temp files ignored") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str());
   REQUIRE(store.save("zeta", bench_doc(), "z.json", false).ok());
   REQUIRE(store.save("alpha", bench_doc(), "a.json", false).ok());
@@ -213,7 +198,7 @@ TEST_CASE("list: sorted, corrupt files reported and skipped, temp files ignored"
 }
 
 TEST_CASE("save into a store that cannot be created fails naming the directory") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   REQUIRE(write_file_atomic(tmp.str("plain-file"), "x").ok());
   BaselineStore store(tmp.str("plain-file/store"));  // a directory under a regular file
   auto r = store.save("n", bench_doc(), "x.json", false);
@@ -224,7 +209,7 @@ TEST_CASE("save into a store that cannot be created fails naming the directory")
 
 TEST_CASE("save into a read-only store fails with a permission error naming the file") {
   if (geteuid() == 0) FABDIAG_SKIP_TEST("running as root, which may write into a read-only directory");
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   fs::create_directory(tmp.str("ro"));
   fs::permissions(tmp.str("ro"), fs::perms::owner_read | fs::perms::owner_exec);
   BaselineStore store(tmp.str("ro"));
@@ -235,7 +220,7 @@ TEST_CASE("save into a read-only store fails with a permission error naming the 
 }
 
 TEST_CASE("saving raw nccl-tests output points at the importer") {
-  TempDir tmp;
+  testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str());
   auto r = store.save("n", "#  size count type redop time algbw busbw\n", "run.txt", false);
   REQUIRE_FALSE(r.ok());

@@ -1,35 +1,21 @@
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/atomic_file.h"
 #include "core/fs_root.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
 namespace fs = std::filesystem;
 
-namespace {
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/fabdiag-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  void write(const std::string& rel, const std::string& content) const {
-    fs::create_directories((path / rel).parent_path());
-    std::ofstream(path / rel) << content;
-  }
-};
-}  // namespace
+using fabdiag::testing::TempTree;
 
 TEST_CASE("FsRoot reads logical paths under the root and trims newlines") {
-  TempDir t;
+  TempTree t;
   t.write("sys/class/net/eth0/mtu", "9000\n");
   t.write("proc/cmdline", "iommu=pt\n");
-  FsRoot root((t.path / "sys").string(), (t.path / "proc").string());
+  FsRoot root((t.path() / "sys").string(), (t.path() / "proc").string());
   CHECK(root.validate().ok());
   auto mtu = root.read_sys("class/net/eth0/mtu");
   REQUIRE(mtu.ok());
@@ -39,9 +25,9 @@ TEST_CASE("FsRoot reads logical paths under the root and trims newlines") {
 }
 
 TEST_CASE("FsRoot maps errno to error codes and names the path") {
-  TempDir t;
+  TempTree t;
   t.write("sys/x", "1");
-  FsRoot root((t.path / "sys").string(), (t.path / "sys").string());
+  FsRoot root((t.path() / "sys").string(), (t.path() / "sys").string());
   auto missing = root.read_sys("class/infiniband/mlx5_0/ports/1/counters/symbol_error");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().code == ErrorCode::kNotFound);
@@ -53,23 +39,23 @@ TEST_CASE("FsRoot maps errno to error codes and names the path") {
 }
 
 TEST_CASE("FsRoot lists in natural order and resolves relative links inside the root") {
-  TempDir t;
+  TempTree t;
   for (auto n : {"mlx5_10", "mlx5_2", "mlx5_1"}) t.write(std::string("sys/class/infiniband/") + n + "/x", "");
-  auto names = FsRoot((t.path / "sys").string(), "/proc").list_sys("class/infiniband");
+  auto names = FsRoot((t.path() / "sys").string(), "/proc").list_sys("class/infiniband");
   REQUIRE(names.ok());
   CHECK(*names == std::vector<std::string>{"mlx5_1", "mlx5_2", "mlx5_10"});
 
   t.write("sys/devices/pci0000:16/0000:16:02.0/0000:17:00.0/vendor", "0x15b3");
-  fs::create_directories(t.path / "sys/bus/pci/devices");
+  fs::create_directories(t.path() / "sys/bus/pci/devices");
   fs::create_symlink("../../../devices/pci0000:16/0000:16:02.0/0000:17:00.0",
-                     t.path / "sys/bus/pci/devices/0000:17:00.0");
-  FsRoot root((t.path / "sys").string(), "/proc");
+                     t.path() / "sys/bus/pci/devices/0000:17:00.0");
+  FsRoot root((t.path() / "sys").string(), "/proc");
   auto canon = root.canonical_sys("bus/pci/devices/0000:17:00.0");
   REQUIRE(canon.ok());
   CHECK(*canon == "devices/pci0000:16/0000:16:02.0/0000:17:00.0");
   CHECK(root.read_sys("bus/pci/devices/0000:17:00.0/vendor").value() == "0x15b3");
 
-  fs::create_symlink("/etc", t.path / "sys/outside");
+  fs::create_symlink("/etc", t.path() / "sys/outside");
   auto out = root.canonical_sys("outside");
   REQUIRE_FALSE(out.ok());
   CHECK(out.error().code == ErrorCode::kInvalidArgument);
@@ -83,16 +69,28 @@ TEST_CASE("natural_less") {
 }
 
 TEST_CASE("write_file_atomic replaces the file and leaves no temporary behind") {
-  TempDir t;
-  std::string p = (t.path / "result.json").string();
+  TempTree t;
+  std::string p = (t.path() / "result.json").string();
   REQUIRE(write_file_atomic(p, "one").ok());
   REQUIRE(write_file_atomic(p, "two").ok());
   CHECK(read_file(p).value() == "two");
   int files = 0;
-  for (auto& e : fs::directory_iterator(t.path)) (void)e, ++files;
+  for (auto& e : fs::directory_iterator(t.path())) (void)e, ++files;
   CHECK(files == 1);
-  auto bad = write_file_atomic((t.path / "no/such/dir/x.json").string(), "x");
+  auto bad = write_file_atomic((t.path() / "no/such/dir/x.json").string(), "x");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().source.find("no/such/dir/x.json") != std::string::npos);
-  CHECK(read_file((t.path / "missing").string()).error().code == ErrorCode::kNotFound);
+  CHECK(read_file((t.path() / "missing").string()).error().code == ErrorCode::kNotFound);
+}
+
+TEST_CASE("is_live_sysfs: the same directory as /sys, also through a link, never a fixture") {
+  CHECK(is_live_sysfs(FsRoot()));
+  CHECK(is_live_sysfs(FsRoot("/sys/", "/proc")));
+  TempTree t;
+  t.link("sys", "/sys");
+  t.dir("fixture/class/net");
+  CHECK(is_live_sysfs(FsRoot(t.str("sys"), "/proc")));
+  CHECK_FALSE(is_live_sysfs(FsRoot(t.str("fixture"), "/proc")));
+  CHECK_FALSE(is_live_sysfs(FsRoot(t.str("missing"), "/proc")));
+  CHECK_FALSE(is_live_sysfs(FsRoot(std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/dgx8", "/proc")));
 }

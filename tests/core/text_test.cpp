@@ -53,3 +53,19 @@ TEST_CASE("split helpers") {
   CHECK(split_ws("  GPU0\t X  NV12 ") == std::vector<std::string>{"GPU0", "X", "NV12"});
   CHECK(trim("  x \n") == "x");
 }
+
+TEST_CASE("join, join_first and join_prose") {
+  const std::vector<std::string> abc = {"a", "b", "c"};
+  CHECK(join(abc) == "a, b, c");
+  CHECK(join(abc, "; ") == "a; b; c");
+  CHECK(join({}) == "");
+  CHECK(join({"", "b"}) == ", b");  // by position: an empty item keeps its separator
+  CHECK(join_first(abc, 2, ", ", "...") == "a, b, ...");
+  CHECK(join_first(abc, 3, ", ", "...") == "a, b, c");
+  CHECK(join_first(abc, 0, "; ", "...") == "...");
+  CHECK(join_prose({"a"}) == "a");
+  CHECK(join_prose({"a", "b"}) == "a and b");
+  CHECK(join_prose(abc) == "a, b and c");
+  CHECK(join_prose(abc, " or ") == "a, b or c");
+  CHECK(join_prose({}) == "");
+}

@@ -248,7 +248,7 @@ TEST_CASE("a header without rows is a gap, not a table, CRLF line ends are accep
   CHECK(imp->gaps[0].source == "crlf.txt:1");
 }
 
-TEST_CASE("collective names: programs, spellings, busbw factors") {
+TEST_CASE("collective names: programs and spellings") {
   CHECK(normalize_collective_name("all_reduce_perf") == "all_reduce");
   CHECK(normalize_collective_name("/opt/nccl-tests/build/all_gather_perf_mpi") == "all_gather");
   CHECK(normalize_collective_name("allreduce") == "all_reduce");
@@ -256,9 +256,13 @@ TEST_CASE("collective names: programs, spellings, busbw factors") {
   CHECK(normalize_collective_name("alltoall_perf") == "alltoall");
   CHECK_FALSE(normalize_collective_name("hypercube_perf").has_value());
   CHECK_FALSE(normalize_collective_name("").has_value());
-  CHECK(busbw_factor("all_reduce") == "2(n-1)/n");
-  CHECK(busbw_factor("sendrecv") == "1");
-  CHECK(busbw_factor("unknown").empty());
+  CHECK(normalize_collective_name("scatter_perf") == "scatter");
+  auto bad = parse_nccl_tests("", "f", "hypercube");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().code == ErrorCode::kInvalidArgument);
+  CHECK(bad.error().message ==
+        "'hypercube' is not an nccl-tests collective (expected one of all_reduce, all_gather, "
+        "reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter)");
 }
 
 TEST_CASE("a row with nan, inf or a negative time is a reported gap, never a measurement") {

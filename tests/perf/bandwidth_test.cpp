@@ -30,6 +30,20 @@ TEST_CASE("busbw factors match nccl-tests at n = 1, 2, 8") {
   CHECK(busbw_factor(Collective::kAllReduce, 0) == doctest::Approx(0.0));  // clamped to n = 1
 }
 
+TEST_CASE("busbw factor formulas by name: the benchmark's collectives and nccl-tests' gather, scatter") {
+  CHECK(nccl_tests_collective_names() ==
+        std::vector<std::string>{"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                                 "reduce", "sendrecv", "gather", "scatter"});
+  for (const auto& name : collective_names())
+    CHECK(std::string(busbw_factor_formula(std::string_view(name))) ==
+          busbw_factor_formula(*parse_collective(name)));
+  CHECK(std::string(busbw_factor_formula("gather")) == "(n-1)/n");
+  CHECK(std::string(busbw_factor_formula("scatter")) == "(n-1)/n");
+  CHECK(std::string(busbw_factor_formula("sendrecv")) == "1");
+  CHECK(busbw_factor_formula("hypercube") == nullptr);
+  CHECK(busbw_factor_formula("allreduce") == nullptr);  // the fabdiag spelling only
+}
+
 TEST_CASE("algbw is size over time and busbw applies the factor") {
   // nccl-tests all_reduce_perf at 8 ranks: 1 GiB in 10 ms -> algbw 107.37 GB/s, busbw 187.9 GB/s.
   const double size = 1073741824.0, t = 0.010;

@@ -8,7 +8,7 @@
 
 #include "rules/check_run.h"
 #include "collect/check_sysfs.h"
-#include "tests/support/counter_test_tree.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
 
@@ -143,7 +143,7 @@ TEST_CASE("the faults' messages say what a person needs") {
 }
 
 TEST_CASE("GID entries whose read fails count as empty, a tree without gid_attrs is 'unknown'") {
-  testing::CounterTestTree t;
+  testing::TempTree t;
   std::string p = "class/infiniband/mlx5_0/ports/1";
   t.file(p + "/state", "4: ACTIVE");
   t.file(p + "/phys_state", "5: LinkUp");

@@ -1,5 +1,4 @@
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,21 +9,12 @@
 #include "probes/capture/sysfs_capture.h"
 #include "probes/topo/topology.h"
 #include "probes/topo/topology_json.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
 namespace fsys = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fsys::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/fabdiag-capture-test-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fsys::remove_all(path); }
-  std::string sub(const std::string& name) const { return (path / name).string(); }
-};
 
 std::string slurp(const fsys::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -88,9 +78,9 @@ TEST_CASE("Anonymizer: the Device Serial Number capability is zeroed in config s
 }
 
 TEST_CASE("gather: a capture of dgx8 gives the same topology, with relative links and placeholder GUIDs") {
-  TempDir tmp;
+  testing::TempTree tmp("capture-test");
   std::string src = std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/dgx8";
-  auto cap = capture_sysfs(root_of(src), tmp.sub("cap"));
+  auto cap = capture_sysfs(root_of(src), tmp.str("cap"));
   REQUIRE(cap.ok());
   CHECK(cap->gaps.empty());
   CHECK(cap->pci_functions == 46);
@@ -100,31 +90,25 @@ TEST_CASE("gather: a capture of dgx8 gives the same topology, with relative link
   CHECK(cap->macs_replaced == 8);
 
   auto before = discover_topology(root_of(src));
-  auto after = discover_topology(root_of(tmp.sub("cap")));
+  auto after = discover_topology(root_of(tmp.str("cap")));
   CHECK(after.gaps.empty());
   CHECK(topology_to_json(after) == topology_to_json(before));
 
-  for (const auto& e : fsys::recursive_directory_iterator(tmp.path))
+  for (const auto& e : fsys::recursive_directory_iterator(tmp.path()))
     if (e.is_symlink()) CHECK(fsys::read_symlink(e.path()).is_relative());
-  auto guid = slurp(tmp.path / "cap/class/infiniband/mlx5_3/node_guid");
+  auto guid = slurp(tmp.path() / "cap/class/infiniband/mlx5_3/node_guid");
   CHECK(guid == "0000:0000:0000:0004\n");
-  CHECK_FALSE(fsys::exists(tmp.path / "cap/class/infiniband/mlx5_3/node_desc"));  // not in the source either
-  CHECK(fsys::exists(tmp.path / "cap/class/infiniband/mlx5_3/ports/1/counters/symbol_error"));
-  CHECK(fsys::exists(tmp.path / "cap/class/net/ibp47s0/statistics/rx_bytes"));
-  CHECK(fsys::is_symlink(tmp.path / "cap/bus/pci/drivers/mlx5_core/0000:2f:00.0"));
+  CHECK_FALSE(fsys::exists(tmp.path() / "cap/class/infiniband/mlx5_3/node_desc"));  // not in the source either
+  CHECK(fsys::exists(tmp.path() / "cap/class/infiniband/mlx5_3/ports/1/counters/symbol_error"));
+  CHECK(fsys::exists(tmp.path() / "cap/class/net/ibp47s0/statistics/rx_bytes"));
+  CHECK(fsys::is_symlink(tmp.path() / "cap/bus/pci/drivers/mlx5_core/0000:2f:00.0"));
 }
 
 TEST_CASE("gather: real-looking identifiers are replaced everywhere, serial numbers in config are cleared") {
-  TempDir tmp;
-  const fsys::path src = tmp.path / "sys";
-  auto write = [&](const std::string& rel, const std::string& content) {
-    fsys::create_directories((src / rel).parent_path());
-    std::ofstream(src / rel, std::ios::binary) << content;
-  };
-  auto link = [&](const std::string& rel, const std::string& target) {
-    fsys::create_directories((src / rel).parent_path());
-    fsys::create_symlink(target, src / rel);
-  };
+  testing::TempTree tmp("capture-test");
+  const fsys::path src = tmp.path() / "sys";
+  auto write = [&](const std::string& rel, const std::string& content) { tmp.write("sys/" + rel, content); };
+  auto link = [&](const std::string& rel, const std::string& target) { tmp.link("sys/" + rel, target); };
   const std::string dev = "devices/pci0000:00/0000:00:01.0/0000:01:00.0";
   write(dev + "/vendor", "0x15b3\n");
   write(dev + "/class", "0x020000\n");
@@ -147,38 +131,38 @@ TEST_CASE("gather: real-looking identifiers are replaced everywhere, serial numb
   link(dev + "/infiniband/mlx5_0/device", "../../../0000:01:00.0");
   link("class/infiniband/mlx5_0", "../../" + dev + "/infiniband/mlx5_0");
 
-  auto cap = capture_sysfs(root_of(src.string()), tmp.sub("cap"));
+  auto cap = capture_sysfs(root_of(src.string()), tmp.str("cap"));
   REQUIRE(cap.ok());
   CHECK(cap->serials_cleared == 1);
   CHECK(cap->macs_replaced == 1);
   CHECK(cap->guids_replaced == 2);  // node GUID, and the GID's MAC-derived interface id
-  CHECK(slurp(tmp.path / "cap" / dev / "infiniband/mlx5_0/node_desc") == "node01 mlx5_0\n");
+  CHECK(slurp(tmp.path() / "cap" / dev / "infiniband/mlx5_0/node_desc") == "node01 mlx5_0\n");
   CHECK(cap->ipv4_replaced == 1);
   for (const char* secret : {"b8:ce:f6:a1:b2:c4", "b8ce:f603:00a1:b2c4", "bace:f6ff:fea1:b2c4", "0a2a:0007", "gpu-node-4711"}) {
     CAPTURE(secret);
-    CHECK(files_containing(tmp.path / "cap", secret).empty());
+    CHECK(files_containing(tmp.path() / "cap", secret).empty());
   }
-  auto out_cfg = slurp(tmp.path / "cap" / dev / "config");
+  auto out_cfg = slurp(tmp.path() / "cap" / dev / "config");
   REQUIRE(out_cfg.size() == 0x200);
   for (int i = 0; i < 8; ++i) CHECK(out_cfg[0x104 + i] == '\0');
-  CHECK(slurp(tmp.path / "cap" / dev / "infiniband/mlx5_0/sys_image_guid") == "0000:0000:0000:0001\n");
-  CHECK(slurp(tmp.path / "cap" / dev / "infiniband/mlx5_0/ports/1/rate") == "100 Gb/sec (4X EDR)\n");
-  auto r = discover_topology(root_of(tmp.sub("cap")));
+  CHECK(slurp(tmp.path() / "cap" / dev / "infiniband/mlx5_0/sys_image_guid") == "0000:0000:0000:0001\n");
+  CHECK(slurp(tmp.path() / "cap" / dev / "infiniband/mlx5_0/ports/1/rate") == "100 Gb/sec (4X EDR)\n");
+  auto r = discover_topology(root_of(tmp.str("cap")));
   REQUIRE(r.devices.size() == 1);
   CHECK(r.devices[0].ibdev == "mlx5_0");
   CHECK(r.devices[0].netdevs == std::vector<std::string>{"enp1s0f0np0"});
 }
 
 TEST_CASE("gather: refuses a non-empty target and a root that is not sysfs") {
-  TempDir tmp;
+  testing::TempTree tmp("capture-test");
   std::string src = std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/dgx8";
-  std::ofstream(tmp.path / "keep.txt") << "x";
-  auto busy = capture_sysfs(root_of(src), tmp.path.string());
+  std::ofstream(tmp.path() / "keep.txt") << "x";
+  auto busy = capture_sysfs(root_of(src), tmp.root());
   REQUIRE_FALSE(busy.ok());
   CHECK(busy.error().code == ErrorCode::kInvalidArgument);
-  CHECK(busy.error().source == tmp.path.string());
-  auto not_sys = capture_sysfs(root_of(std::string(FABDIAG_SOURCE_DIR) + "/tests/cli"), tmp.sub("out"));
+  CHECK(busy.error().source == tmp.root());
+  auto not_sys = capture_sysfs(root_of(std::string(FABDIAG_SOURCE_DIR) + "/tests/cli"), tmp.str("out"));
   REQUIRE_FALSE(not_sys.ok());
   CHECK(not_sys.error().code == ErrorCode::kNotFound);
-  CHECK_FALSE(fsys::exists(tmp.sub("out")));
+  CHECK_FALSE(fsys::exists(tmp.str("out")));
 }

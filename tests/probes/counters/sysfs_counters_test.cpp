@@ -4,10 +4,10 @@
 #include <map>
 
 #include "probes/counters/sysfs_counters.h"
-#include "tests/support/counter_test_tree.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
-using fabdiag::testing::CounterTestTree;
+using fabdiag::testing::TempTree;
 
 namespace {
 
@@ -41,7 +41,7 @@ class FakeEthtool : public EthtoolStatsSource {
   std::string describe() const override { return "fake"; }
 };
 
-void mlx5_port(const CounterTestTree& t, const std::string& ib = "mlx5_0") {
+void mlx5_port(const TempTree& t, const std::string& ib = "mlx5_0") {
   std::string p = "class/infiniband/" + ib + "/ports/1/";
   t.file(p + "state", "4: ACTIVE");
   t.file(p + "phys_state", "5: LinkUp");
@@ -121,7 +121,7 @@ TEST_CASE("parse_numbered_state") {
 }
 
 TEST_CASE("snapshot of an IB port: attributes, counters, hw_counters, lifespan skipped") {
-  CounterTestTree t;
+  TempTree t;
   mlx5_port(t);
   t.file("class/infiniband/mlx5_0/ports/1/counters/symbol_error", "3");
   t.file("class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", "100");
@@ -161,7 +161,7 @@ TEST_CASE("snapshot of an IB port: attributes, counters, hw_counters, lifespan s
 }
 
 TEST_CASE("32-bit data counters when the port has no PortCountersExtended") {
-  CounterTestTree t;
+  TempTree t;
   mlx5_port(t, "mthca0");
   t.file("class/infiniband/mthca0/ports/1/counters/port_xmit_data", "4294967295");
   t.file("class/infiniband/mthca0/ports/1/counters/port_rcv_data", "12");
@@ -175,7 +175,7 @@ TEST_CASE("32-bit data counters when the port has no PortCountersExtended") {
 }
 
 TEST_CASE("gaps: irdma without counters/, N/A (no PMA), garbage, vanished counter, subdirectory") {
-  CounterTestTree t;
+  TempTree t;
   mlx5_port(t, "irdma0");
   t.file("class/infiniband/irdma0/ports/1/hw_counters/cnpHandled", "12");
   mlx5_port(t, "qedr0");
@@ -224,7 +224,7 @@ TEST_CASE("gaps: irdma without counters/, N/A (no PMA), garbage, vanished counte
 }
 
 TEST_CASE("netdevs: statistics, attributes, pairing with the RDMA port, driver, ethtool source") {
-  CounterTestTree t;
+  TempTree t;
   std::string pci = "devices/pci0000:00/0000:00:02.0/0000:17:00.0";
   t.dir("bus/pci/drivers/mlx5_core");
   t.link(pci + "/driver", "../../../../bus/pci/drivers/mlx5_core");
@@ -307,7 +307,7 @@ TEST_CASE("netdevs: statistics, attributes, pairing with the RDMA port, driver, 
 }
 
 TEST_CASE("a tree with neither class/net nor class/infiniband is a failure gap") {
-  CounterTestTree t;
+  TempTree t;
   t.dir("devices");
   Snapshot s = read_counter_snapshot(FsRoot(t.root(), "/proc"), {});
   CHECK(s.samples.empty());

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "probes/ethtool/ethtool_ioctl.h"
-#include "tests/support/counter_test_tree.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
-using fabdiag::testing::CounterTestTree;
+using fabdiag::testing::TempTree;
 
 namespace {
 
@@ -153,27 +153,6 @@ TEST_CASE("ethtool ioctl on this host: no crash, a missing netdev is not found")
   if (!lo.ok()) CHECK(lo.error().code == ErrorCode::kUnsupported);
 }
 
-TEST_CASE("ethtool -S text") {
-  auto r = parse_ethtool_s_text(
-      "NIC statistics:\n     rx_pause_ctrl_phy: 1000\n     rx_crc_errors.nic: 4\n\n"
-      "     port.rx_priority_3_xoff_rx: 7\n     tx_queue_0_packets: 18446744073709551615\n",
-      "f");
-  REQUIRE(r.ok());
-  REQUIRE(r->size() == 4);
-  CHECK((*r)[0].name == "rx_pause_ctrl_phy");
-  CHECK((*r)[0].value == 1000);
-  CHECK((*r)[1].name == "rx_crc_errors.nic");
-  CHECK((*r)[2].name == "port.rx_priority_3_xoff_rx");
-  CHECK((*r)[3].value == UINT64_MAX);
-  auto bad = parse_ethtool_s_text("NIC statistics:\n  rx: 1\n  tx: lots\n", "cap.txt");
-  REQUIRE_FALSE(bad.ok());
-  CHECK(bad.error().code == ErrorCode::kParse);
-  CHECK(bad.error().message.find("line 3") != std::string::npos);
-  CHECK(bad.error().source == "cap.txt");
-  CHECK_FALSE(parse_ethtool_s_text("no colon here\n", "x").ok());
-  CHECK(parse_ethtool_s_text("", "x")->empty());
-}
-
 TEST_CASE("fixture source: <root>/ethtool/<netdev>, never the ioctl on a fixture") {
   FsRoot fs(std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/roce-rising/after", "/proc");
   FixtureEthtoolStatsSource src(fs);
@@ -202,7 +181,7 @@ TEST_CASE("fixture source: <root>/ethtool/<netdev>, never the ioctl on a fixture
 }
 
 TEST_CASE("fixture source: malformed capture is a parse error naming the file") {
-  CounterTestTree t;
+  TempTree t;
   t.file("ethtool/eth0", "NIC statistics:\n  rx_bytes: 12\n  garbage line\n");
   FixtureEthtoolStatsSource src(FsRoot(t.root(), "/proc"));
   auto r = src.read_stats("eth0");

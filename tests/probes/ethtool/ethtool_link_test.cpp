@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "tests/support/counter_test_tree.h"
+#include "tests/support/temp_tree.h"
 #include "tests/support/fake_ethtool_netlink.h"
 #include "tests/support/module_page_builder.h"
 #include "probes/ethtool/ethtool_ioctl_link.h"
@@ -315,7 +315,7 @@ TEST_CASE("ioctl fallback: module EEPROM needs CAP_NET_ADMIN") {
 }
 
 TEST_CASE("fixture source: module pages from ethtool-module/<netdev>, absent file says nothing") {
-  CounterTestTree t;
+  TempTree t;
   OpticsSpec s;
   s.rx_mw = {0.05, 0.05, 0.05, 0.05};
   t.file("ethtool-module/ens1f0np0", format_module_pages_text(sff8636_pages(s)));
@@ -338,7 +338,7 @@ TEST_CASE("fixture source: module pages from ethtool-module/<netdev>, absent fil
 }
 
 TEST_CASE("snapshot: a link source adds links, optics and netlink counters per netdev, skipping lo") {
-  CounterTestTree t;
+  TempTree t;
   t.file("class/net/ens1f0np0/type", "1");
   t.file("class/net/ens1f0np0/operstate", "up");
   t.file("class/net/ens1f0np0/statistics/rx_bytes", "10");

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "probes/topo/pci.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
 namespace fs = std::filesystem;
@@ -12,25 +12,14 @@ namespace fs = std::filesystem;
 namespace {
 
 // A throw-away sysfs tree: devices/pci0000:00/0000:00:01.0/<bdf>/ with bus/pci/devices links.
-struct FakeSys {
-  fs::path root;
-  FakeSys() {
-    char tmpl[] = "/tmp/fabdiag-pci-test-XXXXXX";
-    root = mkdtemp(tmpl);
-  }
-  ~FakeSys() { fs::remove_all(root); }
-  FsRoot fsroot() const { return FsRoot(root.string(), root.string()); }
-  void write(const std::string& rel, const std::string& content) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel) << content;
-  }
+struct FakeSys : testing::TempTree {
+  FakeSys() : TempTree("pci-test") {}
   // Creates the device directory (below root port 0000:00:01.0) and its bus/pci/devices link.
   std::string device(const std::string& bdf) const {
-    std::string dir = "devices/pci0000:00/0000:00:01.0/" + bdf;
-    fs::create_directories(root / dir);
-    fs::create_directories(root / "bus/pci/devices");
-    fs::create_symlink("../../../" + dir, root / "bus/pci/devices" / bdf);
-    return dir;
+    std::string rel = "devices/pci0000:00/0000:00:01.0/" + bdf;
+    dir(rel);
+    link("bus/pci/devices/" + bdf, "../../../" + rel);
+    return rel;
   }
   // A healthy H100-like GPU.
   std::string gpu(const std::string& bdf) const {
@@ -114,9 +103,8 @@ TEST_CASE("classify_pci: GPUs, NVSwitch, NICs, bridges") {
 TEST_CASE("read_pci_device reads a healthy GPU with no gaps") {
   FakeSys t;
   t.gpu("0000:9a:00.0");
-  fs::create_directories(t.root / "bus/pci/drivers/nvidia");
-  fs::create_symlink("../../../../bus/pci/drivers/nvidia",
-                     t.root / "devices/pci0000:00/0000:00:01.0/0000:9a:00.0/driver");
+  t.dir("bus/pci/drivers/nvidia");
+  t.link("devices/pci0000:00/0000:00:01.0/0000:9a:00.0/driver", "../../../../bus/pci/drivers/nvidia");
   std::vector<Error> gaps;
   auto d = read_pci_device(t.fsroot(), "0000:9a:00.0", gaps);
   REQUIRE(d.ok());
@@ -138,7 +126,7 @@ TEST_CASE("read_pci_device reads a healthy GPU with no gaps") {
 TEST_CASE("read_pci_device: missing numa_node is no gap, garbage values are unknown + gap") {
   FakeSys t;
   std::string dir = t.gpu("0000:18:00.0");
-  fs::remove(t.root / dir / "numa_node");
+  fs::remove(t.path() / dir / "numa_node");
   t.write(dir + "/current_link_speed", "Unknown\n");  // kernel's own unknown: no gap
   t.write(dir + "/max_link_speed", "very fast\n");
   t.write(dir + "/current_link_width", "0\n");         // link down: a value, not a gap
@@ -165,9 +153,9 @@ TEST_CASE("read_pci_device: garbage numa_node, cpulist fallbacks, missing link f
   FakeSys t;
   std::string dir = t.gpu("0000:18:00.0");
   t.write(dir + "/numa_node", "banana\n");
-  fs::remove(t.root / dir / "local_cpulist");
+  fs::remove(t.path() / dir / "local_cpulist");
   t.write(dir + "/local_cpus", "00000000,ffffffff,00000000,ffffffff\n");
-  fs::remove(t.root / dir / "current_link_width");
+  fs::remove(t.path() / dir / "current_link_width");
   t.write(dir + "/physfn", "");
   std::vector<Error> gaps;
   auto d = read_pci_device(t.fsroot(), "0000:18:00.0", gaps);
@@ -180,7 +168,7 @@ TEST_CASE("read_pci_device: garbage numa_node, cpulist fallbacks, missing link f
   CHECK(gaps.size() == 1);
   CHECK(has_gap_for(gaps, "numa_node", ErrorCode::kParse));
 
-  fs::remove(t.root / dir / "local_cpus");
+  fs::remove(t.path() / dir / "local_cpus");
   gaps.clear();
   d = read_pci_device(t.fsroot(), "0000:18:00.0", gaps);
   REQUIRE(d.ok());

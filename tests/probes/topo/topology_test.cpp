@@ -1,8 +1,5 @@
 #include <doctest/doctest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -10,9 +7,9 @@
 #include "probes/topo/topology.h"
 #include "rules/pcie_link_rules.h"
 #include "probes/topo/topology_json.h"
+#include "tests/support/temp_tree.h"
 
 using namespace fabdiag;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -41,44 +38,31 @@ const char* const kDgx8Matrix[16] = {
     "SYS  SYS  SYS  SYS  NODE NODE PXB  PIX  SYS  SYS  SYS  SYS  NODE NODE PXB  X",
 };
 
-struct FakeSys {
-  fs::path root;
-  FakeSys() {
-    char tmpl[] = "/tmp/fabdiag-topo-test-XXXXXX";
-    root = mkdtemp(tmpl);
-  }
-  ~FakeSys() { fs::remove_all(root); }
-  FsRoot fsroot() const { return FsRoot(root.string(), root.string()); }
-  void write(const std::string& rel, const std::string& content) const {
-    fs::create_directories((root / rel).parent_path());
-    std::ofstream(root / rel) << content << "\n";
-  }
-  void link(const std::string& rel, const std::string& target) const {
-    fs::create_directories((root / rel).parent_path());
-    fs::create_symlink(target, root / rel);
-  }
+// A throw-away sysfs tree with the PCI devices the tests need.
+struct FakeSys : testing::TempTree {
+  FakeSys() : TempTree("topo-test") {}
   // An endpoint below root port 0000:00:01.0 with healthy Gen4 x16 link attributes.
   std::string endpoint(const std::string& bdf, const std::string& vendor, const std::string& cls) const {
     std::string dir = "devices/pci0000:00/0000:00:01.0/" + bdf;
-    write(dir + "/vendor", vendor);
-    write(dir + "/class", cls);
-    write(dir + "/device", "0x1021");
-    write(dir + "/numa_node", "0");
-    write(dir + "/local_cpulist", "0-7");
-    for (auto a : {"current_link_speed", "max_link_speed"}) write(dir + "/" + a, "16.0 GT/s PCIe");
-    for (auto a : {"current_link_width", "max_link_width"}) write(dir + "/" + a, "16");
+    file(dir + "/vendor", vendor);
+    file(dir + "/class", cls);
+    file(dir + "/device", "0x1021");
+    file(dir + "/numa_node", "0");
+    file(dir + "/local_cpulist", "0-7");
+    for (auto a : {"current_link_speed", "max_link_speed"}) file(dir + "/" + a, "16.0 GT/s PCIe");
+    for (auto a : {"current_link_width", "max_link_width"}) file(dir + "/" + a, "16");
     link("bus/pci/devices/" + bdf, "../../../" + dir);
     return dir;
   }
   void root_port() const {
     std::string dir = "devices/pci0000:00/0000:00:01.0";
-    write(dir + "/vendor", "0x1022");
-    write(dir + "/class", "0x060400");
-    write(dir + "/device", "0x1483");
-    write(dir + "/numa_node", "0");
-    write(dir + "/local_cpulist", "0-7");
-    for (auto a : {"current_link_speed", "max_link_speed"}) write(dir + "/" + a, "16.0 GT/s PCIe");
-    for (auto a : {"current_link_width", "max_link_width"}) write(dir + "/" + a, "16");
+    file(dir + "/vendor", "0x1022");
+    file(dir + "/class", "0x060400");
+    file(dir + "/device", "0x1483");
+    file(dir + "/numa_node", "0");
+    file(dir + "/local_cpulist", "0-7");
+    for (auto a : {"current_link_speed", "max_link_speed"}) file(dir + "/" + a, "16.0 GT/s PCIe");
+    for (auto a : {"current_link_width", "max_link_width"}) file(dir + "/" + a, "16");
     link("bus/pci/devices/0000:00:01.0", "../../../" + dir);
   }
 };
@@ -219,16 +203,16 @@ TEST_CASE("synthetic: VFs skipped, NIC without RDMA, unresolvable path -> N/A pl
   t.root_port();
   t.endpoint("0000:01:00.0", "0x15b3", "0x020000");
   std::string vf = t.endpoint("0000:01:00.2", "0x15b3", "0x020000");
-  t.write(vf + "/physfn", "");
+  t.file(vf + "/physfn", "");
   std::string eth = t.endpoint("0000:02:00.0", "0x8086", "0x020000");
   t.link(eth + "/net/eno1/device", "../../../0000:02:00.0");
   t.link("class/net/eno1", "../../" + eth + "/net/eno1");
   t.link("class/net/veth0", "../../devices/virtual/net/veth0");
-  t.write("devices/virtual/net/veth0/mtu", "1500");
+  t.file("devices/virtual/net/veth0/mtu", "1500");
   // A GPU whose bus/pci/devices entry is a plain directory: no canonical PCI path.
   std::string odd = "bus/pci/devices/0000:03:00.0";
-  t.write(odd + "/vendor", "0x10de");
-  t.write(odd + "/class", "0x030200");
+  t.file(odd + "/vendor", "0x10de");
+  t.file(odd + "/class", "0x030200");
 
   auto r = discover_topology(t.fsroot());
   REQUIRE(r.devices.size() == 3);
@@ -279,8 +263,8 @@ TEST_CASE("topology_to_json follows the data contract") {
   FakeSys t;
   t.root_port();
   std::string nic = t.endpoint("0000:01:00.0", "0x15b3", "0x020700");
-  t.write(nic + "/numa_node", "-1");
-  t.write(nic + "/current_link_speed", "Unknown");
+  t.file(nic + "/numa_node", "-1");
+  t.file(nic + "/current_link_speed", "Unknown");
   nlohmann::json u = topology_to_json(discover_topology(t.fsroot()));
   CHECK(u["devices"][0]["numa_node"] == -1);
   CHECK(u["devices"][0]["ibdev"].is_null());
@@ -291,11 +275,11 @@ TEST_CASE("topology_to_json follows the data contract") {
 TEST_CASE("virtio NIC in a VM: netdev found through virtioN, no link attributes is no gap") {
   FakeSys t;
   std::string dir = "devices/pci0000:00/0000:00:03.0";
-  t.write(dir + "/vendor", "0x1af4");
-  t.write(dir + "/class", "0x020000");
-  t.write(dir + "/device", "0x1000");
-  t.write(dir + "/numa_node", "-1");
-  t.write(dir + "/local_cpulist", "0-1");
+  t.file(dir + "/vendor", "0x1af4");
+  t.file(dir + "/class", "0x020000");
+  t.file(dir + "/device", "0x1000");
+  t.file(dir + "/numa_node", "-1");
+  t.file(dir + "/local_cpulist", "0-1");
   t.link("bus/pci/devices/0000:00:03.0", "../../../" + dir);
   t.link(dir + "/virtio2/net/eth0/device", "../../../virtio2");
   t.link("class/net/eth0", "../../" + dir + "/virtio2/net/eth0");
@@ -319,12 +303,12 @@ TEST_CASE("NICs are numbered by RDMA device name (as nvidia-smi does), NICs with
   std::string b = t.endpoint("0000:03:00.0", "0x15b3", "0x020000");
   t.link(a + "/infiniband/mlx5_10/device", "../../../0000:02:00.0");
   t.link("class/infiniband/mlx5_10", "../../" + a + "/infiniband/mlx5_10");
-  t.write(a + "/infiniband/mlx5_10/ports/1/state", "4: ACTIVE");
-  t.write(a + "/infiniband/mlx5_10/ports/1/phys_state", "5: LinkUp");
-  t.write(a + "/infiniband/mlx5_10/ports/1/rate", "400 Gb/sec (4X NDR)");
-  t.write(a + "/infiniband/mlx5_10/ports/1/link_layer", "InfiniBand");
-  t.write(a + "/infiniband/mlx5_10/ports/2/state", "1: DOWN");
-  t.write(a + "/infiniband/mlx5_10/ports/2/rate", "40 Gb/sec (4X QDR)");
+  t.file(a + "/infiniband/mlx5_10/ports/1/state", "4: ACTIVE");
+  t.file(a + "/infiniband/mlx5_10/ports/1/phys_state", "5: LinkUp");
+  t.file(a + "/infiniband/mlx5_10/ports/1/rate", "400 Gb/sec (4X NDR)");
+  t.file(a + "/infiniband/mlx5_10/ports/1/link_layer", "InfiniBand");
+  t.file(a + "/infiniband/mlx5_10/ports/2/state", "1: DOWN");
+  t.file(a + "/infiniband/mlx5_10/ports/2/rate", "40 Gb/sec (4X QDR)");
   t.link(b + "/infiniband/mlx5_2/device", "../../../0000:03:00.0");
   t.link("class/infiniband/mlx5_2", "../../" + b + "/infiniband/mlx5_2");
 
@@ -367,4 +351,24 @@ TEST_CASE("dgx8: every NIC has one ACTIVE 400 Gb/s InfiniBand port") {
   CHECK(j["devices"][0]["gpu_numa_id"].is_null());
   CHECK(j["devices"][0]["nvml"].is_null());
   CHECK(j["nvlink"]["source"] == "");
+}
+
+TEST_CASE("topo_envelope: fabdiag.topo/1 with rails, the report's findings first, its gaps as errors") {
+  auto r = discover_topology(fixture("dgx8-degraded"));
+  judge_topology_pcie_links(r);
+  REQUIRE_FALSE(r.findings.empty());
+  r.gaps.push_back(make_error(ErrorCode::kPermission, "needs root", "/sys/x"));
+  Rails rails = compute_rails(r);
+  Finding extra;
+  extra.code = "extra_finding";
+  Envelope env = topo_envelope(r, rails, {extra});
+  CHECK(env.schema == "fabdiag.topo/1");
+  nlohmann::json data = topology_to_json(r);
+  data["rails"] = rails_to_json(rails);
+  CHECK(env.data == data);
+  REQUIRE(env.findings.size() == r.findings.size() + 1);
+  CHECK(env.findings.front().code == r.findings.front().code);
+  CHECK(env.findings.back().code == "extra_finding");
+  REQUIRE(env.errors.size() == r.gaps.size());
+  CHECK(env.errors.back().message == "needs root");
 }
