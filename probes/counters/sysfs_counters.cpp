@@ -7,6 +7,7 @@
 #include "core/envelope.h"
 #include "core/text.h"
 #include "probes/counters/counter_classes.h"
+#include "probes/counters/device_filter.h"
 
 namespace fabdiag {
 namespace {
@@ -19,13 +20,6 @@ std::string excerpt(std::string_view s) {
   for (char c : s.substr(0, 40)) o.push_back((c >= 0x20 && c < 0x7f) ? c : '?');
   if (s.size() > 40) o += "...";
   return o;
-}
-
-bool wanted(const CounterReadOptions& opts, const std::string& a, const std::string& b = {}) {
-  if (opts.devices.empty()) return true;
-  for (const auto& d : opts.devices)
-    if (d == a || (!b.empty() && d == b)) return true;
-  return false;
 }
 
 struct RawReading {
@@ -152,13 +146,13 @@ void read_rdma(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap)
     std::string width_driver = driver.empty() ? ibdev : driver;
     std::vector<std::string> netdevs = fs.list_sys(base + "/device/net").value_or({});
 
-    if (wanted(opts, ibdev) && fs.exists_sys(base + "/hw_counters")) {
+    if (device_selected(opts.devices, ibdev) && fs.exists_sys(base + "/hw_counters")) {
       auto r = read_counter_dir(fs, base + "/hw_counters", snap.gaps);
       add_readings(snap, r, ibdev, CounterGroup::kIbHwCounters, width_driver, true);
     }
     auto ports = fs.list_sys(base + "/ports");
     if (!ports) {
-      if (wanted(opts, ibdev))
+      if (device_selected(opts.devices, ibdev))
         snap.gaps.push_back(ports.error().with_context("listing the ports of " + ibdev));
       continue;
     }
@@ -166,7 +160,7 @@ void read_rdma(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap)
       auto pnum = parse_u64(pname);
       if (!pnum) continue;
       std::string device = ibdev + "/" + pname;
-      if (!wanted(opts, ibdev, device)) continue;
+      if (!device_selected(opts.devices, device, ibdev)) continue;
       std::string pbase = base + "/ports/" + pname;
       PortInfo p;
       p.device = device;
@@ -230,7 +224,7 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
     return;
   }
   for (const auto& nd : *netdevs) {
-    if (!wanted(opts, nd)) continue;
+    if (!device_selected(opts.devices, nd)) continue;
     std::string base = "class/net/" + nd;
     PortInfo p;
     p.device = nd;
