@@ -10,7 +10,6 @@
 #include "core/exit_codes.h"
 #include "core/stats.h"
 #include "perf/bandwidth.h"
-#include "perf/capabilities.h"
 #include "perf/collective_bench.h"
 
 namespace fabdiag::cmd {
@@ -98,10 +97,7 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   if (auto st = perf::validate_bench_options(bo); !st) {
     return usage_error_once(st.error().message);
   }
-  if (o.backend == "nccl") {
-    print_error(perf::nccl_backend_unavailable_reason());
-    return kExitMissingCapability;
-  }
+  if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
 
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;

@@ -5,8 +5,15 @@
 #include <cstring>
 
 #include "core/exit_codes.h"
+#include "perf/capabilities.h"
 
 namespace fabdiag::cmd {
+
+std::optional<int> refuse_unavailable_backend(const std::string& backend) {
+  if (backend != "nccl") return std::nullopt;
+  print_error(perf::nccl_backend_unavailable_reason());
+  return kExitMissingCapability;
+}
 
 std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
   auto s = perf::MpiSession::open();

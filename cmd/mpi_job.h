@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,10 @@
 #include "perf/comm.h"
 
 namespace fabdiag::cmd {
+
+/// --backend of bench and pairwise: nullopt for "mpi"; for "nccl", which this build cannot run,
+/// prints perf::nccl_backend_unavailable_reason() and returns kExitMissingCapability.
+std::optional<int> refuse_unavailable_backend(const std::string& backend);
 
 /// Opens MPI (perf::MpiSession::open). On failure prints the reason and returns nullptr; the
 /// caller exits with kExitMissingCapability.

@@ -8,7 +8,6 @@
 #include "cmd/commands.h"
 #include "cmd/mpi_job.h"
 #include "core/exit_codes.h"
-#include "perf/capabilities.h"
 #include "perf/pairwise.h"
 #include "perf/pairwise_analysis.h"
 #include "perf/sweep.h"
@@ -102,10 +101,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   if (auto st = perf::validate_pairwise_options(po); !st) {
     return usage_error_once(st.error().message);
   }
-  if (o.backend == "nccl") {
-    print_error(perf::nccl_backend_unavailable_reason());
-    return kExitMissingCapability;
-  }
+  if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
   perf::PairwiseThresholds thresholds;
   thresholds.node_ratio = o.node_ratio;
   thresholds.pair_ratio = o.pair_ratio;

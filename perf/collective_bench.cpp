@@ -9,6 +9,7 @@
 
 #include "perf/bandwidth.h"
 #include "perf/data_check.h"
+#include "perf/iterations.h"
 
 namespace fabdiag::perf {
 
@@ -39,12 +40,7 @@ std::string size_label(const BenchOptions& o, uint64_t size_bytes) {
 
 Status validate_bench_options(const BenchOptions& o) {
   if (auto st = validate_sweep(o.sweep); !st) return st;
-  if (o.iters < 1)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "iterations (-n) must be at least 1, got " + std::to_string(o.iters));
-  if (o.warmup_iters < 0)
-    return make_error(ErrorCode::kInvalidArgument, "warm-up iterations (-w) must be >= 0, got " +
-                                                       std::to_string(o.warmup_iters));
+  if (auto st = validate_iterations(o.iters, o.warmup_iters); !st) return st;
   if (o.root < 0)
     return make_error(ErrorCode::kInvalidArgument, "root must be >= 0");
   const bool reduces = o.collective == Collective::kAllReduce ||

@@ -29,8 +29,8 @@ struct BenchOptions {
   int root = 0;           ///< Root of broadcast and reduce.
 };
 
-/// Errors (kInvalidArgument): bad sweep, iters < 1, warmup_iters < 0, root < 0, uint8 with a
-/// reduction (8-bit overflow is not portable across MPI libraries).
+/// Errors (kInvalidArgument): bad sweep, iters < 1 or warmup_iters < 0 (validate_iterations()),
+/// root < 0, uint8 with a reduction (8-bit overflow is not portable across MPI libraries).
 Status validate_bench_options(const BenchOptions& o);
 
 /// One row of the sweep.

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <new>
 
+#include "perf/iterations.h"
+
 namespace fabdiag::perf {
 
 std::vector<std::vector<RankPair>> round_robin_schedule(int n) {
@@ -35,13 +37,7 @@ Status validate_pairwise_options(const PairwiseOptions& o) {
     return make_error(ErrorCode::kInvalidArgument,
                       "pair message size (--size) must be between 1 byte and 2G-1, got " +
                           std::to_string(o.size_bytes));
-  if (o.iters < 1)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "iterations (-n) must be at least 1, got " + std::to_string(o.iters));
-  if (o.warmup_iters < 0)
-    return make_error(ErrorCode::kInvalidArgument, "warm-up iterations (-w) must be >= 0, got " +
-                                                       std::to_string(o.warmup_iters));
-  return Ok{};
+  return validate_iterations(o.iters, o.warmup_iters);
 }
 
 Result<std::vector<PairMeasurement>> run_pair_round(Comm& comm, const std::vector<RankPair>& pairs,

@@ -28,7 +28,8 @@ struct PairwiseOptions {
   int warmup_iters = 1;              ///< -w: untimed exchanges per pair before timing
 };
 
-/// Errors (kInvalidArgument): size_bytes 0 or > 2^31-1 (MPI int count), iters < 1, warmup < 0.
+/// Errors (kInvalidArgument): size_bytes 0 or > 2^31-1 (MPI int count), iters < 1 or
+/// warmup_iters < 0 (validate_iterations()).
 Status validate_pairwise_options(const PairwiseOptions& o);
 
 /// One measured pair: bytes/s per direction of the bidirectional exchange, each timed on the
