@@ -1,5 +1,6 @@
 // `fabdiag counters`: snapshot, or deltas and rates over --interval, of RDMA port counters,
-// hw_counters, netdev and ethtool statistics; classified and interpreted by probes/.
+// hw_counters, netdev and ethtool statistics; read by collect/ (or import/ with --from),
+// interpreted by rules/, rendered here.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "cmd/counters_input.h"
 #include "cmd/counters_views.h"
 #include "collect/counter_pipeline.h"
+#include "collect/counter_window.h"
 #include "metrics/counter_metrics.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
@@ -23,10 +25,6 @@
 
 namespace fabdiag::cmd {
 namespace {
-
-bool device_matches(const PortInfo& p, const std::string& d) {
-  return d == p.device || (!p.ibdev.empty() && d == p.ibdev) || (!p.netdev.empty() && d == p.netdev);
-}
 
 // Sleeps `seconds`, saying on stderr every 10 s how long is left.
 void wait_with_heartbeat(double seconds, const Progress& progress) {
@@ -42,6 +40,28 @@ void wait_with_heartbeat(double seconds, const Progress& progress) {
   }
 }
 
+CounterSources counter_sources(const CountersOptions& o) {
+  CounterSources sources;
+  sources.ethtool = !o.no_ethtool;
+  sources.module_eeprom = !o.watch;  // module I2C reads are slow; optics do not move per second
+  sources.devices = o.devices;
+  return sources;
+}
+
+// --watch: the first snapshot, checked against --device, then the refreshing view.
+int watch_counters(const GlobalOptions& g, const CountersOptions& o, const FsRoot& fs,
+                   const CounterPipeline& pipeline, std::optional<CounterCategory> only) {
+  CounterPipeline::Bound bound = pipeline.bind(fs);
+  auto first = read_selected_snapshot(fs, bound.options);
+  if (!first) {
+    print_error(first.error().to_string());
+    return kExitUsage;
+  }
+  return run_counters_watch(g, o, fs, bound.options, only, std::move(*first));
+}
+
+// The live host or fixture tree (and --after-sysfs-root) into `in`; the exit code when it
+// cannot be read or when --watch ran instead.
 std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOptions& o,
                                     std::optional<CounterCategory> only, CountersInput& in) {
   auto fs = make_fs_root(g);
@@ -49,56 +69,41 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
     print_error(fs.error().to_string() + " (check --sysfs-root / --procfs-root)");
     return kExitUsage;
   }
-  Progress progress = stderr_progress(g);
-  CounterSources sources;
-  sources.ethtool = !o.no_ethtool;
-  sources.module_eeprom = !o.watch;  // module I2C reads are slow; optics do not move per second
-  sources.devices = o.devices;
-  CounterPipeline pipeline(sources);
-  CounterPipeline::Bound bound = pipeline.bind(*fs);
-
-  Snapshot first = read_counter_snapshot(*fs, bound.options);
-  for (const auto& d : o.devices) {
-    bool found = std::any_of(first.ports.begin(), first.ports.end(),
-                             [&](const PortInfo& p) { return device_matches(p, d); });
-    if (!found) {
-      print_error("no RDMA port or netdev named \"" + d + "\" under " + fs->sys_path("class") +
-                  " (give an ibdev such as mlx5_0, a port such as mlx5_0/1, or a netdev)");
+  std::optional<FsRoot> after;
+  if (!o.after_sysfs_root.empty()) {
+    after.emplace(o.after_sysfs_root, g.procfs_root);
+    if (auto st = after->validate(); !st) {
+      print_error(st.error().to_string() + " (--after-sysfs-root)");
       return kExitUsage;
     }
   }
+  CounterPipeline pipeline(counter_sources(o));
+  if (o.watch) return watch_counters(g, o, *fs, pipeline, only);
 
-  if (o.watch) return run_counters_watch(g, o, *fs, bound.options, only, std::move(first));
-
-  std::optional<Snapshot> second;
-  in.ethtool_desc = pipeline.describe_stats(*fs);
-  in.link_desc = pipeline.describe_link(*fs);
-  if (o.interval_s > 0) {
-    if (!o.after_sysfs_root.empty()) {
-      FsRoot fs2(o.after_sysfs_root, g.procfs_root);
-      if (auto st = fs2.validate(); !st) {
-        print_error(st.error().to_string() + " (--after-sysfs-root)");
-        return kExitUsage;
-      }
-      second = pipeline.snapshot(fs2);
-      in.window_s = o.interval_s;
-    } else {
-      progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
-               std::to_string(first.ports.size()) + " devices; waiting " +
-               format_sig(o.interval_s, 4) + " s for the second");
-      wait_with_heartbeat(o.interval_s, progress);
-      second = read_counter_snapshot(*fs, bound.options);
-      in.window_s = second->monotonic_s - first.monotonic_s;
-    }
+  CounterWindowSpec spec;
+  spec.interval_s = o.interval_s;
+  spec.after = after ? &*after : nullptr;
+  spec.wait = [progress = stderr_progress(g)](double interval_s, const Snapshot& first) {
+    progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
+             std::to_string(first.ports.size()) + " devices; waiting " + format_sig(interval_s, 4) +
+             " s for the second");
+    wait_with_heartbeat(interval_s, progress);
+  };
+  auto reading = read_counter_window(pipeline, *fs, spec);
+  if (!reading) {
+    print_error(reading.error().to_string());
+    return kExitUsage;
   }
-  static_cast<CounterObservation&>(in) = observe_counters(first, second ? &*second : nullptr, in.window_s);
+  static_cast<CounterObservation&>(in) = std::move(reading->observation);
+  in.ethtool_desc = std::move(reading->stats_source);
+  in.link_desc = std::move(reading->link_source);
   return std::nullopt;
 }
 
-}  // namespace
-
-int run_counters(const GlobalOptions& g, const CountersOptions& o) {
-  auto started = std::chrono::steady_clock::now();
+// --interval, --after-sysfs-root, --from, --only, --prometheus-all: the exit code when they do
+// not go together; `only` gets the parsed category.
+std::optional<int> check_window_flags(const GlobalOptions& g, const CountersOptions& o,
+                                      std::optional<CounterCategory>& only) {
   if (o.interval_s < 0 || (!o.after_sysfs_root.empty() && o.interval_s <= 0)) {
     print_error("--after-sysfs-root needs --interval SECONDS (> 0) as the window between the trees");
     return kExitUsage;
@@ -107,7 +112,6 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     print_error("--from reads saved tool outputs; it cannot be combined with --after-sysfs-root");
     return kExitUsage;
   }
-  std::optional<CounterCategory> only;
   if (!o.only.empty()) {
     only = parse_counter_category(o.only);
     if (!only) {
@@ -115,92 +119,110 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
       return kExitUsage;
     }
   }
-  const bool prometheus = g.format == "prometheus";
-  if (o.prometheus_all && !prometheus) {
+  if (o.prometheus_all && g.format != "prometheus") {
     print_error("--prometheus-all only applies to --format prometheus");
     return kExitUsage;
   }
-  if (o.watch) {
-    if (!o.after_sysfs_root.empty() || !o.from.empty()) {
-      print_error(std::string("--watch reads the counters again every interval; it cannot take ") +
-                  (o.from.empty() ? "--after-sysfs-root" : "--from (saved outputs do not move)"));
-      return kExitUsage;
-    }
-    if (!g.format.empty() && g.format != "table") {
-      print_error("--watch draws a view for people; --format " + g.format +
-                  " is not available with it (use --interval for one " + g.format + " result)");
-      return kExitUsage;
-    }
-    if (!g.output.empty()) {
-      print_error("--watch writes to the terminal; --output is not available with it");
-      return kExitUsage;
-    }
+  return std::nullopt;
+}
+
+// --watch with flags it cannot take: the exit code.
+std::optional<int> check_watch_flags(const GlobalOptions& g, const CountersOptions& o) {
+  if (!o.watch) return std::nullopt;
+  if (!o.after_sysfs_root.empty() || !o.from.empty()) {
+    print_error(std::string("--watch reads the counters again every interval; it cannot take ") +
+                (o.from.empty() ? "--after-sysfs-root" : "--from (saved outputs do not move)"));
+    return kExitUsage;
   }
+  if (!g.format.empty() && g.format != "table") {
+    print_error("--watch draws a view for people; --format " + g.format +
+                " is not available with it (use --interval for one " + g.format + " result)");
+    return kExitUsage;
+  }
+  if (!g.output.empty()) {
+    print_error("--watch writes to the terminal; --output is not available with it");
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
 
-  CountersInput in;
-  auto stop = o.from.empty() ? read_sysfs_input(g, o, only, in) : read_counters_from_files(o, in);
-  if (stop) return *stop;
-  const std::vector<PortInfo>& ports = in.ports;
-  const std::vector<CounterChange>& changes = in.changes;
-  const std::optional<double>& window_s = in.window_s;
-  const std::vector<Error>& gaps = in.gaps;
-  const std::string& ethtool_desc = in.ethtool_desc;
+// The counters a run lists: the category filter, then moving / non-zero ones unless --all,
+// grouped by device in first-seen order.
+struct ShownCounters {
+  std::map<std::string, std::vector<const CounterChange*>> by_device;
+  std::vector<std::string> device_order;
+  size_t shown = 0;
+  size_t hidden = 0;
+  nlohmann::json json = nlohmann::json::array();
+};
 
-  Envelope env = make_envelope("fabdiag.counters/1");
-  if (in.imported) {
+ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optional<CounterCategory> only,
+                           bool all) {
+  ShownCounters s;
+  for (const auto& ch : changes) {
+    if (only && ch.counter.category != *only) continue;
+    if (!all && !is_interesting(ch)) {
+      ++s.hidden;
+      continue;
+    }
+    ++s.shown;
+    s.json.push_back(ch);
+    if (!s.by_device.count(ch.counter.device)) s.device_order.push_back(ch.counter.device);
+    s.by_device[ch.counter.device].push_back(&ch);
+  }
+  return s;
+}
+
+// Everything the envelope and the document of one run are made of.
+struct CountersRun {
+  const GlobalOptions& g;
+  const CountersOptions& o;
+  std::optional<CounterCategory> only;
+  const CountersInput& in;
+  CounterInterpretation interp;
+  ShownCounters shown;
+  bool deltas = false;  ///< Deltas (a window, or changes between snapshots), not one snapshot.
+  nlohmann::json unavailable = nlohmann::json::array();  ///< Gaps that are not failures.
+};
+
+void add_counters_params(Envelope& env, const CountersRun& r) {
+  const CountersOptions& o = r.o;
+  if (r.in.imported) {
     env.hosts.clear();  // the data comes from the saved files, not from this host
     env.params["from"] = o.from;
     env.params["from_format"] = o.from_format.empty() ? "auto" : o.from_format;
     if (!o.netdev.empty()) env.params["netdev"] = o.netdev;
   } else {
-    env.params["sysfs_root"] = g.sysfs_root;
+    env.params["sysfs_root"] = r.g.sysfs_root;
     if (!o.after_sysfs_root.empty()) env.params["after_sysfs_root"] = o.after_sysfs_root;
   }
   env.params["interval_s"] = o.interval_s > 0 ? nlohmann::json(o.interval_s) : nlohmann::json(nullptr);
   env.params["only"] = o.only;
   env.params["all"] = o.all;
   env.params["devices"] = o.devices;
-  if (!in.imported) {
-    env.params["ethtool_source"] = ethtool_desc;
-    env.params["link_source"] = in.link_desc;
+  if (!r.in.imported) {
+    env.params["ethtool_source"] = r.in.ethtool_desc;
+    env.params["link_source"] = r.in.link_desc;
   }
-  CounterInterpretation interp = interpret_observation(in);
-  env.findings = interp.findings;
+}
 
-  // Which counters are shown: category filter, then moving / non-zero unless --all.
-  std::map<std::string, std::vector<const CounterChange*>> shown_by_device;
-  std::vector<std::string> device_order;
-  size_t hidden = 0, shown = 0;
-  nlohmann::json counters_json = nlohmann::json::array();
-  for (const auto& ch : changes) {
-    if (only && ch.counter.category != *only) continue;
-    if (!o.all && !is_interesting(ch)) {
-      ++hidden;
-      continue;
-    }
-    ++shown;
-    counters_json.push_back(ch);
-    if (!shown_by_device.count(ch.counter.device)) device_order.push_back(ch.counter.device);
-    shown_by_device[ch.counter.device].push_back(&ch);
-  }
-  nlohmann::json unavailable = nlohmann::json::array();
-  for (const auto& e : gaps) {
+Envelope counters_envelope(const CountersRun& r) {
+  const CountersInput& in = r.in;
+  Envelope env = make_envelope("fabdiag.counters/1");
+  add_counters_params(env, r);
+  env.findings = r.interp.findings;
+  for (const auto& e : in.gaps)
     if (is_failure(e)) env.errors.push_back(e);
-    else unavailable.push_back(e);
-  }
-  bool deltas = window_s.has_value() ||
-                std::any_of(changes.begin(), changes.end(),
-                            [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
-  env.data["window_s"] = window_s ? nlohmann::json(*window_s) : nlohmann::json(nullptr);
-  env.data["ports"] = ports;
-  env.data["counters"] = counters_json;
-  env.data["hidden_counters"] = hidden;
-  env.data["unknown_counters"] = {{"count", interp.unknown_counters}, {"names", interp.unknown_names}};
+  env.data["window_s"] = in.window_s ? nlohmann::json(*in.window_s) : nlohmann::json(nullptr);
+  env.data["ports"] = in.ports;
+  env.data["counters"] = r.shown.json;
+  env.data["hidden_counters"] = r.shown.hidden;
+  env.data["unknown_counters"] = {{"count", r.interp.unknown_counters}, {"names", r.interp.unknown_names}};
   env.data["links"] = in.links;
   env.data["optics"] = in.optics;
-  env.data["unavailable"] = unavailable;
+  env.data["unavailable"] = r.unavailable;
   nlohmann::json summaries = nlohmann::json::array();
-  for (const auto& ps : interp.summaries)
+  for (const auto& ps : r.interp.summaries)
     summaries.push_back({{"subject", ps.subject},
                          {"worst", to_string(ps.worst)},
                          {"healthy", ps.healthy},
@@ -210,71 +232,78 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
     env.data["imports"] = in.imports;
     env.data["notes"] = in.notes;
   }
+  return env;
+}
 
-  if (prometheus) {
-    finish_envelope(env, started);
-    CountersMetricsInput metrics{ports, changes, in.links, in.optics, env.findings,
-                                 env.errors.size(), only, o.prometheus_all};
-    auto text = render_prometheus(counters_metric_families(metrics));
-    if (!text) {
-      print_error(text.error().to_string());
+// --format prometheus: the node_exporter textfile, to --output (atomically) or stdout.
+int write_counter_metrics(const CountersRun& r, const Envelope& env) {
+  CountersMetricsInput metrics{r.in.ports, r.in.changes, r.in.links, r.in.optics, env.findings,
+                               env.errors.size(), r.only, r.o.prometheus_all};
+  auto text = render_prometheus(counters_metric_families(metrics));
+  if (!text) {
+    print_error(text.error().to_string());
+    return kExitInternal;
+  }
+  if (!r.g.output.empty()) {
+    if (auto st = write_file_atomic(r.g.output, *text); !st) {
+      print_error("cannot write the metrics: " + st.error().to_string());
       return kExitInternal;
     }
-    if (!g.output.empty()) {
-      if (auto st = write_file_atomic(g.output, *text); !st) {
-        print_error("cannot write the metrics: " + st.error().to_string());
-        return kExitInternal;
-      }
-    } else {
-      std::fwrite(text->data(), 1, text->size(), stdout);
-      std::fflush(stdout);
-    }
-    return exit_code_for(env);
+  } else {
+    std::fwrite(text->data(), 1, text->size(), stdout);
+    std::fflush(stdout);
   }
+  return exit_code_for(env);
+}
 
-  Document doc;
-  std::string what = in.imported ? "fabdiag counters (imported)" : "fabdiag counters";
-  doc.title = window_s ? what + ": deltas over " + format_sig(*window_s, 4) + " s"
-              : deltas ? what + ": deltas between the snapshots (time between them unknown: no rates)"
-                       : what + ": one snapshot (cumulative since the last reset; no rates)";
+std::string document_title(const CountersRun& r) {
+  std::string what = r.in.imported ? "fabdiag counters (imported)" : "fabdiag counters";
+  if (r.in.window_s) return what + ": deltas over " + format_sig(*r.in.window_s, 4) + " s";
+  if (r.deltas) return what + ": deltas between the snapshots (time between them unknown: no rates)";
+  return what + ": one snapshot (cumulative since the last reset; no rates)";
+}
+
+Section summary_section(const CountersRun& r) {
+  const CountersOptions& o = r.o;
   Section summary;
   summary.title = "summary";
-  summary.fields.emplace_back("read", std::to_string(changes.size()) + " counters on " +
-                                          std::to_string(ports.size()) + " devices");
+  summary.fields.emplace_back("read", std::to_string(r.in.changes.size()) + " counters on " +
+                                          std::to_string(r.in.ports.size()) + " devices");
   summary.fields.emplace_back(
-      "shown", std::to_string(shown) + (o.all ? "" : ", " + std::to_string(hidden) +
-                                                         (deltas ? " unmoved" : " zero") +
-                                                         " hidden (--all shows them)"));
-  if (only) summary.fields.emplace_back("category", o.only);
-  if (interp.unknown_counters > 0)
-    summary.fields.emplace_back("unknown", std::to_string(interp.unknown_counters) +
+      "shown", std::to_string(r.shown.shown) + (o.all ? "" : ", " + std::to_string(r.shown.hidden) +
+                                                                 (r.deltas ? " unmoved" : " zero") +
+                                                                 " hidden (--all shows them)"));
+  if (r.only) summary.fields.emplace_back("category", o.only);
+  if (r.interp.unknown_counters > 0)
+    summary.fields.emplace_back("unknown", std::to_string(r.interp.unknown_counters) +
                                                " counters not in the knowledge base (category "
                                                "\"unknown\": listed, never judged)");
-  if (in.imported) {
+  if (r.in.imported) {
     for (const auto& f : o.from) summary.fields.emplace_back("from", f);
   } else {
-    summary.fields.emplace_back("ethtool", ethtool_desc);
-    summary.fields.emplace_back("links", in.link_desc);
+    summary.fields.emplace_back("ethtool", r.in.ethtool_desc);
+    summary.fields.emplace_back("links", r.in.link_desc);
   }
-  if (deltas)
+  if (r.deltas)
     summary.lines.push_back("DELTA: \">=\" saturated counter (at least), \"(wrap)\" 32-bit wrap, "
                             "\"new\"/\"gone\" counter appeared/vanished, \"reset\" went down, "
                             "\"unknown\" missing from a cut capture.");
-  for (const auto& n : in.notes) summary.lines.push_back("note: " + n);
-  doc.sections.push_back(summary);
+  for (const auto& n : r.in.notes) summary.lines.push_back("note: " + n);
+  return summary;
+}
 
-  // What is happening, one line per port (and per optical module).
-  if (!interp.summaries.empty()) {
-    Section st;
-    st.title = "status";
-    for (const auto& ps : interp.summaries)
-      st.lines.push_back(std::string("  ") + (ps.healthy ? "ok    " : "PROBLEM ") + ps.line);
-    doc.sections.push_back(st);
-  }
+// What is happening, one line per port (and per optical module).
+std::optional<Section> status_section(const CounterInterpretation& interp) {
+  if (interp.summaries.empty()) return std::nullopt;
+  Section st;
+  st.title = "status";
+  for (const auto& ps : interp.summaries)
+    st.lines.push_back(std::string("  ") + (ps.healthy ? "ok    " : "PROBLEM ") + ps.line);
+  return st;
+}
 
-  // RDMA ports: one line each, with what makes their counters meaningful.
-  Section port_section;
-  port_section.title = "rdma ports";
+// RDMA ports: one line each, with what makes their counters meaningful.
+std::optional<Section> rdma_ports_section(const std::vector<PortInfo>& ports) {
   Table pt;
   pt.columns = {"PORT", "NETDEV", "LINK", "STATE", "PHYS_STATE", "RATE"};
   bool nonstandard = false, not_up = false;
@@ -298,91 +327,140 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   }
   if (nonstandard) pt.notes.push_back("*  not an IBTA phys_state value; ignored (no link judgement from it)");
   if (not_up) pt.notes.push_back("** the port has no link: the rate is not a link speed");
-  if (!pt.rows.empty()) {
-    port_section.tables.push_back(pt);
-    doc.sections.push_back(port_section);
-  }
-  if (auto s = links_section(in.links)) doc.sections.push_back(*s);
-  if (auto s = optics_section(in.optics, resolve_format(g) == Format::kTable ? "  " : ""))
-    doc.sections.push_back(*s);
+  if (pt.rows.empty()) return std::nullopt;
+  Section port_section;
+  port_section.title = "rdma ports";
+  port_section.tables.push_back(pt);
+  return port_section;
+}
 
-  // Counters, one table per device (ports first, then device-level hw_counters and netdevs).
-  // In the terminal table the rows are indented under the device title.
-  const std::string indent = resolve_format(g) == Format::kTable ? "  " : "";
+// The title of a device's counter table: the RDMA port's netdev, or a netdev's attributes.
+std::string device_table_title(const std::string& device, const PortInfo* p) {
+  std::string title = device;
+  if (p && p->is_rdma && !p->netdev.empty()) title += " (netdev " + p->netdev + ")";
+  if (p && !p->is_rdma) {
+    std::string attrs = p->state;
+    if (!p->link_layer.empty()) attrs += ", " + p->link_layer;
+    if (!p->rate.empty()) attrs += ", " + p->rate;
+    if (!p->driver.empty()) attrs += ", " + p->driver;
+    if (!attrs.empty()) title += " (" + attrs + ")";
+  }
+  return title;
+}
+
+// One device's shown counters: values, or deltas and rates when any of them moved between
+// snapshots. In the terminal table the rows are indented under the device title.
+Table device_table(const std::string& title, const std::vector<const CounterChange*>& changes,
+                   const std::string& indent) {
+  Table t;
+  t.title = title;
+  bool device_deltas = std::any_of(changes.begin(), changes.end(), [](const CounterChange* c) {
+    return c->status != DeltaStatus::kSnapshot;
+  });
+  if (device_deltas) {
+    t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
+    t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
+  } else {
+    t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "VALUE"};
+    t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight};
+  }
+  for (const CounterChange* ch : changes) {
+    std::vector<std::string> row = {indent + ch->counter.name, counter_short_group(ch->counter.group),
+                                    to_string(ch->counter.category)};
+    if (device_deltas) {
+      row.push_back(ch->status == DeltaStatus::kSnapshot ? fmt_counter_value(*ch) + " (total)"
+                                                         : fmt_counter_delta(*ch));
+      row.push_back(fmt_counter_rate(*ch));
+    } else {
+      row.push_back(fmt_counter_value(*ch));
+    }
+    t.rows.push_back(row);
+  }
+  if (!indent.empty()) t.notes.push_back("");  // blank line between device tables
+  return t;
+}
+
+// Counters, one table per device (ports first, then device-level hw_counters and netdevs).
+Section counters_section(const CountersRun& r, const std::string& indent) {
   Section cs;
   cs.title = "counters";
   std::vector<std::string> quiet;
   std::set<std::string> done;
   auto add_device = [&](const std::string& device, const PortInfo* p) {
     done.insert(device);
-    auto it = shown_by_device.find(device);
-    if (it == shown_by_device.end()) {
+    auto it = r.shown.by_device.find(device);
+    if (it == r.shown.by_device.end()) {
       if (p && p->is_rdma) quiet.push_back(device);
       return;
     }
-    Table t;
-    t.title = device;
-    if (p && p->is_rdma && !p->netdev.empty()) t.title += " (netdev " + p->netdev + ")";
-    if (p && !p->is_rdma) {
-      std::string attrs = p->state;
-      if (!p->link_layer.empty()) attrs += ", " + p->link_layer;
-      if (!p->rate.empty()) attrs += ", " + p->rate;
-      if (!p->driver.empty()) attrs += ", " + p->driver;
-      if (!attrs.empty()) t.title += " (" + attrs + ")";
-    }
-    bool device_deltas = std::any_of(it->second.begin(), it->second.end(), [](const CounterChange* c) {
-      return c->status != DeltaStatus::kSnapshot;
-    });
-    if (device_deltas) {
-      t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "DELTA", "RATE"};
-      t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
-    } else {
-      t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "VALUE"};
-      t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight};
-    }
-    for (const CounterChange* ch : it->second) {
-      std::vector<std::string> row = {indent + ch->counter.name, counter_short_group(ch->counter.group),
-                                      to_string(ch->counter.category)};
-      if (device_deltas) {
-        row.push_back(ch->status == DeltaStatus::kSnapshot ? fmt_counter_value(*ch) + " (total)"
-                                                           : fmt_counter_delta(*ch));
-        row.push_back(fmt_counter_rate(*ch));
-      } else {
-        row.push_back(fmt_counter_value(*ch));
-      }
-      t.rows.push_back(row);
-    }
-    if (!indent.empty()) t.notes.push_back("");  // blank line between device tables
-    cs.tables.push_back(t);
+    cs.tables.push_back(device_table(device_table_title(device, p), it->second, indent));
   };
-  for (const auto& p : ports) add_device(p.device, &p);
-  for (const auto& d : device_order)
+  for (const auto& p : r.in.ports) add_device(p.device, &p);
+  for (const auto& d : r.shown.device_order)
     if (!done.count(d)) add_device(d, nullptr);
   if (!cs.tables.empty()) cs.tables.back().notes.clear();  // the section adds its own blank line
   if (!quiet.empty()) {
     std::string list;
     for (const auto& d : quiet) list += (list.empty() ? "" : ", ") + d;
-    cs.lines.push_back((deltas ? "No counter moved on: " : "All counters zero on: ") + list);
+    cs.lines.push_back((r.deltas ? "No counter moved on: " : "All counters zero on: ") + list);
   }
   if (cs.tables.empty() && cs.lines.empty())
-    cs.lines.push_back(changes.empty() ? "No counters in the input."
-                       : deltas        ? "No counter moved."
-                                       : "All counters are zero.");
-  doc.sections.push_back(cs);
+    cs.lines.push_back(r.in.changes.empty() ? "No counters in the input."
+                       : r.deltas           ? "No counter moved."
+                                            : "All counters are zero.");
+  return cs;
+}
 
-  if (!unavailable.empty()) {
-    Section s;
-    s.title = "not available";
-    s.lines.push_back("  " + std::to_string(unavailable.size()) +
-                      " source(s) unsupported or absent on these devices (normal; not an error)" +
-                      (g.verbose ? ":" : "; -v lists them"));
-    if (g.verbose)
-      for (const auto& e : gaps)
-        if (!is_failure(e)) s.lines.push_back("  " + e.to_string());
-    doc.sections.push_back(s);
-  }
+// Sources a driver does not support: counted, listed with -v.
+std::optional<Section> unavailable_section(const CountersRun& r) {
+  if (r.unavailable.empty()) return std::nullopt;
+  Section s;
+  s.title = "not available";
+  s.lines.push_back("  " + std::to_string(r.unavailable.size()) +
+                    " source(s) unsupported or absent on these devices (normal; not an error)" +
+                    (r.g.verbose ? ":" : "; -v lists them"));
+  if (r.g.verbose)
+    for (const auto& e : r.in.gaps)
+      if (!is_failure(e)) s.lines.push_back("  " + e.to_string());
+  return s;
+}
+
+Document counters_document(const CountersRun& r) {
+  const std::string indent = resolve_format(r.g) == Format::kTable ? "  " : "";
+  Document doc;
+  doc.title = document_title(r);
+  doc.sections.push_back(summary_section(r));
+  if (auto s = status_section(r.interp)) doc.sections.push_back(*s);
+  if (auto s = rdma_ports_section(r.in.ports)) doc.sections.push_back(*s);
+  if (auto s = links_section(r.in.links)) doc.sections.push_back(*s);
+  if (auto s = optics_section(r.in.optics, indent)) doc.sections.push_back(*s);
+  doc.sections.push_back(counters_section(r, indent));
+  if (auto s = unavailable_section(r)) doc.sections.push_back(*s);
+  return doc;
+}
+
+}  // namespace
+
+int run_counters(const GlobalOptions& g, const CountersOptions& o) {
+  auto started = std::chrono::steady_clock::now();
+  std::optional<CounterCategory> only;
+  if (auto rc = check_window_flags(g, o, only)) return *rc;
+  if (auto rc = check_watch_flags(g, o)) return *rc;
+
+  CountersInput in;
+  auto stop = o.from.empty() ? read_sysfs_input(g, o, only, in) : read_counters_from_files(o, in);
+  if (stop) return *stop;
+
+  CountersRun run{g, o, only, in, interpret_observation(in), select_shown(in.changes, only, o.all)};
+  run.deltas = in.window_s.has_value() ||
+               std::any_of(in.changes.begin(), in.changes.end(),
+                           [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
+  for (const auto& e : in.gaps)
+    if (!is_failure(e)) run.unavailable.push_back(e);
+  Envelope env = counters_envelope(run);
   finish_envelope(env, started);
-  return emit(g, env, doc);
+  if (g.format == "prometheus") return write_counter_metrics(run, env);
+  return emit(g, env, counters_document(run));
 }
 
 }  // namespace fabdiag::cmd

@@ -22,10 +22,11 @@ struct CountersInput : CounterObservation {
   std::vector<std::string> notes;      ///< Assumptions made while importing.
 };
 
-/// Reads o.from (format o.from_format, else detected per file; o.netdev names the netdev of
-/// ethtool -S / -m text; o.interval_s > 0 is the time between "###" sections) into `in`, keeping
-/// only o.devices when given. Returns the exit code when it cannot (2: a file is missing or not
-/// in a format we read, an unknown --from-format or --device), nullopt when `in` is ready.
+/// Reads o.from with import_counter_files() (import/counter_files.h: format o.from_format, else
+/// detected per file; o.netdev names the netdev of ethtool -S / -m text; o.interval_s > 0 is
+/// the time between "###" sections) into `in`, keeping only o.devices when given. Returns the
+/// exit code when it cannot (2: a file is missing or not in a format we read, an unknown
+/// --from-format or --device; 70: a file cannot be read), nullopt when `in` is ready.
 std::optional<int> read_counters_from_files(const CountersOptions& o, CountersInput& in);
 
 }  // namespace fabdiag::cmd
