@@ -2,6 +2,7 @@
 // or from saved tool outputs (--from, import/host_formats.h), runs the rules
 // (rules/check_run.h) and prints the check list, the RDMA ports, the ACS ports and findings.
 #include <chrono>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -69,59 +70,8 @@ Table acs_table(const std::vector<AcsPort>& ports) {
   return t;
 }
 
-}  // namespace
-
-int run_check(const GlobalOptions& g, const CheckOptions& o) {
-  auto started = std::chrono::steady_clock::now();
-  CheckRunOptions run_opts;
-  for (const auto& text : o.expect_rates) {
-    auto e = parse_rate_expectation(text);
-    if (!e) {
-      print_error("--expect-rate '" + text + "': expected GBPS (400) or MODEL=GBPS (MT4129=400), a positive number of Gb/s");
-      return kExitUsage;
-    }
-    run_opts.expect_rates.push_back(*e);
-  }
-  auto format = parse_input_format(o.from_format);
-  if (!format) {
-    print_error("--from-format '" + o.from_format + "': expected auto, lspci, ibstat, ibstatus, ibv-devinfo or nccl-log");
-    return kExitUsage;
-  }
-
-  HostFacts facts;
-  if (o.from.empty()) {
-    auto fs = make_fs_root(g);
-    if (!fs) {
-      print_error(fs.error().to_string() + ": --sysfs-root and --procfs-root must name a directory");
-      return kExitUsage;
-    }
-    facts = read_host_facts(*fs, stderr_progress(g));
-  } else {
-    for (const auto& file : o.from) {
-      auto text = read_input(file);
-      if (!text) return fail_input(text.error().with_context("reading --from"));
-      auto imported = import_host_facts(*text, file, *format);
-      if (!imported) return fail_input(imported.error().with_context("reading --from"));
-      merge_facts(facts, std::move(*imported));
-    }
-  }
-  CheckReport report = run_checks(facts, run_opts);
-
-  Envelope env = make_envelope("fabdiag.check/1");
-  if (!o.from.empty()) env.hosts.clear();  // the files come from another host
-  env.params = {{"source", o.from.empty() ? "sysfs" : "files"},
-                {"from", o.from},
-                {"from_format", o.from_format},
-                {"expect_rate", o.expect_rates}};
-  if (o.from.empty()) {
-    env.params["sysfs_root"] = g.sysfs_root;
-    env.params["procfs_root"] = g.procfs_root;
-  }
-  env.data["checks"] = report.checks;
-  env.data["facts"] = facts;
-  env.findings = report.findings;
-  env.errors = facts.gaps;
-
+// The check list, then the RDMA ports and ACS ports the facts hold.
+Document check_document(const HostFacts& facts, const CheckReport& report) {
   Document doc;
   doc.title = "fabdiag check";
   Section checks;
@@ -141,8 +91,71 @@ int run_check(const GlobalOptions& g, const CheckOptions& o) {
     s.tables.push_back(acs_table(*facts.acs_ports));
     doc.sections.push_back(std::move(s));
   }
+  return doc;
+}
+
+// --expect-rate into `run_opts`; the exit code when one does not parse.
+std::optional<int> parse_expect_rates(const CheckOptions& o, CheckRunOptions& run_opts) {
+  for (const auto& text : o.expect_rates) {
+    auto e = parse_rate_expectation(text);
+    if (!e) {
+      print_error("--expect-rate '" + text + "': expected GBPS (400) or MODEL=GBPS (MT4129=400), a positive number of Gb/s");
+      return kExitUsage;
+    }
+    run_opts.expect_rates.push_back(*e);
+  }
+  return std::nullopt;
+}
+
+// The facts to judge: this host's sysfs/procfs, or the --from files; the exit code when they
+// cannot be read.
+std::optional<int> read_facts(const GlobalOptions& g, const CheckOptions& o, InputFormat format, HostFacts& facts) {
+  if (o.from.empty()) {
+    auto fs = make_fs_root(g);
+    if (!fs) {
+      print_error(fs.error().to_string() + ": --sysfs-root and --procfs-root must name a directory");
+      return kExitUsage;
+    }
+    facts = read_host_facts(*fs, stderr_progress(g));
+    return std::nullopt;
+  }
+  auto imported = import_host_files(o.from, read_input, format);
+  if (!imported) return fail_input(imported.error().with_context("reading --from"));
+  facts = std::move(*imported);
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_check(const GlobalOptions& g, const CheckOptions& o) {
+  auto started = std::chrono::steady_clock::now();
+  CheckRunOptions run_opts;
+  if (auto rc = parse_expect_rates(o, run_opts)) return *rc;
+  auto format = parse_input_format(o.from_format);
+  if (!format) {
+    print_error("--from-format '" + o.from_format + "': expected auto, lspci, ibstat, ibstatus, ibv-devinfo or nccl-log");
+    return kExitUsage;
+  }
+  HostFacts facts;
+  if (auto rc = read_facts(g, o, *format, facts)) return *rc;
+  CheckReport report = run_checks(facts, run_opts);
+
+  Envelope env = make_envelope("fabdiag.check/1");
+  if (!o.from.empty()) env.hosts.clear();  // the files come from another host
+  env.params = {{"source", o.from.empty() ? "sysfs" : "files"},
+                {"from", o.from},
+                {"from_format", o.from_format},
+                {"expect_rate", o.expect_rates}};
+  if (o.from.empty()) {
+    env.params["sysfs_root"] = g.sysfs_root;
+    env.params["procfs_root"] = g.procfs_root;
+  }
+  env.data["checks"] = report.checks;
+  env.data["facts"] = facts;
+  env.findings = report.findings;
+  env.errors = facts.gaps;
   finish_envelope(env, started);
-  return emit(g, env, doc);
+  return emit(g, env, check_document(facts, report));
 }
 
 }  // namespace fabdiag::cmd

@@ -65,12 +65,7 @@ int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& 
   if (!imp) return fail_input(imp.error());
 
   Envelope env = make_envelope("fabdiag.bench/1");
-  // The data comes from the hosts of the nccl-tests run, not from this one.
-  env.hosts.clear();
-  std::set<std::string> seen;
-  for (const auto& t : imp->tables)
-    for (const auto& h : t.rank_hosts)
-      if (!h.empty() && seen.insert(h).second) env.hosts.push_back(h);
+  env.hosts = baseline::nccl_tests_hosts(*imp);  // the nodes of the nccl-tests run, not this one
   env.params = {{"importer", "nccl-tests"}, {"file", o.file}, {"collective", o.collective}};
   env.data = baseline::to_bench_envelope_data(*imp);
   env.findings = baseline::nccl_tests_findings(*imp, o.file);

@@ -1,5 +1,7 @@
 #include "import/host_formats.h"
 
+#include <nlohmann/json.hpp>
+
 #include "core/text.h"
 #include "import/ibstat.h"
 #include "import/ibstatus.h"
@@ -167,6 +169,31 @@ Result<HostFacts> import_host_facts(std::string_view text, const std::string& so
                       source);
   }
   for (auto& e : failures) facts.gaps.push_back(std::move(e));
+  return facts;
+}
+
+nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, const std::string& source,
+                               InputFormat format) {
+  nlohmann::json data = facts;
+  if (format == InputFormat::kLspci) {
+    nlohmann::json listings = nlohmann::json::array();
+    for (const auto& s : split_sections(text))
+      if (auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line))) listings.push_back(*l);
+    data["lspci"] = listings;
+  }
+  return data;
+}
+
+Result<HostFacts> import_host_files(const std::vector<std::string>& files, const InputTextReader& read,
+                                    InputFormat format) {
+  HostFacts facts;
+  for (const auto& file : files) {
+    auto text = read(file);
+    if (!text) return text.error();
+    auto imported = import_host_facts(*text, file, format);
+    if (!imported) return imported.error();
+    merge_facts(facts, std::move(*imported));
+  }
   return facts;
 }
 

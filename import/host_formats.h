@@ -8,8 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/result.h"
 #include "probes/check/check_model.h"
+#include "import/input_reader.h"
 #include "import/text_sections.h"
 
 namespace fabdiag {
@@ -35,5 +38,17 @@ std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::stri
 /// when kAuto) and the facts are merged. A section that cannot be recognized or parsed becomes a
 /// gap. Errors: kParse naming `source` when no section gives any fact (nothing recognized).
 Result<HostFacts> import_host_facts(std::string_view text, const std::string& source, InputFormat format);
+
+/// The data of the fabdiag.hostfacts/1 document of one imported file: `facts` as JSON and, for
+/// kLspci, "lspci": the listing of every "###" section of `text` that parses (every function,
+/// not only the facts the rules read; parse_lspci()).
+nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, const std::string& source,
+                               InputFormat format);
+
+/// `fabdiag check --from FILE...`: each file's text through `read`, imported
+/// (import_host_facts()) and merged in order (merge_facts()). Errors, at the first file that
+/// fails: those of `read` and of import_host_facts().
+Result<HostFacts> import_host_files(const std::vector<std::string>& files, const InputTextReader& read,
+                                    InputFormat format);
 
 }  // namespace fabdiag

@@ -1,5 +1,7 @@
 #include "import/nccl_tests.h"
 
+#include <set>
+
 #include <cmath>
 
 #include <algorithm>
@@ -438,6 +440,15 @@ std::vector<Finding> nccl_tests_findings(const NcclTestsImport& import, const st
     out.push_back(std::move(f));
   }
   return out;
+}
+
+std::vector<std::string> nccl_tests_hosts(const NcclTestsImport& import) {
+  std::vector<std::string> hosts;
+  std::set<std::string> seen;
+  for (const auto& t : import.tables)
+    for (const auto& h : t.rank_hosts)
+      if (!h.empty() && seen.insert(h).second) hosts.push_back(h);
+  return hosts;
 }
 
 }  // namespace fabdiag::baseline

@@ -120,4 +120,9 @@ nlohmann::json to_bench_envelope_data(const NcclTestsImport& import);
 /// The older "error" column is never judged (see NcclTestsHalf::max_error).
 std::vector<Finding> nccl_tests_findings(const NcclTestsImport& import, const std::string& source);
 
+/// The hosts of the ranks of every table ("#  Rank  0 Group  0 Pid ... on HOST device ..."),
+/// each once, in first-seen order; empty names skipped. The envelope's `hosts`: the data
+/// comes from the nodes of the nccl-tests run, not from the one that imports it.
+std::vector<std::string> nccl_tests_hosts(const NcclTestsImport& import);
+
 }  // namespace fabdiag::baseline

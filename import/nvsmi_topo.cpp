@@ -186,4 +186,14 @@ TopologyReport nvsmi_topo_to_report(const NvsmiTopo& topo, const std::string& so
   return r;
 }
 
+Result<NvsmiTopoImport> import_nvsmi_topo(std::string_view text, const std::string& source) {
+  auto parsed = parse_nvsmi_topo(text, source);
+  if (!parsed) return parsed.error();
+  NvsmiTopoImport imp;
+  imp.report = nvsmi_topo_to_report(*parsed, source);
+  imp.rails = compute_rails(imp.report);
+  imp.findings = judge_rails(imp.rails, imp.report, "nvidia-smi topo -m (" + source + ")");
+  return imp;
+}
+
 }  // namespace fabdiag

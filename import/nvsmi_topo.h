@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/finding.h"
+#include "probes/topo/rails.h"
 #include "probes/topo/topology.h"
 
 namespace fabdiag {
@@ -55,5 +57,17 @@ Result<NvsmiTopo> parse_nvsmi_topo(std::string_view text, const std::string& sou
 /// cells of missing rows or beyond a truncated row = missing). NVLink is "known" (source
 /// "nvidia-smi topo -m"). No PCI details (pci.bdf empty). The parse gaps are copied.
 TopologyReport nvsmi_topo_to_report(const NvsmiTopo& topo, const std::string& source);
+
+/// A saved `nvidia-smi topo -m` as `fabdiag topo` shows a node: the report
+/// (nvsmi_topo_to_report()), its rails (compute_rails()) and their findings (judge_rails(), with
+/// source "nvidia-smi topo -m (SOURCE)").
+struct NvsmiTopoImport {
+  TopologyReport report;
+  Rails rails;
+  std::vector<Finding> findings;
+};
+
+/// Parses `text` and builds the import above. Errors: those of parse_nvsmi_topo().
+Result<NvsmiTopoImport> import_nvsmi_topo(std::string_view text, const std::string& source);
 
 }  // namespace fabdiag
