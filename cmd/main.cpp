@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "cmd/commands.h"
 #include "core/exit_codes.h"
@@ -27,40 +29,56 @@ void add_global_flags(CLI::App& app, GlobalOptions& g) {
   app.add_flag("-q,--quiet", g.quiet, "No progress lines on stderr");
 }
 
-}  // namespace
+// The flags of every subcommand land here; main dispatches on the subcommands' CLI::App.
+struct Options {
+  GlobalOptions global;
+  DoctorOptions doctor;
+  TopoOptions topo;
+  GatherOptions gather;
+  BaselineOptions baseline;
+  ImportNcclTestsOptions import_nccl_tests;
+  ImportCountersOptions import_counters;
+  ImportHostOptions import_host;
+  ImportNvsmiTopoOptions import_nvsmi_topo;
+  CountersOptions counters;
+  CheckOptions check;
+  TriageOptions triage;
+  BenchOptions bench;
+  PairwiseOptions pairwise;
+};
 
-int main(int argc, char** argv) {
-  CLI::App app{
-      "fabdiag: network diagnostics for GPU clusters (NVLink/NVSwitch, InfiniBand, RoCE).\n"
-      "Reads topology and counters, runs collective benchmarks, keeps baselines and names slow\n"
-      "nodes and links with their evidence.\n\n"
-      "Exit codes: 0 ok, 1 problems found, 2 usage, 3 required capability missing,\n"
-      "            4 partial result (something could not be read), 70 internal error.",
-      "fabdiag"};
-  app.set_version_flag("--version", std::string("fabdiag ") + FABDIAG_VERSION);
-  app.require_subcommand(0, 1);
-  app.fallthrough();
-  GlobalOptions g;
-  add_global_flags(app, g);
+// The registered subcommands (not owned: the CLI::App tree owns them).
+struct Commands {
+  CLI::App* doctor = nullptr;
+  CLI::App* topo = nullptr;
+  CLI::App* gather = nullptr;
+  CLI::App* baseline = nullptr;
+  CLI::App* import_nccl_tests = nullptr;
+  std::vector<CLI::App*> import_host;
+  CLI::App* import_nvsmi_topo = nullptr;
+  CLI::App* counters = nullptr;
+  CLI::App* check = nullptr;
+  CLI::App* triage = nullptr;
+  CLI::App* bench = nullptr;
+  CLI::App* pairwise = nullptr;
+};
 
-  // ---- doctor ----
-  DoctorOptions doctor_opts;
-  auto* doctor = app.add_subcommand("doctor", "Which capabilities this binary has here: MPI, NCCL, CUDA, NVML, ibverbs, netlink");
-  (void)doctor;
+CLI::App* add_doctor_command(CLI::App& app) {
+  return app.add_subcommand("doctor", "Which capabilities this binary has here: MPI, NCCL, CUDA, NVML, ibverbs, netlink");
+}
 
-  // ---- topo ----
-  TopoOptions topo_opts;
-  auto* topo = app.add_subcommand(
+CLI::App* add_topo_command(CLI::App& app, TopoOptions& o) {
+  auto* sub = app.add_subcommand(
       "topo", "GPU/NIC/CPU/NUMA matrix like `nvidia-smi topo -m`, NVLink, rails, PCIe link speed/width, drift");
-  topo->add_option("--nvml-lib", topo_opts.nvml_lib,
-                   "NVML library to dlopen for GPU names and NVLinks (default: $FABDIAG_NVML_LIB, else "
-                   "libnvidia-ml.so.1 when reading this machine's /sys)")
+  sub->add_option("--nvml-lib", o.nvml_lib,
+                  "NVML library to dlopen for GPU names and NVLinks (default: $FABDIAG_NVML_LIB, else "
+                  "libnvidia-ml.so.1 when reading this machine's /sys)")
       ->type_name("PATH");
-  topo->add_option("--against", topo_opts.against,
-                   "Report what changed since BASELINE, a saved `fabdiag topo --format json` result: lost "
-                   "NVLinks, moved NICs, narrower/slower PCIe links, lower port rates, devices gone or added")
+  sub->add_option("--against", o.against,
+                  "Report what changed since BASELINE, a saved `fabdiag topo --format json` result: lost "
+                  "NVLinks, moved NICs, narrower/slower PCIe links, lower port rates, devices gone or added")
       ->type_name("BASELINE.json");
-  topo->footer(
+  sub->footer(
       "Reads sysfs (--sysfs-root DIR reads a fixture or a `fabdiag gather` capture) and NVML.\n"
       "Matrix: X self, PIX one PCIe switch, PXB several switches, PHB through the host bridge,\n"
       "NODE across host bridges of one NUMA node, SYS across NUMA nodes, NV# # bonded NVLinks\n"
@@ -76,16 +94,17 @@ int main(int argc, char** argv) {
       "Exit: 0 ok, 1 findings (warn or worse), 2 usage (also --sysfs-root or --procfs-root\n"
       "not a directory, --against missing or not a topo result), 4 partial (something could\n"
       "not be read, also an NVML named by --nvml-lib or FABDIAG_NVML_LIB that does not answer).");
-  // ---- end topo ----
-  // ---- gather ----
-  GatherOptions gather_opts;
-  auto* gather = app.add_subcommand(
+  return sub;
+}
+
+CLI::App* add_gather_command(CLI::App& app, GatherOptions& o) {
+  auto* sub = app.add_subcommand(
       "gather", "Capture this node's /sys subset (PCI, net, infiniband) as an anonymized fixture directory or .tar.gz");
-  gather->add_option("-o,--output", gather_opts.out_dir, "Directory to create (must not exist or be empty)")
+  sub->add_option("-o,--output", o.out_dir, "Directory to create (must not exist or be empty)")
       ->type_name("DIR");
-  gather->add_option("--tar", gather_opts.tar_file, "Also (or only) write the capture as a .tar.gz (uses the tar program)")
+  sub->add_option("--tar", o.tar_file, "Also (or only) write the capture as a .tar.gz (uses the tar program)")
       ->type_name("FILE");
-  gather->footer(
+  sub->footer(
       "Copies what topo, check and counters read: bus/pci/devices/* (attributes, config space),\n"
       "class/net/*, class/infiniband/* (ports, GIDs, counters), NUMA nodes, IOMMU and GPUDirect\n"
       "module presence; links are recreated as relative links. GUIDs, GIDs, MAC addresses,\n"
@@ -94,9 +113,16 @@ int main(int argc, char** argv) {
       "  fabdiag gather --output node17-sys && fabdiag topo --sysfs-root node17-sys\n"
       "Exit: 0 ok, 2 no --output/--tar or DIR not empty, 3 no tar program, 4 some files\n"
       "unreadable, 70 cannot write.");
-  // ---- end gather ----
-  // ---- baseline ----
-  BaselineOptions baseline_opts;
+  return sub;
+}
+
+void add_store_flag(CLI::App* sub, BaselineOptions& o) {
+  sub->add_option("--store", o.store_dir,
+                  "Baseline directory (default: $FABDIAG_BASELINE_DIR or ~/.local/share/fabdiag/baselines)")
+      ->type_name("DIR");
+}
+
+CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
   auto* baseline = app.add_subcommand(
       "baseline",
       "Keep named baselines of bench/pairwise/triage results and diff new results against them");
@@ -107,53 +133,48 @@ int main(int argc, char** argv) {
       "file (missing, not JSON, not a bench/pairwise/triage result), unknown baseline, existing name\n"
       "without --force; 4 diff compared only part (sizes, pairs or hosts on one side only);\n"
       "70 a file or the store could not be read or written (permission, I/O).");
-  auto add_store = [&](CLI::App* sub) {
-    sub->add_option("--store", baseline_opts.store_dir,
-                    "Baseline directory (default: $FABDIAG_BASELINE_DIR or ~/.local/share/fabdiag/baselines)")
-        ->type_name("DIR");
-  };
   auto* baseline_save = baseline->add_subcommand(
       "save", "Save a result file (fabdiag --format json output) as baseline NAME");
-  baseline_save->add_option("NAME", baseline_opts.name, "Baseline name: letters, digits, '.', '_', '-' (e.g. nightly)")
+  baseline_save->add_option("NAME", o.name, "Baseline name: letters, digits, '.', '_', '-' (e.g. nightly)")
       ->required();
-  baseline_save->add_option("FILE", baseline_opts.file, "Result JSON of bench, pairwise, triage or import ('-' = stdin)")
+  baseline_save->add_option("FILE", o.file, "Result JSON of bench, pairwise, triage or import ('-' = stdin)")
       ->required();
-  baseline_save->add_flag("--force", baseline_opts.force, "Replace baseline NAME if it exists");
-  add_store(baseline_save);
-  baseline_save->callback([&] { baseline_opts.action = "save"; });
+  baseline_save->add_flag("--force", o.force, "Replace baseline NAME if it exists");
+  add_store_flag(baseline_save, o);
+  baseline_save->callback([&o] { o.action = "save"; });
   auto* baseline_diff = baseline->add_subcommand(
       "diff", "Compare a result file with baseline NAME: busbw per collective and size, bandwidth per host pair");
-  baseline_diff->add_option("NAME", baseline_opts.name, "Baseline to compare against")->required();
-  baseline_diff->add_option("FILE", baseline_opts.file, "Result JSON to compare ('-' = stdin)")->required();
-  baseline_diff->add_option("--tolerance", baseline_opts.tolerance,
+  baseline_diff->add_option("NAME", o.name, "Baseline to compare against")->required();
+  baseline_diff->add_option("FILE", o.file, "Result JSON to compare ('-' = stdin)")->required();
+  baseline_diff->add_option("--tolerance", o.tolerance,
                             "Allowed drop as a fraction: 0.10 flags below 90% of the baseline as warn, "
                             "below 80% as error")
       ->capture_default_str();
-  add_store(baseline_diff);
-  baseline_diff->callback([&] { baseline_opts.action = "diff"; });
+  add_store_flag(baseline_diff, o);
+  baseline_diff->callback([&o] { o.action = "diff"; });
   auto* baseline_show = baseline->add_subcommand("show", "List the stored baselines, or show baseline NAME");
-  baseline_show->add_option("NAME", baseline_opts.name, "Baseline to show (default: list all)");
-  add_store(baseline_show);
-  baseline_show->callback([&] { baseline_opts.action = "show"; });
+  baseline_show->add_option("NAME", o.name, "Baseline to show (default: list all)");
+  add_store_flag(baseline_show, o);
+  baseline_show->callback([&o] { o.action = "show"; });
+  return baseline;
+}
 
-  // ---- import ----
-  ImportNcclTestsOptions import_nccl_tests_opts;
-  auto* import_cmd = app.add_subcommand(
-      "import", "Read other tools' outputs into fabdiag result documents, to save, diff or triage offline");
-  import_cmd->require_subcommand(1);
-  auto* import_nccl_tests = import_cmd->add_subcommand(
+CLI::App* add_import_nccl_tests_command(CLI::App& import_cmd, ImportNcclTestsOptions& o) {
+  auto* sub = import_cmd.add_subcommand(
       "nccl-tests",
       "nccl-tests output (all_reduce_perf, alltoall_perf, ...) -> fabdiag.bench/1 (GB/s -> bytes/s, us -> s)");
-  import_nccl_tests->add_option("FILE", import_nccl_tests_opts.file, "nccl-tests output, log noise allowed ('-' = stdin)")
+  sub->add_option("FILE", o.file, "nccl-tests output, log noise allowed ('-' = stdin)")
       ->required();
-  import_nccl_tests->add_option("--collective", import_nccl_tests_opts.collective,
-                                "Collective of tables the output does not name (all_reduce, alltoall, ...)");
-  import_nccl_tests->footer(
+  sub->add_option("--collective", o.collective,
+                  "Collective of tables the output does not name (all_reduce, alltoall, ...)");
+  sub->footer(
       "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[].\n"
       "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
       "result table, 4 some rows or tables could not be read (listed under errors).");
-  // ---- counters-kb: import of counter tool outputs ----
-  ImportCountersOptions import_counters_opts;
+  return sub;
+}
+
+void add_import_counters_commands(CLI::App& import_cmd, ImportCountersOptions& o) {
   struct CounterImporter {
     const char* name;
     const char* help;
@@ -166,121 +187,173 @@ int main(int argc, char** argv) {
       {"rdma-statistic", "`rdma statistic show` (default, -p or -j): RDMA hw counters"},
       {"syslog", "syslog/journal/dmesg lines: carrier losses per interface (link flaps)"}};
   for (const auto& ci : counter_importers) {
-    auto* sub = import_cmd->add_subcommand(ci.name, std::string(ci.help) + " -> fabdiag.counters/1");
-    sub->add_option("FILE", import_counters_opts.file, "The saved output ('-' = stdin)")->required();
-    sub->add_option("--interval", import_counters_opts.interval_s,
+    auto* sub = import_cmd.add_subcommand(ci.name, std::string(ci.help) + " -> fabdiag.counters/1");
+    sub->add_option("FILE", o.file, "The saved output ('-' = stdin)")->required();
+    sub->add_option("--interval", o.interval_s,
                     "Seconds between the \"###\" sections (gives rates; default: unknown)")
         ->check(CLI::Range(0.001, 1e9));
-    sub->add_flag("--all", import_counters_opts.all, "Also list zero / unmoved counters");
+    sub->add_flag("--all", o.all, "Also list zero / unmoved counters");
     if (std::string(ci.name) == "ethtool-s" || std::string(ci.name) == "ethtool-m")
-      sub->add_option("--netdev", import_counters_opts.netdev,
+      sub->add_option("--netdev", o.netdev,
                       "The netdev the text is about (when no \"### ethtool -S NAME\" title says)");
     sub->footer("Same output and findings as `fabdiag counters --from FILE`. Exit codes: 0 healthy,\n"
                 "1 a warn/error/critical finding, 2 FILE missing or not this format, 4 part of the\n"
                 "input could not be read (listed under errors).");
     std::string fmt = ci.name;
-    sub->callback([&import_counters_opts, fmt] { import_counters_opts.format = fmt; });
+    sub->callback([&o, fmt] { o.format = fmt; });
   }
-  // ---- end counters-kb ----
-  // ---- counters ----
-  CountersOptions counters_opts;
-  auto* counters = app.add_subcommand(
-      "counters",
-      "RDMA port counters, hw_counters, netdev and ethtool stats: one snapshot, or deltas and "
-      "rates over --interval; classified (traffic, pause, ecn, cnp, phy_error, discard, "
-      "retransmit, link) and interpreted into findings");
-  counters->footer(
-      "A single snapshot shows cumulative values since the counters were last reset: it has no\n"
-      "time base, so no rates are given and only absolute-count rules apply. Use --interval to\n"
-      "measure what moves now. IB counters are read from sysfs (each read is a PMA query).\n"
-      "port_xmit_data/port_rcv_data count 4-octet words and are shown in bytes. Driver stats\n"
-      "come from the SIOCETHTOOL ioctl on the live host, or from <root>/ethtool/<netdev>\n"
-      "(`ethtool -S` text) under a fixture --sysfs-root. Link facts (speed, lanes, link state,\n"
-      "FEC, pause), standard statistics (pause frames, FEC blocks, eth-mac FCS errors, ...)\n"
-      "and module optics (temperature, rx/tx power per lane against the module's own\n"
-      "thresholds) come from ethtool netlink, with the ioctl as fallback, or module pages\n"
-      "from <root>/ethtool-module/<netdev> under a fixture root. What a driver does not\n"
-      "support (veth/virtio: pause, FEC, module) is listed as not available, not an error.\n"
-      "A missing --sysfs-root or --after-sysfs-root directory is a usage error (exit 2).\n"
-      "--watch redraws the top movers (per-second rates, health counters before traffic)\n"
-      "every --interval seconds (default 1) on a terminal, or appends plain blocks when\n"
-      "stdout is not a terminal; Ctrl-C ends it with exit 0.\n"
-      "--format prometheus writes the node_exporter textfile format (fabdiag_<category>_total\n"
-      "and friends, base units, atomically with --output FILE.prom).\n"
-      "Each port gets one line saying what is happening (PFC storm, congestion, lossy RoCE,\n"
-      "physical degradation, link flaps, receiver starvation, ECN not enabled, optics);\n"
-      "counters not in the knowledge base are listed with category \"unknown\".\n"
-      "--from FILE... interprets saved ethtool -S / -m, perfquery, ibqueryerrors, rdma\n"
-      "statistic and syslog outputs the same way.\n"
-      "Examples:\n"
-      "  fabdiag counters                     # non-zero counters now\n"
-      "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
-      "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
-      "  fabdiag counters --watch --only phy_error --top 10\n"
-      "  fabdiag counters --format prometheus -o /var/lib/prometheus/node-exporter/fabdiag.prom\n"
-      "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60\n"
-      "  fabdiag counters --from ethtool-S.txt --from rdma-stat.txt --interval 30");
+}
+
+std::vector<CLI::App*> add_import_host_commands(CLI::App& import_cmd, ImportHostOptions& o) {
+  std::vector<CLI::App*> import_host_cmds;
+  for (auto [name, what] : {std::pair{"lspci", "lspci -vvv (LnkCap/LnkSta, ACSCtl, bus tree; also lspci -vvv | grep ACSCtl)"},
+                            {"ibstat", "ibstat (CA type, port State, Physical state, Rate, Link layer)"},
+                            {"ibstatus", "ibstatus (state, phys state, rate, link_layer per port)"},
+                            {"ibv-devinfo", "ibv_devinfo [-v] (state, active_mtu, link_layer; -v: width, speed, GIDs)"}}) {
+    auto* sub = import_cmd.add_subcommand(name, std::string(what) + " -> the host facts fabdiag check judges");
+    sub->add_option("FILE", o.file, "The saved output ('-' = stdin); '### <what>' sections are split")
+        ->required();
+    sub->footer("Prints the parsed model (fabdiag.hostfacts/1); run `fabdiag check --from FILE` for the verdict.\n"
+                "Exit codes: 0 ok, 2 FILE missing or not in this format, 4 some sections could not be read.");
+    sub->callback([&o, n = std::string(name)] { o.format = n; });
+    import_host_cmds.push_back(sub);
+  }
+  return import_host_cmds;
+}
+
+CLI::App* add_import_nvsmi_topo_command(CLI::App& import_cmd, ImportNvsmiTopoOptions& o) {
+  auto* sub = import_cmd.add_subcommand(
+      "nvidia-smi-topo", "`nvidia-smi topo -m` output -> fabdiag.topo/1 (matrix, affinity, NIC legend, rails)");
+  sub->add_option("FILE", o.file,
+                  "nvidia-smi topo -m output, space or tab separated ('-' = stdin)")
+      ->required();
+  sub->footer(
+      "Rows cut off or truncated, no NIC rows, no legend are tolerated: those cells stay unknown.\n"
+      "Exit codes: 0 ok, 1 rails findings (warn or worse: NICs shared by GPUs, GPU without a local\n"
+      "NIC), 2 FILE unreadable or without a matrix, 4 rows missing or truncated.");
+  return sub;
+}
+
+// `import` and its subcommands, one per format read.
+void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
+  auto* import_cmd = app.add_subcommand(
+      "import", "Read other tools' outputs into fabdiag result documents, to save, diff or triage offline");
+  import_cmd->require_subcommand(1);
+  cmds.import_nccl_tests = add_import_nccl_tests_command(*import_cmd, opts.import_nccl_tests);
+  add_import_counters_commands(*import_cmd, opts.import_counters);
+  cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);
+  cmds.import_nvsmi_topo = add_import_nvsmi_topo_command(*import_cmd, opts.import_nvsmi_topo);
+}
+
+constexpr const char* kCountersFooter =
+    "A single snapshot shows cumulative values since the counters were last reset: it has no\n"
+    "time base, so no rates are given and only absolute-count rules apply. Use --interval to\n"
+    "measure what moves now. IB counters are read from sysfs (each read is a PMA query).\n"
+    "port_xmit_data/port_rcv_data count 4-octet words and are shown in bytes. Driver stats\n"
+    "come from the SIOCETHTOOL ioctl on the live host, or from <root>/ethtool/<netdev>\n"
+    "(`ethtool -S` text) under a fixture --sysfs-root. Link facts (speed, lanes, link state,\n"
+    "FEC, pause), standard statistics (pause frames, FEC blocks, eth-mac FCS errors, ...)\n"
+    "and module optics (temperature, rx/tx power per lane against the module's own\n"
+    "thresholds) come from ethtool netlink, with the ioctl as fallback, or module pages\n"
+    "from <root>/ethtool-module/<netdev> under a fixture root. What a driver does not\n"
+    "support (veth/virtio: pause, FEC, module) is listed as not available, not an error.\n"
+    "A missing --sysfs-root or --after-sysfs-root directory is a usage error (exit 2).\n"
+    "--watch redraws the top movers (per-second rates, health counters before traffic)\n"
+    "every --interval seconds (default 1) on a terminal, or appends plain blocks when\n"
+    "stdout is not a terminal; Ctrl-C ends it with exit 0.\n"
+    "--format prometheus writes the node_exporter textfile format (fabdiag_<category>_total\n"
+    "and friends, base units, atomically with --output FILE.prom).\n"
+    "Each port gets one line saying what is happening (PFC storm, congestion, lossy RoCE,\n"
+    "physical degradation, link flaps, receiver starvation, ECN not enabled, optics);\n"
+    "counters not in the knowledge base are listed with category \"unknown\".\n"
+    "--from FILE... interprets saved ethtool -S / -m, perfquery, ibqueryerrors, rdma\n"
+    "statistic and syslog outputs the same way.\n"
+    "Examples:\n"
+    "  fabdiag counters                     # non-zero counters now\n"
+    "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
+    "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
+    "  fabdiag counters --watch --only phy_error --top 10\n"
+    "  fabdiag counters --format prometheus -o /var/lib/prometheus/node-exporter/fabdiag.prom\n"
+    "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60\n"
+    "  fabdiag counters --from ethtool-S.txt --from rdma-stat.txt --interval 30";
+
+// --interval, --only, --all, --after-sysfs-root, --device, --no-ethtool, --watch and its flags.
+void add_counters_read_flags(CLI::App* counters, CountersOptions& o) {
   auto* counters_interval = counters->add_option(
-      "--interval", counters_opts.interval_s,
+      "--interval", o.interval_s,
       "Take two snapshots SECONDS apart and show deltas and per-second rates (0.001-86400)")
       ->check(CLI::Range(0.001, 86400.0));
-  counters->add_option("--only", counters_opts.only,
+  counters->add_option("--only", o.only,
                        "Show only counters of one CATEGORY (findings are never filtered)")
       ->check(CLI::IsMember({"traffic", "pause", "ecn", "cnp", "phy_error", "discard",
                              "retransmit", "link", "other", "unknown"}));
-  counters->add_flag("--all", counters_opts.all,
+  counters->add_flag("--all", o.all,
                      "Also list zero (snapshot) or unmoved (--interval) counters; by default "
                      "they are hidden and counted");
-  counters->add_option("--after-sysfs-root", counters_opts.after_sysfs_root,
+  counters->add_option("--after-sysfs-root", o.after_sysfs_root,
                        "Read the second snapshot from DIR instead of waiting (fixtures, saved "
                        "captures); --interval then gives the assumed window in seconds")
       ->check(CLI::ExistingDirectory)
       ->needs(counters_interval);
-  counters->add_option("--device", counters_opts.devices,
+  counters->add_option("--device", o.devices,
                        "Only this device: an ibdev (mlx5_0), a port (mlx5_0/1) or a netdev "
                        "(repeatable)");
-  counters->add_flag("--no-ethtool", counters_opts.no_ethtool,
+  counters->add_flag("--no-ethtool", o.no_ethtool,
                      "Do not read anything through ethtool: driver (ethtool -S) statistics, "
                      "netlink link facts and statistics, module EEPROM");
   auto* counters_watch = counters->add_flag(
-      "--watch", counters_opts.watch,
+      "--watch", o.watch,
       "Refresh a view of per-second rates and the top movers every --interval seconds "
       "(default 1) until Ctrl-C (exit 0) or --count; plain appended blocks when stdout is not "
       "a terminal");
-  counters->add_option("--count", counters_opts.count,
+  counters->add_option("--count", o.count,
                        "With --watch: stop after N refreshes (default: until Ctrl-C)")
       ->check(CLI::Range(1, 1000000))
       ->needs(counters_watch);
-  counters->add_option("--top", counters_opts.top,
+  counters->add_option("--top", o.top,
                        "With --watch: show the N counters that moved most (0 = all that moved)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str()
       ->needs(counters_watch);
-  counters->add_flag("--prometheus-all", counters_opts.prometheus_all,
+  counters->add_flag("--prometheus-all", o.prometheus_all,
                      "With --format prometheus: export every counter, not only the classified "
                      "ones the knowledge table knows (can be thousands of series)");
-  // ---- counters-kb: --from saved tool outputs ----
-  counters->add_option("--from", counters_opts.from,
+}
+
+// --from, --from-format, --netdev: saved tool outputs instead of sysfs.
+void add_counters_from_flags(CLI::App* counters, CountersOptions& o) {
+  counters->add_option("--from", o.from,
                        "Interpret saved tool outputs instead of sysfs: ethtool -S, ethtool -m, "
                        "perfquery, ibqueryerrors, rdma statistic show, syslog (repeatable; "
                        "\"###\" sections are snapshots in time order, the first two give the "
                        "window; --interval gives the seconds between them)")
       ->type_name("FILE");
-  counters->add_option("--from-format", counters_opts.from_format,
+  counters->add_option("--from-format", o.from_format,
                        "Format of the --from files (default: detected from each file)")
       ->check(CLI::IsMember({"auto", "ethtool-s", "ethtool-m", "perfquery", "ibqueryerrors",
                              "rdma-statistic", "syslog"}));
-  counters->add_option("--netdev", counters_opts.netdev,
+  counters->add_option("--netdev", o.netdev,
                        "Netdev that ethtool -S / ethtool -m text is about, when the text does not "
                        "say (a \"### ethtool -S NAME\" title does)");
-  // ---- end counters-kb ----
-  // ---- end counters ----
-  // ---- check ----
-  CheckOptions check_opts;
-  auto* check = app.add_subcommand(
+}
+
+CLI::App* add_counters_command(CLI::App& app, CountersOptions& o) {
+  auto* counters = app.add_subcommand(
+      "counters",
+      "RDMA port counters, hw_counters, netdev and ethtool stats: one snapshot, or deltas and "
+      "rates over --interval; classified (traffic, pause, ecn, cnp, phy_error, discard, "
+      "retransmit, link) and interpreted into findings");
+  counters->footer(kCountersFooter);
+  add_counters_read_flags(counters, o);
+  add_counters_from_flags(counters, o);
+  return counters;
+}
+
+CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
+  auto* sub = app.add_subcommand(
       "check", "Host data-path lint: PCIe link width/speed, ACS redirect, AER errors, GPUDirect RDMA, "
                "IOMMU mode, RDMA port state/rate, RoCE MTU and GID, ECN");
-  check->footer(
+  sub->footer(
       "Reads this host's sysfs and procfs (--sysfs-root/--procfs-root read a fixture or a capture), or\n"
       "saved outputs of lspci -vvv, ibstat, ibstatus, ibv_devinfo and NCCL logs with --from (case files\n"
       "in '### <what>' sections are split; each part's format is detected).\n"
@@ -297,46 +370,30 @@ int main(int argc, char** argv) {
       "  fabdiag check --from lspci-vvv.txt ibstat.txt\n"
       "Exit: 0 ok, 1 findings at warn or above, 2 usage (bad --expect-rate, --from file missing or not\n"
       "recognized), 4 partial (something could not be read).");
-  check->add_option("--from", check_opts.from,
-                    "Judge saved outputs instead of this host: lspci -vvv, ibstat, ibstatus, ibv_devinfo, "
-                    "NCCL logs ('-' = stdin); several files are merged")
+  sub->add_option("--from", o.from,
+                  "Judge saved outputs instead of this host: lspci -vvv, ibstat, ibstatus, ibv_devinfo, "
+                  "NCCL logs ('-' = stdin); several files are merged")
       ->expected(1, 64)
       ->type_name("FILE...");
-  check->add_option("--from-format", check_opts.from_format,
-                    "Format of the --from files: auto (detect per '###' section), lspci, ibstat, ibstatus, "
-                    "ibv-devinfo, nccl-log")
+  sub->add_option("--from-format", o.from_format,
+                  "Format of the --from files: auto (detect per '###' section), lspci, ibstat, ibstatus, "
+                  "ibv-devinfo, nccl-log")
       ->check(CLI::IsMember({"auto", "lspci", "ibstat", "ibstatus", "ibv-devinfo", "nccl-log"}))
       ->capture_default_str();
-  check->add_option("--expect-rate", check_opts.expect_rates,
-                    "Expected port rate in Gb/s, for every port (400) or for one model (MT4129=400, the "
-                    "hca_type / CA type); repeatable. Without it ports are compared with their model's majority")
+  sub->add_option("--expect-rate", o.expect_rates,
+                  "Expected port rate in Gb/s, for every port (400) or for one model (MT4129=400, the "
+                  "hca_type / CA type); repeatable. Without it ports are compared with their model's majority")
       ->type_name("[MODEL=]GBPS");
-  // ---- end check ----
-  // ---- import (host facts, for check --from) ----
-  ImportHostOptions import_host_opts;
-  std::vector<CLI::App*> import_host_cmds;
-  for (auto [name, what] : {std::pair{"lspci", "lspci -vvv (LnkCap/LnkSta, ACSCtl, bus tree; also lspci -vvv | grep ACSCtl)"},
-                            {"ibstat", "ibstat (CA type, port State, Physical state, Rate, Link layer)"},
-                            {"ibstatus", "ibstatus (state, phys state, rate, link_layer per port)"},
-                            {"ibv-devinfo", "ibv_devinfo [-v] (state, active_mtu, link_layer; -v: width, speed, GIDs)"}}) {
-    auto* sub = import_cmd->add_subcommand(name, std::string(what) + " -> the host facts fabdiag check judges");
-    sub->add_option("FILE", import_host_opts.file, "The saved output ('-' = stdin); '### <what>' sections are split")
-        ->required();
-    sub->footer("Prints the parsed model (fabdiag.hostfacts/1); run `fabdiag check --from FILE` for the verdict.\n"
-                "Exit codes: 0 ok, 2 FILE missing or not in this format, 4 some sections could not be read.");
-    sub->callback([&import_host_opts, n = std::string(name)] { import_host_opts.format = n; });
-    import_host_cmds.push_back(sub);
-  }
-  // ---- end import (host facts) ----
+  return sub;
+}
 
-  // ---- triage ----
-  TriageOptions triage_opts;
-  auto* triage = app.add_subcommand(
+CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
+  auto* sub = app.add_subcommand(
       "triage",
       "Find the slow node or link of a cluster: counters on every node, all_reduce and "
       "alltoall sweeps, the pairwise matrix, confirmation with known-good partners, counters "
       "again; then suspects with their evidence chain and the next action");
-  triage->footer(
+  sub->footer(
       "Two ways to run it:\n"
       "  mpirun -np N --map-by node fabdiag triage        # inside your own MPI/Slurm job, one rank per node\n"
       "  fabdiag triage --hostfile hosts.txt              # fabdiag composes and runs mpirun itself\n"
@@ -347,86 +404,96 @@ int main(int argc, char** argv) {
       "Nothing is named on one sample: a node is judged on the median of all its pairs and\n"
       "confirmed against known-good partners; a link is named only when both ends are fast with\n"
       "other partners. Exit 1 when suspects are named, 0 when none, 4 when steps failed.");
-  triage->add_option("--hostfile", triage_opts.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
+  sub->add_option("--hostfile", o.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
       ->check(CLI::ExistingFile);
-  triage->add_option("--mpirun", triage_opts.mpirun, "mpirun program to use with --hostfile");
-  triage->add_option("--mpirun-args-file", triage_opts.mpirun_args_file,
-                     "File of extra mpirun arguments, one per line (emucluster writes STATE/mpirun-args)")
+  sub->add_option("--mpirun", o.mpirun, "mpirun program to use with --hostfile");
+  sub->add_option("--mpirun-args-file", o.mpirun_args_file,
+                  "File of extra mpirun arguments, one per line (emucluster writes STATE/mpirun-args)")
       ->check(CLI::ExistingFile);
-  triage->add_option("--mpirun-arg", triage_opts.mpirun_args, "One extra mpirun argument (repeatable)")->allow_extra_args(false);
-  triage->add_option("--timeout", triage_opts.timeout_s, "Seconds before a --hostfile run is stopped and the silent host reported")
+  sub->add_option("--mpirun-arg", o.mpirun_args, "One extra mpirun argument (repeatable)")->allow_extra_args(false);
+  sub->add_option("--timeout", o.timeout_s, "Seconds before a --hostfile run is stopped and the silent host reported")
       ->check(CLI::Range(1.0, 86400.0));
-  triage->add_option("--pair-size", triage_opts.pair_size, "Pair test message size per direction (e.g. 1M, 4M)");
-  triage->add_option("--pair-iters", triage_opts.pair_iters, "Exchanges per pair test")->check(CLI::Range(1, 1000));
-  triage->add_option("--sweep-min", triage_opts.sweep_min, "Smallest collective size (-b)");
-  triage->add_option("--sweep-max", triage_opts.sweep_max, "Largest collective size (-e)");
-  triage->add_option("--bench-iters", triage_opts.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
-  triage->add_flag("--no-sweeps", triage_opts.no_sweeps, "Skip the all_reduce/alltoall sweeps");
-  triage->add_flag("--worker", triage_opts.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
-  // ---- end triage ----
-  // ---- bench ----
-  BenchOptions bench_opts;
-  auto* bench = app.add_subcommand(
+  sub->add_option("--pair-size", o.pair_size, "Pair test message size per direction (e.g. 1M, 4M)");
+  sub->add_option("--pair-iters", o.pair_iters, "Exchanges per pair test")->check(CLI::Range(1, 1000));
+  sub->add_option("--sweep-min", o.sweep_min, "Smallest collective size (-b)");
+  sub->add_option("--sweep-max", o.sweep_max, "Largest collective size (-e)");
+  sub->add_option("--bench-iters", o.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
+  sub->add_flag("--no-sweeps", o.no_sweeps, "Skip the all_reduce/alltoall sweeps");
+  sub->add_flag("--worker", o.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
+  return sub;
+}
+
+CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
+  auto* sub = app.add_subcommand(
       "bench",
       "Collective benchmark over a size sweep, like nccl-tests: time, algbw, busbw, data check "
       "and per-rank times.\nRun under MPI, e.g.: mpirun -np 8 fabdiag bench all_reduce -b 1M -e 64M");
-  bench->add_option("collective", bench_opts.collective,
-                    "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce or "
-                    "sendrecv")
+  sub->add_option("collective", o.collective,
+                  "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce or "
+                  "sendrecv")
       ->required()
       ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall",
                              "broadcast", "reduce", "sendrecv"}));
-  bench->add_option("-b,--min-bytes", bench_opts.min_bytes,
-                    "Smallest message size: bytes with optional K/M/G suffix (default 8)");
-  bench->add_option("-e,--max-bytes", bench_opts.max_bytes,
-                    "Largest message size (default 64M); sizes go min, min*f, ... <= max");
-  bench->add_option("-f,--step-factor", bench_opts.factor,
-                    "Multiplication factor between sizes (default 2)");
-  bench->add_option("-w,--warmup", bench_opts.warmup_iters,
-                    "Untimed iterations per size before timing (default 5)");
-  bench->add_option("-n,--iters", bench_opts.iters,
-                    "Timed iterations per size; time = their average, max over ranks (default 20)");
-  bench->add_option("--dtype", bench_opts.dtype, "Element type: float (default), double, int32, int64, uint8 (not for reductions)")
+  sub->add_option("-b,--min-bytes", o.min_bytes,
+                  "Smallest message size: bytes with optional K/M/G suffix (default 8)");
+  sub->add_option("-e,--max-bytes", o.max_bytes,
+                  "Largest message size (default 64M); sizes go min, min*f, ... <= max");
+  sub->add_option("-f,--step-factor", o.factor,
+                  "Multiplication factor between sizes (default 2)");
+  sub->add_option("-w,--warmup", o.warmup_iters,
+                  "Untimed iterations per size before timing (default 5)");
+  sub->add_option("-n,--iters", o.iters,
+                  "Timed iterations per size; time = their average, max over ranks (default 20)");
+  sub->add_option("--dtype", o.dtype, "Element type: float (default), double, int32, int64, uint8 (not for reductions)")
       ->check(CLI::IsMember({"float", "double", "int32", "int64", "uint8"}));
-  bench->add_option("--backend", bench_opts.backend,
-                    "mpi: host memory and MPI collectives (default); nccl: GPU memory (not in "
-                    "this build: exits 3)")
+  sub->add_option("--backend", o.backend,
+                  "mpi: host memory and MPI collectives (default); nccl: GPU memory (not in "
+                  "this build: exits 3)")
       ->check(CLI::IsMember({"mpi", "nccl"}));
+  return sub;
+}
 
-  // ---- pairwise ----
-  PairwiseOptions pairwise_opts;
-  auto* pairwise = app.add_subcommand(
+CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
+  auto* sub = app.add_subcommand(
       "pairwise",
       "Node x node bandwidth matrix: round-robin rounds of concurrent bidirectional pairs, then "
       "slow nodes and links.\nRun one rank per node, e.g.: mpirun -np 8 --map-by node fabdiag pairwise");
-  pairwise->add_option("--size", pairwise_opts.size,
-                       "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
-  pairwise->add_option("-n,--iters", pairwise_opts.iters, "Timed exchanges per pair (default 5)");
-  pairwise->add_option("-w,--warmup", pairwise_opts.warmup_iters,
-                       "Untimed exchanges per pair before timing (default 1)");
-  pairwise->add_option("--backend", pairwise_opts.backend, "mpi (default) or nccl (not in this build: exits 3)")
+  sub->add_option("--size", o.size,
+                  "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
+  sub->add_option("-n,--iters", o.iters, "Timed exchanges per pair (default 5)");
+  sub->add_option("-w,--warmup", o.warmup_iters,
+                  "Untimed exchanges per pair before timing (default 1)");
+  sub->add_option("--backend", o.backend, "mpi (default) or nccl (not in this build: exits 3)")
       ->check(CLI::IsMember({"mpi", "nccl"}));
-  pairwise->add_option("--node-ratio", pairwise_opts.node_ratio,
-                       "A node whose median over >= 3 partners is below this fraction of the "
-                       "fleet median is slow (default 0.5)")
+  sub->add_option("--node-ratio", o.node_ratio,
+                  "A node whose median over >= 3 partners is below this fraction of the "
+                  "fleet median is slow (default 0.5)")
       ->check(CLI::Range(0.0, 1.0));
-  pairwise->add_option("--pair-ratio", pairwise_opts.pair_ratio,
-                       "A pair below this fraction of the fleet median, between two healthy "
-                       "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
+  sub->add_option("--pair-ratio", o.pair_ratio,
+                  "A pair below this fraction of the fleet median, between two healthy "
+                  "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
       ->check(CLI::Range(0.0, 1.0));
-  // ---- import nvidia-smi-topo ----
-  ImportNvsmiTopoOptions import_nvsmi_topo_opts;
-  auto* import_nvsmi_topo = import_cmd->add_subcommand(
-      "nvidia-smi-topo", "`nvidia-smi topo -m` output -> fabdiag.topo/1 (matrix, affinity, NIC legend, rails)");
-  import_nvsmi_topo->add_option("FILE", import_nvsmi_topo_opts.file,
-                                "nvidia-smi topo -m output, space or tab separated ('-' = stdin)")
-      ->required();
-  import_nvsmi_topo->footer(
-      "Rows cut off or truncated, no NIC rows, no legend are tolerated: those cells stay unknown.\n"
-      "Exit codes: 0 ok, 1 rails findings (warn or worse: NICs shared by GPUs, GPU without a local\n"
-      "NIC), 2 FILE unreadable or without a matrix, 4 rows missing or truncated.");
-  // ---- end import nvidia-smi-topo ----
+  return sub;
+}
 
+// Every subcommand, in the order `fabdiag --help` lists them.
+Commands add_commands(CLI::App& app, Options& opts) {
+  Commands cmds;
+  cmds.doctor = add_doctor_command(app);
+  cmds.topo = add_topo_command(app, opts.topo);
+  cmds.gather = add_gather_command(app, opts.gather);
+  cmds.baseline = add_baseline_command(app, opts.baseline);
+  add_import_commands(app, opts, cmds);
+  cmds.counters = add_counters_command(app, opts.counters);
+  cmds.check = add_check_command(app, opts.check);
+  cmds.triage = add_triage_command(app, opts.triage);
+  cmds.bench = add_bench_command(app, opts.bench);
+  cmds.pairwise = add_pairwise_command(app, opts.pairwise);
+  return cmds;
+}
+
+// Parses argv; the exit code when parsing ends the run (help, version, usage errors).
+std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -443,7 +510,11 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kExitUsage;
   }
-  // A fixture or capture given with --sysfs-root is never judged by this host's /proc.
+  return std::nullopt;
+}
+
+// A fixture or capture given with --sysfs-root is never judged by this host's /proc.
+void default_procfs_root(const CLI::App& app, GlobalOptions& g) {
   if (app.count("--procfs-root") == 0 && g.sysfs_root != "/sys") {
     std::error_code ec;
     auto sibling = std::filesystem::path(g.sysfs_root).lexically_normal().parent_path() / "proc";
@@ -451,35 +522,60 @@ int main(int argc, char** argv) {
                         ? sibling.string()
                         : "";
   }
-  if (app.get_subcommands().empty()) {
-    std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";
-    return kExitUsage;
-  }
+}
 
-  if (g.format == "prometheus" && !counters->parsed()) {  // ---- counters: metric output ----
-    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
-    return kExitUsage;
-  }
-
+// Runs the parsed subcommand; the exit code.
+int dispatch(const Commands& c, Options& opts) {
+  const GlobalOptions& g = opts.global;
   try {
-    if (doctor->parsed()) return run_doctor(g, doctor_opts);
-    if (topo->parsed()) return run_topo(g, topo_opts);
-    if (gather->parsed()) return run_gather(g, gather_opts);
-    if (import_nvsmi_topo->parsed()) return run_import_nvsmi_topo(g, import_nvsmi_topo_opts);
-    if (baseline->parsed()) return run_baseline(g, baseline_opts);
-    if (import_nccl_tests->parsed()) return run_import_nccl_tests(g, import_nccl_tests_opts);
-    if (!import_counters_opts.format.empty()) return run_import_counters(g, import_counters_opts);
-    if (counters->parsed()) return run_counters(g, counters_opts);
-    if (triage->parsed()) return run_triage(g, triage_opts);
-    if (bench->parsed()) return run_bench(g, bench_opts);
-    if (pairwise->parsed()) return run_pairwise(g, pairwise_opts);
-    if (check->parsed()) return run_check(g, check_opts);
-    for (auto* sub : import_host_cmds)
-      if (sub->parsed()) return run_import_host(g, import_host_opts);
+    if (c.doctor->parsed()) return run_doctor(g, opts.doctor);
+    if (c.topo->parsed()) return run_topo(g, opts.topo);
+    if (c.gather->parsed()) return run_gather(g, opts.gather);
+    if (c.import_nvsmi_topo->parsed()) return run_import_nvsmi_topo(g, opts.import_nvsmi_topo);
+    if (c.baseline->parsed()) return run_baseline(g, opts.baseline);
+    if (c.import_nccl_tests->parsed()) return run_import_nccl_tests(g, opts.import_nccl_tests);
+    if (!opts.import_counters.format.empty()) return run_import_counters(g, opts.import_counters);
+    if (c.counters->parsed()) return run_counters(g, opts.counters);
+    if (c.triage->parsed()) return run_triage(g, opts.triage);
+    if (c.bench->parsed()) return run_bench(g, opts.bench);
+    if (c.pairwise->parsed()) return run_pairwise(g, opts.pairwise);
+    if (c.check->parsed()) return run_check(g, opts.check);
+    for (auto* sub : c.import_host)
+      if (sub->parsed()) return run_import_host(g, opts.import_host);
   } catch (const std::exception& e) {
     print_error(std::string("internal error: ") + e.what());
     return kExitInternal;
   }
   print_error("no subcommand ran");
   return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "fabdiag: network diagnostics for GPU clusters (NVLink/NVSwitch, InfiniBand, RoCE).\n"
+      "Reads topology and counters, runs collective benchmarks, keeps baselines and names slow\n"
+      "nodes and links with their evidence.\n\n"
+      "Exit codes: 0 ok, 1 problems found, 2 usage, 3 required capability missing,\n"
+      "            4 partial result (something could not be read), 70 internal error.",
+      "fabdiag"};
+  app.set_version_flag("--version", std::string("fabdiag ") + FABDIAG_VERSION);
+  app.require_subcommand(0, 1);
+  app.fallthrough();
+  Options opts;
+  add_global_flags(app, opts.global);
+  Commands cmds = add_commands(app, opts);
+  if (auto rc = parse_args(app, argc, argv)) return *rc;
+  GlobalOptions& g = opts.global;
+  default_procfs_root(app, g);
+  if (app.get_subcommands().empty()) {
+    std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";
+    return kExitUsage;
+  }
+  if (g.format == "prometheus" && !cmds.counters->parsed()) {
+    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
+    return kExitUsage;
+  }
+  return dispatch(cmds, opts);
 }
