@@ -114,26 +114,16 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   return emit_triage(g, env);
 }
 
-int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
-  auto hosts = triage::read_hostfile(o.hostfile);
-  if (!hosts) {
-    print_error(hosts.error().to_string());
-    return kExitUsage;
-  }
-  if (hosts->size() < 2) {
-    print_error(o.hostfile + ": triage needs at least 2 hosts, the hostfile names " + std::to_string(hosts->size()));
-    return kExitUsage;
-  }
+// The mpirun launch of the workers: the hostfile's nodes, extra mpirun arguments and the
+// worker's own flags. Errors: those of reading --mpirun-args-file.
+Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptions& o, size_t nodes) {
   triage::LaunchSpec spec;
   spec.mpirun = o.mpirun;
   spec.hostfile = o.hostfile;
-  spec.nodes = static_cast<int>(hosts->size());
+  spec.nodes = static_cast<int>(nodes);
   if (!o.mpirun_args_file.empty()) {
     auto extra = triage::read_args_file(o.mpirun_args_file);
-    if (!extra) {
-      print_error(extra.error().to_string());
-      return kExitUsage;
-    }
+    if (!extra) return extra.error();
     spec.mpirun_args = *extra;
   }
   spec.mpirun_args.insert(spec.mpirun_args.end(), o.mpirun_args.begin(), o.mpirun_args.end());
@@ -151,7 +141,52 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
   if (g.quiet) spec.worker_args.insert(spec.worker_args.begin(), "--quiet");
-  auto argv = triage::compose_mpirun_argv(spec);
+  return spec;
+}
+
+// A launch that gave no result: why (with the hosts that do not answer, when mpirun did not
+// say), on stderr and as a partial fabdiag.triage/1 result.
+int report_launch_failure(const GlobalOptions& g, const TriageOptions& o, const triage::LaunchSpec& spec,
+                          const std::vector<std::string>& hosts, const ProcessResult& res,
+                          const std::string& last_progress, std::chrono::steady_clock::time_point started) {
+  Error why = triage::diagnose_launch_failure(res.stderr_tail, res.exit_code, res.timed_out, o.timeout_s, last_progress);
+  if (why.source == "mpirun") {
+    // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
+    if (!g.quiet) std::cerr << "fabdiag: triage: checking which of the " << hosts.size() << " hosts answer\n";
+    auto silent = triage::find_silent_hosts(spec, hosts, std::min(30.0, o.timeout_s));
+    if (!silent.empty()) {
+      std::string names;
+      for (const auto& [h, r] : silent) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
+      std::string head = why.message.substr(0, why.message.find("; a host did not answer"));
+      why = make_error(why.code, head + "; not answering: " + names, silent[0].first);
+    }
+  }
+  print_error(why.to_string());
+  Envelope failed = make_envelope("fabdiag.triage/1");
+  failed.hosts = hosts;
+  failed.data = {{"hosts", hosts}, {"suspects", nlohmann::json::array()}, {"inconclusive", {why.to_string()}}};
+  failed.errors.push_back(why);
+  finish_envelope(failed, started);
+  int rc = write_rendered(g, failed, triage_document(failed));
+  return rc != kExitOk ? rc : kExitPartial;
+}
+
+int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
+  auto hosts = triage::read_hostfile(o.hostfile);
+  if (!hosts) {
+    print_error(hosts.error().to_string());
+    return kExitUsage;
+  }
+  if (hosts->size() < 2) {
+    print_error(o.hostfile + ": triage needs at least 2 hosts, the hostfile names " + std::to_string(hosts->size()));
+    return kExitUsage;
+  }
+  auto spec = launch_spec(g, o, hosts->size());
+  if (!spec) {
+    print_error(spec.error().to_string());
+    return kExitUsage;
+  }
+  auto argv = triage::compose_mpirun_argv(*spec);
   if (g.verbose > 0) {
     std::string line;
     for (const auto& a : argv) line += (line.empty() ? "" : " ") + a;
@@ -179,27 +214,7 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
   auto env = doc.is_discarded() ? Result<Envelope>(make_error(ErrorCode::kParse, "no result"))
                                 : envelope_from_json(doc);
   if (!res->timed_out && env.ok()) return emit_triage(g, *env);
-
-  Error why = triage::diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, o.timeout_s, last_progress);
-  if (why.source == "mpirun") {
-    // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
-    if (!g.quiet) std::cerr << "fabdiag: triage: checking which of the " << hosts->size() << " hosts answer\n";
-    auto silent = triage::find_silent_hosts(spec, *hosts, std::min(30.0, o.timeout_s));
-    if (!silent.empty()) {
-      std::string names;
-      for (const auto& [h, r] : silent) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
-      std::string head = why.message.substr(0, why.message.find("; a host did not answer"));
-      why = make_error(why.code, head + "; not answering: " + names, silent[0].first);
-    }
-  }
-  print_error(why.to_string());
-  Envelope failed = make_envelope("fabdiag.triage/1");
-  failed.hosts = *hosts;
-  failed.data = {{"hosts", *hosts}, {"suspects", nlohmann::json::array()}, {"inconclusive", {why.to_string()}}};
-  failed.errors.push_back(why);
-  finish_envelope(failed, started);
-  int rc = write_rendered(g, failed, triage_document(failed));
-  return rc != kExitOk ? rc : kExitPartial;
+  return report_launch_failure(g, o, *spec, *hosts, *res, last_progress, started);
 }
 
 }  // namespace

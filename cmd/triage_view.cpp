@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "report/humanize.h"
 
@@ -16,14 +17,23 @@ std::string mbps(const nlohmann::json& v) {
   return buf;
 }
 
-}  // namespace
+// One evidence line of a suspect: the metric, its value in MB/s or its unit, the limit.
+std::string evidence_line(const nlohmann::json& e) {
+  std::string line = "    - " + e.value("metric", "");
+  if (e.contains("value") && e["value"].is_number()) {
+    double v = e["value"].get<double>();
+    std::string unit = e.value("unit", "");
+    line += ": " + (unit == "bytes/s" ? format_sig(v / 1e6, 3) + " MB/s" : format_sig(v, 6) + (unit.empty() ? "" : " " + unit));
+  }
+  if (e.contains("value_text")) line += " (" + e.value("value_text", "") + ")";
+  if (e.contains("threshold") && e["threshold"].is_number() && e.value("unit", "") == "bytes/s")
+    line += "; limit " + format_sig(e["threshold"].get<double>() / 1e6, 3) + " MB/s";
+  return line;
+}
 
-Document triage_document(const Envelope& env) {
+// Suspects with their evidence and action, what was cleared, what could not be judged.
+Section verdict_section(const Envelope& env) {
   const nlohmann::json& d = env.data;
-  Document doc;
-  auto hosts = d.value("hosts", nlohmann::json::array());
-  doc.title = "fabdiag triage: " + std::to_string(hosts.size()) + " nodes";
-
   Section verdict;
   verdict.title = "Verdict";
   const auto suspects = d.value("suspects", nlohmann::json::array());
@@ -37,26 +47,18 @@ Document triage_document(const Envelope& env) {
     std::string who;
     for (const auto& h : s.value("hosts", nlohmann::json::array())) who += (who.empty() ? "" : " <-> ") + h.get<std::string>();
     verdict.lines.push_back("SUSPECT " + s.value("kind", "") + " " + who + "  (layer " + s.value("layer", "") + ")");
-    for (const auto& e : s.value("evidence", nlohmann::json::array())) {
-      std::string line = "    - " + e.value("metric", "");
-      if (e.contains("value") && e["value"].is_number()) {
-        double v = e["value"].get<double>();
-        std::string unit = e.value("unit", "");
-        line += ": " + (unit == "bytes/s" ? format_sig(v / 1e6, 3) + " MB/s" : format_sig(v, 6) + (unit.empty() ? "" : " " + unit));
-      }
-      if (e.contains("value_text")) line += " (" + e.value("value_text", "") + ")";
-      if (e.contains("threshold") && e["threshold"].is_number() && e.value("unit", "") == "bytes/s")
-        line += "; limit " + format_sig(e["threshold"].get<double>() / 1e6, 3) + " MB/s";
-      verdict.lines.push_back(line);
-    }
+    for (const auto& e : s.value("evidence", nlohmann::json::array())) verdict.lines.push_back(evidence_line(e));
     verdict.lines.push_back("    -> " + s.value("action", ""));
   }
   for (const auto& c : d.value("cleared", nlohmann::json::array()))
     verdict.lines.push_back("cleared " + c.value("subject", "") + ": " + c.value("reason", ""));
   for (const auto& i : d.value("inconclusive", nlohmann::json::array()))
     verdict.lines.push_back("inconclusive: " + i.get<std::string>());
-  doc.sections.push_back(verdict);
+  return verdict;
+}
 
+// The collective sweeps, one table each; nullopt when none ran.
+std::optional<Section> bench_section(const nlohmann::json& d) {
   Section bench;
   bench.title = "Collectives (busbw as nccl-tests defines it)";
   for (const auto& b : d.value("bench", nlohmann::json::array())) {
@@ -71,45 +73,64 @@ Document triage_document(const Envelope& env) {
                         std::to_string(r.value("wrong_elements", 0))});
     bench.tables.push_back(t);
   }
-  if (!bench.tables.empty()) doc.sections.push_back(bench);
+  if (bench.tables.empty()) return std::nullopt;
+  return bench;
+}
 
+// The pairwise matrix with each node's median; nullopt when the screen did not run.
+std::optional<Section> pairwise_section(const nlohmann::json& d, const nlohmann::json& hosts) {
   const auto& pw = d.value("pairwise", nlohmann::json::object());
-  if (pw.contains("matrix_bytes_per_s")) {
-    Section m;
-    m.title = "Pairwise screen (MB/s per direction, concurrent round-robin pairs)";
-    Table t;
-    t.columns.push_back("");
-    for (const auto& h : hosts) t.columns.push_back(h.get<std::string>());
-    t.columns.push_back("median");
-    t.align.assign(t.columns.size(), Align::kRight);
-    t.align[0] = Align::kLeft;
-    const auto& mat = pw["matrix_bytes_per_s"];
-    const auto med = pw.value("node_median_bytes_per_s", nlohmann::json::object());
-    for (size_t i = 0; i < mat.size() && i < hosts.size(); ++i) {
-      std::vector<std::string> row = {hosts[i].get<std::string>()};
-      for (const auto& v : mat[i]) row.push_back(mbps(v));
-      row.push_back(mbps(med.value(hosts[i].get<std::string>(), nlohmann::json())));
-      t.rows.push_back(row);
-    }
-    t.notes.push_back("median node: " + mbps(pw.value("fleet_median_bytes_per_s", nlohmann::json())) +
-                      " MB/s; pair size " + format_bytes_iec(pw.value("size_bytes", 0.0)));
-    m.tables.push_back(t);
-    doc.sections.push_back(m);
+  if (!pw.contains("matrix_bytes_per_s")) return std::nullopt;
+  Section m;
+  m.title = "Pairwise screen (MB/s per direction, concurrent round-robin pairs)";
+  Table t;
+  t.columns.push_back("");
+  for (const auto& h : hosts) t.columns.push_back(h.get<std::string>());
+  t.columns.push_back("median");
+  t.align.assign(t.columns.size(), Align::kRight);
+  t.align[0] = Align::kLeft;
+  const auto& mat = pw["matrix_bytes_per_s"];
+  const auto med = pw.value("node_median_bytes_per_s", nlohmann::json::object());
+  for (size_t i = 0; i < mat.size() && i < hosts.size(); ++i) {
+    std::vector<std::string> row = {hosts[i].get<std::string>()};
+    for (const auto& v : mat[i]) row.push_back(mbps(v));
+    row.push_back(mbps(med.value(hosts[i].get<std::string>(), nlohmann::json())));
+    t.rows.push_back(row);
   }
+  t.notes.push_back("median node: " + mbps(pw.value("fleet_median_bytes_per_s", nlohmann::json())) +
+                    " MB/s; pair size " + format_bytes_iec(pw.value("size_bytes", 0.0)));
+  m.tables.push_back(t);
+  return m;
+}
+
+// The confirmation pairs, round by round; nullopt when there were none.
+std::optional<Section> confirmation_section(const nlohmann::json& d) {
   const auto conf = d.value("confirmation", nlohmann::json::array());
-  if (!conf.empty()) {
-    Section c;
-    c.title = "Confirmation rounds";
-    Table t;
-    t.columns = {"round", "pair", "role", "MB/s"};
-    t.align = {Align::kRight, Align::kLeft, Align::kLeft, Align::kRight};
-    for (size_t r = 0; r < conf.size(); ++r)
-      for (const auto& p : conf[r])
-        t.rows.push_back({std::to_string(r + 1), p["hosts"][0].get<std::string>() + " <-> " + p["hosts"][1].get<std::string>(),
-                          p.value("role", ""), mbps(p.value("bytes_per_s", nlohmann::json()))});
-    c.tables.push_back(t);
-    doc.sections.push_back(c);
-  }
+  if (conf.empty()) return std::nullopt;
+  Section c;
+  c.title = "Confirmation rounds";
+  Table t;
+  t.columns = {"round", "pair", "role", "MB/s"};
+  t.align = {Align::kRight, Align::kLeft, Align::kLeft, Align::kRight};
+  for (size_t r = 0; r < conf.size(); ++r)
+    for (const auto& p : conf[r])
+      t.rows.push_back({std::to_string(r + 1), p["hosts"][0].get<std::string>() + " <-> " + p["hosts"][1].get<std::string>(),
+                        p.value("role", ""), mbps(p.value("bytes_per_s", nlohmann::json()))});
+  c.tables.push_back(t);
+  return c;
+}
+
+}  // namespace
+
+Document triage_document(const Envelope& env) {
+  const nlohmann::json& d = env.data;
+  Document doc;
+  auto hosts = d.value("hosts", nlohmann::json::array());
+  doc.title = "fabdiag triage: " + std::to_string(hosts.size()) + " nodes";
+  doc.sections.push_back(verdict_section(env));
+  if (auto s = bench_section(d)) doc.sections.push_back(*s);
+  if (auto s = pairwise_section(d, hosts)) doc.sections.push_back(*s);
+  if (auto s = confirmation_section(d)) doc.sections.push_back(*s);
   return doc;
 }
 
