@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "cmd/commands.h"
 #include "cmd/counters_input.h"
@@ -26,20 +25,6 @@ namespace {
 
 bool device_matches(const PortInfo& p, const std::string& d) {
   return d == p.device || (!p.ibdev.empty() && d == p.ibdev) || (!p.netdev.empty() && d == p.netdev);
-}
-
-// Sleeps `seconds`, saying on stderr every 10 s how long is left.
-void wait_with_heartbeat(double seconds, const Progress& progress) {
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(seconds));
-  while (std::chrono::steady_clock::now() < deadline) {
-    auto left = deadline - std::chrono::steady_clock::now();
-    auto step = std::min<std::chrono::steady_clock::duration>(left, std::chrono::seconds(10));
-    std::this_thread::sleep_for(step);
-    double left_s = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
-  }
 }
 
 std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOptions& o,
@@ -86,7 +71,8 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
       progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
                std::to_string(first.ports.size()) + " devices; waiting " +
                format_sig(o.interval_s, 4) + " s for the second");
-      wait_with_heartbeat(o.interval_s, progress);
+      wait_with_heartbeat(pipeline.clock(), o.interval_s,
+                          [&](double left_s) { progress(format_sig(left_s, 3) + " s left"); });
       second = read_counter_snapshot(*fs, bound.options);
       in.window_s = second->monotonic_s - first.monotonic_s;
     }
