@@ -114,26 +114,16 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   return emit_triage(g, env);
 }
 
-int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
-  auto hosts = triage::read_hostfile(o.hostfile);
-  if (!hosts) {
-    print_error(hosts.error().to_string());
-    return kExitUsage;
-  }
-  if (hosts->size() < 2) {
-    print_error(o.hostfile + ": triage needs at least 2 hosts, the hostfile names " + std::to_string(hosts->size()));
-    return kExitUsage;
-  }
+// The mpirun job of `triage --hostfile`: the hostfile's nodes, the site's mpirun flags, and
+// this binary as the worker with the walk's flags. Errors: an unreadable --mpirun-args-file.
+Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptions& o, size_t nodes) {
   triage::LaunchSpec spec;
   spec.mpirun = o.mpirun;
   spec.hostfile = o.hostfile;
-  spec.nodes = static_cast<int>(hosts->size());
+  spec.nodes = static_cast<int>(nodes);
   if (!o.mpirun_args_file.empty()) {
     auto extra = triage::read_args_file(o.mpirun_args_file);
-    if (!extra) {
-      print_error(extra.error().to_string());
-      return kExitUsage;
-    }
+    if (!extra) return extra.error();
     spec.mpirun_args = *extra;
   }
   spec.mpirun_args.insert(spec.mpirun_args.end(), o.mpirun_args.begin(), o.mpirun_args.end());
@@ -151,55 +141,62 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
   if (g.quiet) spec.worker_args.insert(spec.worker_args.begin(), "--quiet");
-  auto argv = triage::compose_mpirun_argv(spec);
-  if (g.verbose > 0) {
-    std::string line;
-    for (const auto& a : argv) line += (line.empty() ? "" : " ") + a;
-    std::cerr << "fabdiag: running " << line << "\n";
-  }
-  std::string last_progress;
-  auto on_line = [&](const std::string& line) {
-    // Open MPI 4.1 prints this harmless race warning on many launches (EMULATION.md notes).
-    if (line.find("setpgid") != std::string::npos && line.find("plm:rsh") != std::string::npos) return;
-    if (line.rfind("fabdiag: triage: ", 0) == 0) last_progress = line.substr(17);
-    if (!g.quiet || line.rfind("fabdiag:", 0) != 0) std::cerr << line << "\n";
-  };
-  auto started = std::chrono::steady_clock::now();
-  auto res = run_process(argv, o.timeout_s, on_line);
-  if (!res.ok()) {
-    print_error(res.error().to_string() + " (is Open MPI installed? --mpirun names another launcher)");
-    return kExitMissingCapability;
-  }
-  if (res->interrupted_by) {
-    print_error(std::string("interrupted: stopped mpirun and the ranks it started on the ") +
-                std::to_string(hosts->size()) + " hosts");
-    return 128 + res->interrupted_by;
-  }
-  auto doc = nlohmann::json::parse(res->stdout_text, nullptr, false);
-  auto env = doc.is_discarded() ? Result<Envelope>(make_error(ErrorCode::kParse, "no result"))
-                                : envelope_from_json(doc);
-  if (!res->timed_out && env.ok()) return emit_triage(g, *env);
+  return spec;
+}
 
-  Error why = triage::diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, o.timeout_s, last_progress);
-  if (why.source == "mpirun") {
-    // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
-    if (!g.quiet) std::cerr << "fabdiag: triage: checking which of the " << hosts->size() << " hosts answer\n";
-    auto silent = triage::find_silent_hosts(spec, *hosts, std::min(30.0, o.timeout_s));
-    if (!silent.empty()) {
-      std::string names;
-      for (const auto& [h, r] : silent) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
-      std::string head = why.message.substr(0, why.message.find("; a host did not answer"));
-      why = make_error(why.code, head + "; not answering: " + names, silent[0].first);
-    }
-  }
+// A launch without a result: the reason on stderr and a triage document that carries it.
+int emit_launch_failure(const GlobalOptions& g, const std::vector<std::string>& hosts, const Error& why,
+                        std::chrono::steady_clock::time_point started) {
   print_error(why.to_string());
   Envelope failed = make_envelope("fabdiag.triage/1");
-  failed.hosts = *hosts;
-  failed.data = {{"hosts", *hosts}, {"suspects", nlohmann::json::array()}, {"inconclusive", {why.to_string()}}};
+  failed.hosts = hosts;
+  failed.data = {{"hosts", hosts}, {"suspects", nlohmann::json::array()}, {"inconclusive", {why.to_string()}}};
   failed.errors.push_back(why);
   finish_envelope(failed, started);
   int rc = write_rendered(g, failed, triage_document(failed));
   return rc != kExitOk ? rc : kExitPartial;
+}
+
+int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
+  auto hosts = triage::read_hostfile(o.hostfile);
+  if (!hosts) {
+    print_error(hosts.error().to_string());
+    return kExitUsage;
+  }
+  if (hosts->size() < 2) {
+    print_error(o.hostfile + ": triage needs at least 2 hosts, the hostfile names " + std::to_string(hosts->size()));
+    return kExitUsage;
+  }
+  auto spec = launch_spec(g, o, hosts->size());
+  if (!spec) {
+    print_error(spec.error().to_string());
+    return kExitUsage;
+  }
+  if (g.verbose > 0) {
+    std::string line;
+    for (const auto& a : triage::compose_mpirun_argv(*spec)) line += (line.empty() ? "" : " ") + a;
+    std::cerr << "fabdiag: running " << line << "\n";
+  }
+  triage::LaunchWatch watch;
+  watch.on_line = [&](const std::string& line) {
+    if (!g.quiet || line.rfind("fabdiag:", 0) != 0) std::cerr << line << "\n";
+  };
+  watch.progress = [&](const std::string& line) {
+    if (!g.quiet) std::cerr << "fabdiag: triage: " << line << "\n";
+  };
+  auto started = std::chrono::steady_clock::now();
+  auto launch = triage::run_launch(system_process_runner(), *spec, *hosts, o.timeout_s, watch);
+  if (!launch.ok()) {
+    print_error(launch.error().to_string() + " (is Open MPI installed? --mpirun names another launcher)");
+    return kExitMissingCapability;
+  }
+  if (launch->interrupted_by) {
+    print_error(std::string("interrupted: stopped mpirun and the ranks it started on the ") +
+                std::to_string(hosts->size()) + " hosts");
+    return 128 + launch->interrupted_by;
+  }
+  if (launch->result) return emit_triage(g, *launch->result);
+  return emit_launch_failure(g, *hosts, launch->failure, started);
 }
 
 }  // namespace
