@@ -1,7 +1,6 @@
 #include "baseline/store.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <system_error>
@@ -111,24 +110,11 @@ Status create_store_dirs(const std::string& dir) {
 
 }  // namespace
 
-EnvLookup process_env() {
-  return [](const std::string& name) -> std::optional<std::string> {
-    const char* v = std::getenv(name.c_str());
-    if (!v) return std::nullopt;
-    return std::string(v);
-  };
-}
-
-Result<std::string> resolve_store_dir(const std::string& explicit_dir, const EnvLookup& env) {
+Result<std::string> resolve_store_dir(const std::string& explicit_dir, const Environment& env) {
   if (!explicit_dir.empty()) return explicit_dir;
-  auto set = [&](const char* name) -> std::optional<std::string> {
-    auto v = env(name);
-    if (v && !v->empty()) return v;
-    return std::nullopt;
-  };
-  if (auto v = set("FABDIAG_BASELINE_DIR")) return *v;
-  if (auto v = set("XDG_DATA_HOME")) return (fs::path(*v) / "fabdiag" / "baselines").string();
-  if (auto v = set("HOME")) return (fs::path(*v) / ".local" / "share" / "fabdiag" / "baselines").string();
+  if (auto v = env.get_nonempty("FABDIAG_BASELINE_DIR")) return *v;
+  if (auto v = env.get_nonempty("XDG_DATA_HOME")) return (fs::path(*v) / "fabdiag" / "baselines").string();
+  if (auto v = env.get_nonempty("HOME")) return (fs::path(*v) / ".local" / "share" / "fabdiag" / "baselines").string();
   return make_error(ErrorCode::kNotFound,
                     "no baseline store: give --store DIR or set FABDIAG_BASELINE_DIR (HOME is not set)",
                     "baseline store");

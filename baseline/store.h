@@ -7,26 +7,20 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "baseline/measurements.h"
 #include "core/envelope.h"
+#include "core/environment.h"
 #include "core/result.h"
 
 namespace fabdiag::baseline {
 
-/// Looks up an environment variable; nullopt when unset. Injected so tests need no globals.
-using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
-
-/// EnvLookup over this process's environment (getenv).
-EnvLookup process_env();
-
-/// The store directory (see the file comment for the order). `explicit_dir` is --store.
+/// The store directory (see the file comment for the order). `explicit_dir` is --store; the
+/// variables are read from `env` (process_environment() in the binary, a map in tests).
 /// Errors: kNotFound when none of --store, FABDIAG_BASELINE_DIR, XDG_DATA_HOME, HOME is set.
-Result<std::string> resolve_store_dir(const std::string& explicit_dir, const EnvLookup& env);
+Result<std::string> resolve_store_dir(const std::string& explicit_dir, const Environment& env);
 
 /// Checks a baseline name: 1-128 characters of [A-Za-z0-9._-], not starting with '.' (no
 /// hidden files, no "." or ".."), not ending in ".json" (the store adds it). Names never

@@ -8,6 +8,7 @@
 #include "baseline/store.h"
 #include "cmd/commands.h"
 #include "cmd/input.h"
+#include "core/environment.h"
 #include "core/exit_codes.h"
 #include "core/text.h"
 #include "report/humanize.h"
@@ -265,7 +266,7 @@ int run_show(const GlobalOptions& g, const BaselineOptions& o, const std::string
 }  // namespace
 
 int run_baseline(const GlobalOptions& g, const BaselineOptions& o) {
-  auto dir = baseline::resolve_store_dir(o.store_dir, baseline::process_env());
+  auto dir = baseline::resolve_store_dir(o.store_dir, process_environment());
   if (!dir) return fail_input(dir.error());
   if (o.action == "save") return run_save(g, o, *dir);
   if (o.action == "diff") return run_diff(g, o, *dir);

@@ -15,6 +15,7 @@
 #include "collect/counter_window.h"
 #include "metrics/counter_metrics.h"
 #include "core/atomic_file.h"
+#include "core/clock.h"
 #include "core/exit_codes.h"
 #include "probes/counters/counter_delta.h"
 #include "rules/counter_interpret.h"
@@ -25,20 +26,6 @@
 
 namespace fabdiag::cmd {
 namespace {
-
-// Sleeps `seconds`, saying on stderr every 10 s how long is left.
-void wait_with_heartbeat(double seconds, const Progress& progress) {
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(seconds));
-  while (std::chrono::steady_clock::now() < deadline) {
-    auto left = deadline - std::chrono::steady_clock::now();
-    auto step = std::min<std::chrono::steady_clock::duration>(left, std::chrono::seconds(10));
-    std::this_thread::sleep_for(step);
-    double left_s = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    if (left_s > 0.5) progress(format_sig(left_s, 3) + " s left");
-  }
-}
 
 CounterSources counter_sources(const CountersOptions& o) {
   CounterSources sources;
@@ -83,11 +70,12 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
   CounterWindowSpec spec;
   spec.interval_s = o.interval_s;
   spec.after = after ? &*after : nullptr;
-  spec.wait = [progress = stderr_progress(g)](double interval_s, const Snapshot& first) {
+  spec.wait = [progress = stderr_progress(g), &pipeline](double interval_s, const Snapshot& first) {
     progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
              std::to_string(first.ports.size()) + " devices; waiting " + format_sig(interval_s, 4) +
              " s for the second");
-    wait_with_heartbeat(interval_s, progress);
+    wait_with_heartbeat(pipeline.clock(), interval_s,
+                        [&](double left_s) { progress(format_sig(left_s, 3) + " s left"); });
   };
   auto reading = read_counter_window(pipeline, *fs, spec);
   if (!reading) {

@@ -1,13 +1,13 @@
 // `fabdiag counters --watch`: a refreshing view of per-second rates and the top movers.
 #include <unistd.h>
 
-#include <chrono>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <string>
-#include <thread>
 
 #include "cmd/counters_views.h"
+#include "core/clock.h"
 #include "core/envelope.h"
 #include "core/exit_codes.h"
 #include "probes/counters/counter_movers.h"
@@ -45,13 +45,12 @@ class SignalGuard {
   struct sigaction old_term_ {};
 };
 
-// Sleeps until `deadline` in short steps; false when a signal asked to stop.
-bool sleep_until(std::chrono::steady_clock::time_point deadline) {
+// Sleeps until `deadline_s` (Clock::monotonic_s) in short steps; false when a signal asked to stop.
+bool sleep_until(const Clock& clock, double deadline_s) {
   while (!g_stop) {
-    auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) return true;
-    auto step = std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(step);
+    double now_s = clock.monotonic_s();
+    if (now_s >= deadline_s) return true;
+    clock.sleep_s(std::min(deadline_s - now_s, 0.05));
   }
   return false;
 }
@@ -121,13 +120,13 @@ int run_counters_watch(const GlobalOptions& g, const CountersOptions& o, const F
   else if (!g.quiet)
     std::fprintf(stderr, "fabdiag: watching every %s s; stdout is not a terminal, appending blocks\n",
                  format_sig(interval_s, 3).c_str());
+  const Clock& clock = ro.clock ? *ro.clock : real_clock();
   Snapshot prev = std::move(first);
-  auto next = std::chrono::steady_clock::now();
+  double next_s = clock.monotonic_s();
   int refresh = 0;
   while (!g_stop) {
-    next += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::duration<double>(interval_s));
-    if (!sleep_until(next)) break;
+    next_s += interval_s;
+    if (!sleep_until(clock, next_s)) break;
     Snapshot cur = read_counter_snapshot(fs, ro);
     double window_s = cur.monotonic_s - prev.monotonic_s;
     SnapshotDelta delta = compute_delta(prev, cur, window_s);
@@ -141,7 +140,7 @@ int run_counters_watch(const GlobalOptions& g, const CountersOptions& o, const F
     prev = std::move(cur);
     if (o.count > 0 && refresh >= o.count) break;
     // A slow read must not make the next window start in the past (no catch-up bursts).
-    if (std::chrono::steady_clock::now() > next) next = std::chrono::steady_clock::now();
+    next_s = std::max(next_s, clock.monotonic_s());
   }
   if (tty) write_out("\x1b[?25h\n");  // cursor back, prompt on a fresh line
   return kExitOk;

@@ -1,9 +1,8 @@
 #include "cmd/mpi_job.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
+#include "core/environment.h"
 #include "core/exit_codes.h"
 #include "perf/capabilities.h"
 
@@ -27,9 +26,8 @@ std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
 int usage_error_once(const std::string& text) {
   bool rank0 = true;
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    const char* v = std::getenv(var);
-    if (v && *v) {
-      rank0 = std::strcmp(v, "0") == 0;
+    if (auto v = process_environment().get_nonempty(var)) {
+      rank0 = *v == "0";
       break;
     }
   }

@@ -3,12 +3,12 @@
 // --against, the drift from a saved result (probes/topo/topology_drift.h); puts it in the envelope
 // (probes/topo/topology_json.h) and draws the nvidia-smi-like view (cmd/topo_document.h).
 #include <chrono>
-#include <cstdlib>
 #include <memory>
 
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "cmd/topo_document.h"
+#include "core/environment.h"
 #include "core/exit_codes.h"
 #include "probes/topo/nvlink_topology.h"
 #include "probes/topo/nvml_loader.h"
@@ -67,8 +67,8 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
   // NVML: --nvml-lib, else $FABDIAG_NVML_LIB, else the driver's library on a live node. A
   // fixture or capture is not this machine, so its GPUs are not looked up in this machine's
   // NVML unless asked.
-  const char* env_lib = std::getenv("FABDIAG_NVML_LIB");
-  std::string nvml_lib = !o.nvml_lib.empty() ? o.nvml_lib : env_lib && *env_lib ? env_lib : "";
+  std::string nvml_lib =
+      !o.nvml_lib.empty() ? o.nvml_lib : process_environment().get_nonempty("FABDIAG_NVML_LIB").value_or("");
   bool explicit_lib = !nvml_lib.empty();
   bool live = is_live_sysfs(*fs);  // NVML describes this machine only
   size_t gpus = 0;

@@ -114,8 +114,8 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   return emit_triage(g, env);
 }
 
-// The mpirun launch of the workers: the hostfile's nodes, extra mpirun arguments and the
-// worker's own flags. Errors: those of reading --mpirun-args-file.
+// The mpirun job of `triage --hostfile`: the hostfile's nodes, the site's mpirun flags, and
+// this binary as the worker with the walk's flags. Errors: an unreadable --mpirun-args-file.
 Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptions& o, size_t nodes) {
   triage::LaunchSpec spec;
   spec.mpirun = o.mpirun;
@@ -144,23 +144,9 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
   return spec;
 }
 
-// A launch that gave no result: why (with the hosts that do not answer, when mpirun did not
-// say), on stderr and as a partial fabdiag.triage/1 result.
-int report_launch_failure(const GlobalOptions& g, const TriageOptions& o, const triage::LaunchSpec& spec,
-                          const std::vector<std::string>& hosts, const ProcessResult& res,
-                          const std::string& last_progress, std::chrono::steady_clock::time_point started) {
-  Error why = triage::diagnose_launch_failure(res.stderr_tail, res.exit_code, res.timed_out, o.timeout_s, last_progress);
-  if (why.source == "mpirun") {
-    // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
-    if (!g.quiet) std::cerr << "fabdiag: triage: checking which of the " << hosts.size() << " hosts answer\n";
-    auto silent = triage::find_silent_hosts(spec, hosts, std::min(30.0, o.timeout_s));
-    if (!silent.empty()) {
-      std::string names;
-      for (const auto& [h, r] : silent) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
-      std::string head = why.message.substr(0, why.message.find("; a host did not answer"));
-      why = make_error(why.code, head + "; not answering: " + names, silent[0].first);
-    }
-  }
+// A launch without a result: the reason on stderr and a triage document that carries it.
+int emit_launch_failure(const GlobalOptions& g, const std::vector<std::string>& hosts, const Error& why,
+                        std::chrono::steady_clock::time_point started) {
   print_error(why.to_string());
   Envelope failed = make_envelope("fabdiag.triage/1");
   failed.hosts = hosts;
@@ -186,35 +172,31 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
     print_error(spec.error().to_string());
     return kExitUsage;
   }
-  auto argv = triage::compose_mpirun_argv(*spec);
   if (g.verbose > 0) {
     std::string line;
-    for (const auto& a : argv) line += (line.empty() ? "" : " ") + a;
+    for (const auto& a : triage::compose_mpirun_argv(*spec)) line += (line.empty() ? "" : " ") + a;
     std::cerr << "fabdiag: running " << line << "\n";
   }
-  std::string last_progress;
-  auto on_line = [&](const std::string& line) {
-    // Open MPI 4.1 prints this harmless race warning on many launches (EMULATION.md notes).
-    if (line.find("setpgid") != std::string::npos && line.find("plm:rsh") != std::string::npos) return;
-    if (line.rfind("fabdiag: triage: ", 0) == 0) last_progress = line.substr(17);
+  triage::LaunchWatch watch;
+  watch.on_line = [&](const std::string& line) {
     if (!g.quiet || line.rfind("fabdiag:", 0) != 0) std::cerr << line << "\n";
   };
+  watch.progress = [&](const std::string& line) {
+    if (!g.quiet) std::cerr << "fabdiag: triage: " << line << "\n";
+  };
   auto started = std::chrono::steady_clock::now();
-  auto res = run_process(argv, o.timeout_s, on_line);
-  if (!res.ok()) {
-    print_error(res.error().to_string() + " (is Open MPI installed? --mpirun names another launcher)");
+  auto launch = triage::run_launch(system_process_runner(), *spec, *hosts, o.timeout_s, watch);
+  if (!launch.ok()) {
+    print_error(launch.error().to_string() + " (is Open MPI installed? --mpirun names another launcher)");
     return kExitMissingCapability;
   }
-  if (res->interrupted_by) {
+  if (launch->interrupted_by) {
     print_error(std::string("interrupted: stopped mpirun and the ranks it started on the ") +
                 std::to_string(hosts->size()) + " hosts");
-    return 128 + res->interrupted_by;
+    return 128 + launch->interrupted_by;
   }
-  auto doc = nlohmann::json::parse(res->stdout_text, nullptr, false);
-  auto env = doc.is_discarded() ? Result<Envelope>(make_error(ErrorCode::kParse, "no result"))
-                                : envelope_from_json(doc);
-  if (!res->timed_out && env.ok()) return emit_triage(g, *env);
-  return report_launch_failure(g, o, *spec, *hosts, *res, last_progress, started);
+  if (launch->result) return emit_triage(g, *launch->result);
+  return emit_launch_failure(g, *hosts, launch->failure, started);
 }
 
 }  // namespace

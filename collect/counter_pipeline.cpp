@@ -7,8 +7,8 @@
 
 namespace fabdiag {
 
-CounterPipeline::CounterPipeline(CounterSources sources, CounterTransports transports)
-    : sources_(std::move(sources)), transports_(transports) {
+CounterPipeline::CounterPipeline(CounterSources sources, CounterTransports transports, const Clock* clock)
+    : sources_(std::move(sources)), transports_(transports), clock_(clock ? clock : &real_clock()) {
   if (!sources_.ethtool) return;  // nothing below is used
   if (!transports_.ioctl) {
     own_ioctl_ = std::make_unique<SocketEthtoolIoctl>();
@@ -29,6 +29,7 @@ CounterPipeline::Bound CounterPipeline::bind(const FsRoot& fs) const {
   b.options.link_stats = sources_.link_stats;
   b.options.module_eeprom = sources_.module_eeprom;
   b.options.devices = sources_.devices;
+  b.options.clock = clock_;
   if (sources_.ethtool) {
     b.stats = make_ethtool_stats_source(fs, *transports_.ioctl);
     b.link = make_ethtool_link_source(fs, *transports_.netlink, *transports_.ioctl);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/fs_root.h"
 #include "probes/counters/counter_delta.h"
 #include "probes/counters/counter_model.h"
@@ -41,11 +42,13 @@ struct CounterTransports {
 
 /// Reads counter snapshots of the host (or fixture tree) behind an FsRoot. A live /sys is
 /// read through the transports; a fixture tree through its ethtool/ files, never the live host.
+/// Snapshots are stamped and windows waited on `clock` (nullptr = real_clock(); not owned).
 /// Cheap to construct; each snapshot() reads every counter file once (see
 /// read_counter_snapshot() for costs and sources).
 class CounterPipeline {
  public:
-  explicit CounterPipeline(CounterSources sources, CounterTransports transports = {});
+  explicit CounterPipeline(CounterSources sources, CounterTransports transports = {},
+                           const Clock* clock = nullptr);
   ~CounterPipeline();
   CounterPipeline(const CounterPipeline&) = delete;
   CounterPipeline& operator=(const CounterPipeline&) = delete;
@@ -65,10 +68,13 @@ class CounterPipeline {
   std::string describe_stats(const FsRoot& fs) const;
   /// Where link facts and module pages of `fs` come from.
   std::string describe_link(const FsRoot& fs) const;
+  /// The clock snapshots are stamped with; an --interval window is waited on it.
+  const Clock& clock() const { return *clock_; }
 
  private:
   CounterSources sources_;
   CounterTransports transports_;
+  const Clock* clock_;
   std::unique_ptr<EthtoolIoctl> own_ioctl_;
   std::unique_ptr<EthtoolNetlinkTransport> own_netlink_;
 };

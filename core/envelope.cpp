@@ -2,20 +2,12 @@
 
 #include <unistd.h>
 
-#include <ctime>
-
+#include "core/clock.h"
 #include "core/version.h"
 
 namespace fabdiag {
 
-std::string utc_now_iso8601() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
+std::string utc_now_iso8601() { return real_clock().utc_now_iso8601(); }
 
 std::string local_hostname() {
   char buf[256] = {0};

@@ -6,55 +6,102 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 namespace fabdiag {
 
 namespace {
 constexpr size_t kStderrTailBytes = 64 * 1024;
-volatile sig_atomic_t g_interrupt = 0;
-void on_interrupt(int sig) { g_interrupt = sig; }
+constexpr double kKillGraceS = 10;  // SIGTERM -> SIGKILL: time for mpirun to stop its daemons
+constexpr int kPollMs = 200;        // how soon a waiting call notices an interrupt
 
-// Installs SIGINT/SIGTERM handlers for the lifetime of one wait, restoring the old ones after.
-struct InterruptGuard {
-  struct sigaction old_int {}, old_term {};
-  InterruptGuard() {
-    g_interrupt = 0;
+// The last SIGINT/SIGTERM caught while children ran; 0 = none. Lock-free, so the handler may
+// store it (async-signal-safe).
+std::atomic<int> g_interrupt{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+void on_interrupt(int sig) { g_interrupt.store(sig, std::memory_order_relaxed); }
+
+// Reference-counted ownership of SIGINT/SIGTERM. Concurrent calls (triage probes 16 hosts at
+// once) share one installation: the first call saves the previous handlers and installs ours,
+// the last one restores them. The interrupt flag is cleared only when no other child runs, so a
+// Ctrl-C seen by one child is seen by all of them.
+std::mutex g_handlers_mutex;
+int g_waiting_children = 0;
+struct sigaction g_previous_int {}, g_previous_term {};
+
+class InterruptScope {
+ public:
+  InterruptScope() {
+    std::lock_guard<std::mutex> lock(g_handlers_mutex);
+    if (g_waiting_children++ > 0) return;
+    g_interrupt.store(0);
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, &g_previous_int);
+    sigaction(SIGTERM, &sa, &g_previous_term);
   }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
+  ~InterruptScope() {
+    std::lock_guard<std::mutex> lock(g_handlers_mutex);
+    if (--g_waiting_children > 0) return;
+    sigaction(SIGINT, &g_previous_int, nullptr);
+    sigaction(SIGTERM, &g_previous_term, nullptr);
   }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+  /// The signal caught since the first of the running children started, else 0.
+  int pending() const { return g_interrupt.load(); }
 };
-}  // namespace
 
-Result<ProcessResult> run_process(const std::vector<std::string>& argv, double timeout_s,
-                                  const std::function<void(const std::string&)>& on_stderr_line) {
-  if (argv.empty()) return make_error(ErrorCode::kInvalidArgument, "empty command");
+// A started child: its process (group) id and the read ends of its stdout and stderr.
+struct Child {
+  pid_t pid = -1;
+  int out_fd = -1;
+  int err_fd = -1;
+};
+
+void close_pair(int fds[2]) {
+  close(fds[0]);
+  close(fds[1]);
+}
+
+// Forks and execs argv in its own process group. The pipes are close-on-exec (dup2 onto 1 and 2
+// clears the flag in the child), so children started at the same time by other threads do not
+// inherit them and keep them open past this child's end.
+Result<Child> spawn(const std::vector<std::string>& argv) {
+  std::vector<char*> args;  // built before fork: the child of a threaded parent should not allocate
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
   int out_pipe[2], err_pipe[2], exec_pipe[2];
-  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0 || pipe2(exec_pipe, O_CLOEXEC) != 0)
+  if (pipe2(out_pipe, O_CLOEXEC) != 0)
     return make_error(ErrorCode::kIo, std::string("pipe: ") + std::strerror(errno), argv[0]);
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    close_pair(out_pipe);
+    return make_error(ErrorCode::kIo, std::string("pipe: ") + std::strerror(errno), argv[0]);
+  }
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
+    close_pair(out_pipe);
+    close_pair(err_pipe);
+    return make_error(ErrorCode::kIo, std::string("pipe: ") + std::strerror(errno), argv[0]);
+  }
   pid_t pid = fork();
-  if (pid < 0) return make_error(ErrorCode::kIo, std::string("fork: ") + std::strerror(errno), argv[0]);
+  if (pid < 0) {
+    int err = errno;
+    close_pair(out_pipe);
+    close_pair(err_pipe);
+    close_pair(exec_pipe);
+    return make_error(ErrorCode::kIo, std::string("fork: ") + std::strerror(err), argv[0]);
+  }
   if (pid == 0) {
     setpgid(0, 0);
     dup2(out_pipe[1], STDOUT_FILENO);
     dup2(err_pipe[1], STDERR_FILENO);
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    close(exec_pipe[0]);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
     execvp(args[0], args.data());
     int err = errno;
     ssize_t ignored = write(exec_pipe[1], &err, sizeof err);
@@ -66,44 +113,82 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
   close(err_pipe[1]);
   close(exec_pipe[1]);
   int exec_errno = 0;
-  if (read(exec_pipe[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno) {
-    close(exec_pipe[0]);
+  bool exec_failed = read(exec_pipe[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+  close(exec_pipe[0]);
+  if (exec_failed) {
     close(out_pipe[0]);
     close(err_pipe[0]);
     waitpid(pid, nullptr, 0);
     return make_error(exec_errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
                       std::string("cannot run: ") + std::strerror(exec_errno), argv[0]);
   }
-  close(exec_pipe[0]);
+  return Child{pid, out_pipe[0], err_pipe[0]};
+}
 
-  ProcessResult res;
-  InterruptGuard guard;
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The stop sequence of one child: SIGTERM to its group on an interrupt or at the deadline,
+// SIGKILL kKillGraceS later.
+class Stopper {
+ public:
+  Stopper(pid_t pid, double timeout_s) : pid_(pid), timeout_s_(timeout_s) {}
+  bool past_deadline() const { return timeout_s_ > 0 && seconds_since(start_) > timeout_s_; }
+  // Called while the child's output is still open.
+  void on_tick(int interrupt, ProcessResult& res) {
+    if (!term_sent_ && (interrupt != 0 || past_deadline())) {
+      if (interrupt != 0) res.interrupted_by = interrupt;
+      else res.timed_out = true;
+      kill(-pid_, SIGTERM);
+      term_sent_ = true;
+      term_time_ = std::chrono::steady_clock::now();
+    }
+    if (term_sent_ && !kill_sent_ && seconds_since(term_time_) > kKillGraceS) kill_now();
+  }
+  // Called after the output closed, while the child has not been reaped.
+  void on_linger(ProcessResult& res) {
+    bool late = past_deadline();
+    if ((late || res.interrupted_by) && !kill_sent_) {
+      if (late && !res.interrupted_by) res.timed_out = true;
+      kill_now();
+    }
+  }
+
+ private:
+  void kill_now() {
+    kill(-pid_, SIGKILL);
+    kill_sent_ = true;
+  }
+  pid_t pid_;
+  double timeout_s_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point term_time_;
+  bool term_sent_ = false, kill_sent_ = false;
+};
+
+// Appends stderr bytes to the tail and hands out complete lines.
+void take_stderr(const char* buf, size_t n, std::string& line, ProcessResult& res, const StderrLineSink& sink) {
+  res.stderr_tail.append(buf, n);
+  if (res.stderr_tail.size() > kStderrTailBytes) res.stderr_tail.erase(0, res.stderr_tail.size() - kStderrTailBytes);
+  line.append(buf, n);
+  size_t pos;
+  while ((pos = line.find('\n')) != std::string::npos) {
+    if (sink) sink(line.substr(0, pos));
+    line.erase(0, pos + 1);
+  }
+}
+
+// Reads the child's stdout and stderr until both close, stopping the child on an interrupt or
+// at the deadline.
+void pump_output(Child& child, const InterruptScope& interrupts, Stopper& stopper, ProcessResult& res,
+                 const StderrLineSink& on_stderr_line) {
   std::string err_line;
-  auto start = std::chrono::steady_clock::now();
-  bool term_sent = false, kill_sent = false;
-  std::chrono::steady_clock::time_point term_time;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  pollfd fds[2] = {{child.out_fd, POLLIN, 0}, {child.err_fd, POLLIN, 0}};
   int open_fds = 2;
   while (open_fds > 0) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!term_sent && g_interrupt != 0) {
-      res.interrupted_by = g_interrupt;
-      kill(-pid, SIGTERM);
-      term_sent = true;
-      term_time = std::chrono::steady_clock::now();
-    }
-    if (!term_sent && timeout_s > 0 && elapsed > timeout_s) {
-      res.timed_out = true;
-      kill(-pid, SIGTERM);
-      term_sent = true;
-      term_time = std::chrono::steady_clock::now();
-    }
-    if (term_sent && !kill_sent &&
-        std::chrono::steady_clock::now() - term_time > std::chrono::seconds(10)) {
-      kill(-pid, SIGKILL);
-      kill_sent = true;
-    }
-    int rc = poll(fds, 2, 200);
+    stopper.on_tick(interrupts.pending(), res);
+    int rc = poll(fds, 2, kPollMs);
     if (rc < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
@@ -113,39 +198,52 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
         close(fds[i].fd);
         fds[i].fd = -1;
         --open_fds;
-        continue;
-      }
-      if (i == 0) {
+      } else if (i == 0) {
         res.stdout_text.append(buf, static_cast<size_t>(n));
       } else {
-        res.stderr_tail.append(buf, static_cast<size_t>(n));
-        if (res.stderr_tail.size() > kStderrTailBytes)
-          res.stderr_tail.erase(0, res.stderr_tail.size() - kStderrTailBytes);
-        err_line.append(buf, static_cast<size_t>(n));
-        size_t pos;
-        while ((pos = err_line.find('\n')) != std::string::npos) {
-          if (on_stderr_line) on_stderr_line(err_line.substr(0, pos));
-          err_line.erase(0, pos + 1);
-        }
+        take_stderr(buf, static_cast<size_t>(n), err_line, res, on_stderr_line);
       }
     }
   }
+  for (auto& f : fds)
+    if (f.fd >= 0) close(f.fd);
   if (!err_line.empty() && on_stderr_line) on_stderr_line(err_line);
+}
+
+class SystemProcessRunner final : public ProcessRunner {
+ public:
+  Result<ProcessResult> run(const std::vector<std::string>& argv, double timeout_s,
+                            const StderrLineSink& on_stderr_line) const override {
+    return run_process(argv, timeout_s, on_stderr_line);
+  }
+};
+
+}  // namespace
+
+Result<ProcessResult> run_process(const std::vector<std::string>& argv, double timeout_s,
+                                  const StderrLineSink& on_stderr_line) {
+  if (argv.empty()) return make_error(ErrorCode::kInvalidArgument, "empty command");
+  // Installed before the fork: a Ctrl-C from here on reaches this child too.
+  InterruptScope interrupts;
+  auto child = spawn(argv);
+  if (!child) return child.error();
+  ProcessResult res;
+  Stopper stopper(child->pid, timeout_s);
+  pump_output(*child, interrupts, stopper, res, on_stderr_line);
   int status = 0;
   // The pipes closed; the child may still linger after a kill: wait with the same deadline.
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const bool past_deadline = timeout_s > 0 && elapsed > timeout_s;
-    if ((past_deadline || res.interrupted_by) && !kill_sent) {
-      if (past_deadline && !res.interrupted_by) res.timed_out = true;
-      kill(-pid, SIGKILL);
-      kill_sent = true;
-    }
+  while (waitpid(child->pid, &status, WNOHANG) == 0) {
+    stopper.on_linger(res);
     usleep(50 * 1000);
   }
   if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) res.exit_code = 128 + WTERMSIG(status);
   return res;
+}
+
+const ProcessRunner& system_process_runner() {
+  static const SystemProcessRunner runner;
+  return runner;
 }
 
 }  // namespace fabdiag

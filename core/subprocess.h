@@ -1,4 +1,6 @@
-// Running a child process from an argv vector (never a shell string), with a deadline.
+// Running a child process from an argv vector (never a shell string), with a deadline, and
+// passing a Ctrl-C on to it. ProcessRunner is the seam: code that launches programs (triage's
+// mpirun launches) takes one, tests give a fake that answers scripted results.
 #pragma once
 
 #include <functional>
@@ -18,13 +20,35 @@ struct ProcessResult {
   std::string stderr_tail;   ///< The last 64 KiB the child wrote to stderr.
 };
 
+/// Receives each stderr line of a child (without the newline) as it arrives; may be empty.
+using StderrLineSink = std::function<void(const std::string& line)>;
+
 /// Runs argv[0] (looked up in PATH) with `argv` in its own process group. stdout is captured;
 /// each stderr line is passed to `on_stderr_line` as it arrives (for live progress) and kept in
-/// stderr_tail. After `timeout_s` seconds the group gets SIGTERM, then SIGKILL 10 s later (time
-/// for mpirun to stop its remote daemons). A SIGINT or SIGTERM sent to us while we wait (Ctrl-C)
-/// is passed on the same way instead of leaving the child running; see interrupted_by.
-/// Errors: kNotFound when the program does not exist, kIo when pipes or fork fail.
+/// stderr_tail. After `timeout_s` seconds (<= 0: no deadline) the group gets SIGTERM, then
+/// SIGKILL 10 s later (time for mpirun to stop its remote daemons).
+///
+/// Interrupts: while at least one child runs, SIGINT and SIGTERM are caught (installed when the
+/// first of several concurrent calls starts, the previous handlers restored when the last one
+/// ends); a signal that arrives is passed on to every child running at that moment and to any
+/// started before the last one ends, each reporting it in interrupted_by. Thread-safe: any
+/// number of calls may run at once (their pipes are close-on-exec, so one child never holds
+/// another's output open). Errors: kInvalidArgument for an empty argv, kNotFound when the
+/// program does not exist, kIo when pipes or fork fail.
 Result<ProcessResult> run_process(const std::vector<std::string>& argv, double timeout_s,
-                                  const std::function<void(const std::string&)>& on_stderr_line);
+                                  const StderrLineSink& on_stderr_line);
+
+/// Starts programs and waits for them: the seam for code that runs other tools.
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  /// Runs `argv` under the deadline `timeout_s` (seconds, <= 0: none), passing stderr lines to
+  /// `on_stderr_line`; the contract and errors of run_process(). Must be thread-safe.
+  virtual Result<ProcessResult> run(const std::vector<std::string>& argv, double timeout_s,
+                                    const StderrLineSink& on_stderr_line) const = 0;
+};
+
+/// The ProcessRunner that forks and execs (run_process). Lives for the whole program.
+const ProcessRunner& system_process_runner();
 
 }  // namespace fabdiag

@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 
 #include "core/text.h"
 
@@ -40,29 +39,29 @@ std::string resolved_path(void* symbol, const std::string& fallback) {
 
 std::string join_tried(const std::vector<std::string>& tried) { return join_first(tried, 3, "; ", "..."); }
 
-void add_dir_candidates(std::vector<std::string>& out, const char* env, const char* sub,
-                        const std::vector<std::string>& names) {
-  const char* dir = std::getenv(env);
-  if (!dir || !*dir) return;
-  for (const auto& n : names) out.push_back(std::string(dir) + "/" + sub + "/" + n);
+void add_dir_candidates(std::vector<std::string>& out, const Environment& env, const char* var,
+                        const char* sub, const std::vector<std::string>& names) {
+  auto dir = env.get_nonempty(var);
+  if (!dir) return;
+  for (const auto& n : names) out.push_back(*dir + "/" + sub + "/" + n);
 }
 
 }  // namespace
 
-std::vector<std::string> nccl_library_candidates() {
+std::vector<std::string> nccl_library_candidates(const Environment& env) {
   std::vector<std::string> names = {"libnccl.so.2", "libnccl.so"};
   std::vector<std::string> out = names;
-  add_dir_candidates(out, "NCCL_HOME", "lib", names);
-  add_dir_candidates(out, "CUDA_HOME", "lib64", names);
+  add_dir_candidates(out, env, "NCCL_HOME", "lib", names);
+  add_dir_candidates(out, env, "CUDA_HOME", "lib64", names);
   for (const auto& n : names) out.push_back("/usr/local/cuda/lib64/" + n);
   return out;
 }
 
-std::vector<std::string> cudart_library_candidates() {
+std::vector<std::string> cudart_library_candidates(const Environment& env) {
   std::vector<std::string> names = {"libcudart.so", "libcudart.so.13", "libcudart.so.12",
                                     "libcudart.so.11.0"};
   std::vector<std::string> out = names;
-  add_dir_candidates(out, "CUDA_HOME", "lib64", names);
+  add_dir_candidates(out, env, "CUDA_HOME", "lib64", names);
   for (const auto& n : names) out.push_back("/usr/local/cuda/lib64/" + n);
   return out;
 }

@@ -7,14 +7,17 @@
 #include <vector>
 
 #include "core/capability.h"
+#include "core/environment.h"
 
 namespace fabdiag::perf {
 
 /// Where libnccl is looked for, in order: the loader's search path ("libnccl.so.2",
-/// "libnccl.so"), $NCCL_HOME/lib, $CUDA_HOME/lib64 and /usr/local/cuda/lib64.
-std::vector<std::string> nccl_library_candidates();
-/// Same for libcudart (libcudart.so, .so.13, .so.12, .so.11).
-std::vector<std::string> cudart_library_candidates();
+/// "libnccl.so"), $NCCL_HOME/lib, $CUDA_HOME/lib64 and /usr/local/cuda/lib64; the variables
+/// come from `env` (unset or empty ones add nothing).
+std::vector<std::string> nccl_library_candidates(const Environment& env = process_environment());
+/// Same for libcudart (libcudart.so, .so.13, .so.12, .so.11): $CUDA_HOME/lib64, then
+/// /usr/local/cuda/lib64.
+std::vector<std::string> cudart_library_candidates(const Environment& env = process_environment());
 
 /// NCCL: dlopen + ncclGetVersion (2.9+: major*10000 + minor*100 + patch; older:
 /// major*1000 + minor*100 + patch). compiled = false: this build has no NCCL backend for bench

@@ -6,8 +6,9 @@
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "core/atomic_file.h"
-#include "core/subprocess.h"
 #include "core/text.h"
 
 namespace fabdiag::triage {
@@ -106,41 +107,100 @@ Error diagnose_launch_failure(const std::string& stderr_text, int exit_code, boo
   return make_error(ErrorCode::kUnavailable, msg, "mpirun");
 }
 
-std::vector<std::pair<std::string, std::string>> find_silent_hosts(const LaunchSpec& spec,
-                                                                   const std::vector<std::string>& hosts,
-                                                                   double timeout_s) {
-  std::vector<std::pair<std::string, std::string>> silent;
-  std::vector<std::string> reason(hosts.size());
+namespace {
+
+// One probe of one host: `fabdiag --version` there alone. Empty reason = it answered.
+struct HostAnswer {
+  std::string reason;
+  int interrupted_by = 0;
+};
+
+HostAnswer probe_host(const ProcessRunner& runner, const LaunchSpec& spec, const std::string& host, double timeout_s) {
+  LaunchSpec one = spec;
+  one.nodes = 1;
+  one.mpirun_args.insert(one.mpirun_args.end(), {"--host", host});
+  one.worker_args = {"--version"};
+  auto r = runner.run(compose_mpirun_argv(one), timeout_s, nullptr);
+  if (!r.ok()) return {r.error().to_string()};
+  if (r->interrupted_by) return {"interrupted", r->interrupted_by};
+  if (r->timed_out)
+    return {"no process could be started there within " + std::to_string(static_cast<int>(timeout_s)) + " s"};
+  if (r->exit_code != 0) return {"starting fabdiag there failed (mpirun exit " + std::to_string(r->exit_code) + ")"};
+  return {};
+}
+
+}  // namespace
+
+SilentHosts find_silent_hosts(const ProcessRunner& runner, const LaunchSpec& spec,
+                              const std::vector<std::string>& hosts, double timeout_s) {
+  SilentHosts out;
+  std::vector<HostAnswer> answer(hosts.size());
   constexpr size_t kBatch = 16;
   for (size_t start = 0; start < hosts.size(); start += kBatch) {
     std::vector<std::thread> threads;
-    for (size_t i = start; i < std::min(hosts.size(), start + kBatch); ++i) {
-      threads.emplace_back([&, i] {
-        LaunchSpec one = spec;
-        one.nodes = 1;
-        one.mpirun_args.insert(one.mpirun_args.end(), {"--host", hosts[i]});
-        one.worker_args = {"--version"};
-        auto r = run_process(compose_mpirun_argv(one), timeout_s, nullptr);
-        if (!r.ok()) reason[i] = r.error().to_string();
-        else if (r->timed_out) reason[i] = "no process could be started there within " + std::to_string(static_cast<int>(timeout_s)) + " s";
-        else if (r->exit_code != 0) reason[i] = "starting fabdiag there failed (mpirun exit " + std::to_string(r->exit_code) + ")";
-      });
-    }
+    for (size_t i = start; i < std::min(hosts.size(), start + kBatch); ++i)
+      threads.emplace_back([&, i] { answer[i] = probe_host(runner, spec, hosts[i], timeout_s); });
     for (auto& t : threads) t.join();
+    for (size_t i = start; i < std::min(hosts.size(), start + kBatch); ++i)
+      if (answer[i].interrupted_by) out.interrupted_by = answer[i].interrupted_by;
+    if (out.interrupted_by) return out;  // Ctrl-C: stop probing, do not start the next batch
   }
   // A host that failed while 16 launches ran at once may only have been slow under load: ask
   // each of those again alone before naming it.
   for (size_t i = 0; i < hosts.size(); ++i) {
-    if (reason[i].empty()) continue;
-    LaunchSpec one = spec;
-    one.nodes = 1;
-    one.mpirun_args.insert(one.mpirun_args.end(), {"--host", hosts[i]});
-    one.worker_args = {"--version"};
-    auto r = run_process(compose_mpirun_argv(one), timeout_s, nullptr);
-    if (r.ok() && !r->timed_out && r->exit_code == 0) continue;
-    silent.emplace_back(hosts[i], reason[i]);
+    if (answer[i].reason.empty()) continue;
+    HostAnswer again = probe_host(runner, spec, hosts[i], timeout_s);
+    if (again.interrupted_by) {
+      out.interrupted_by = again.interrupted_by;
+      return out;
+    }
+    if (again.reason.empty()) continue;
+    out.hosts.emplace_back(hosts[i], answer[i].reason);
   }
-  return silent;
+  return out;
+}
+
+Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& spec,
+                                 const std::vector<std::string>& hosts, double timeout_s,
+                                 const LaunchWatch& watch) {
+  std::string last_progress;
+  auto on_line = [&](const std::string& line) {
+    // Open MPI 4.1 prints this harmless race warning on many launches (EMULATION.md notes).
+    if (line.find("setpgid") != std::string::npos && line.find("plm:rsh") != std::string::npos) return;
+    if (line.rfind("fabdiag: triage: ", 0) == 0) last_progress = line.substr(17);
+    if (watch.on_line) watch.on_line(line);
+  };
+  auto res = runner.run(compose_mpirun_argv(spec), timeout_s, on_line);
+  if (!res.ok()) return res.error();
+  LaunchOutcome out;
+  if (res->interrupted_by) {
+    out.interrupted_by = res->interrupted_by;
+    return out;
+  }
+  auto doc = nlohmann::json::parse(res->stdout_text, nullptr, false);
+  if (!res->timed_out && !doc.is_discarded()) {
+    auto env = envelope_from_json(doc);
+    if (env.ok()) {
+      out.result = std::move(*env);
+      return out;
+    }
+  }
+  out.failure = diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, timeout_s, last_progress);
+  if (out.failure.source != "mpirun") return out;
+  // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
+  if (watch.progress) watch.progress("checking which of the " + std::to_string(hosts.size()) + " hosts answer");
+  SilentHosts silent = find_silent_hosts(runner, spec, hosts, std::min(30.0, timeout_s));
+  if (silent.interrupted_by) {
+    out.interrupted_by = silent.interrupted_by;
+    return out;
+  }
+  if (!silent.hosts.empty()) {
+    std::string names;
+    for (const auto& [h, r] : silent.hosts) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
+    std::string head = out.failure.message.substr(0, out.failure.message.find("; a host did not answer"));
+    out.failure = make_error(out.failure.code, head + "; not answering: " + names, silent.hosts[0].first);
+  }
+  return out;
 }
 
 }  // namespace fabdiag::triage

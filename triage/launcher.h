@@ -1,11 +1,17 @@
 // `fabdiag triage --hostfile F`: compose the mpirun command (an argv vector, never a shell
-// string), run it under a deadline, and turn mpirun's failure text into an error naming the host.
+// string), run it under a deadline through a ProcessRunner, and turn mpirun's failure text (or
+// silence) into an error naming the host.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/envelope.h"
+#include "core/progress.h"
 #include "core/result.h"
+#include "core/subprocess.h"
 
 namespace fabdiag::triage {
 
@@ -38,12 +44,45 @@ std::vector<std::string> compose_mpirun_argv(const LaunchSpec& spec);
 Error diagnose_launch_failure(const std::string& stderr_text, int exit_code, bool timed_out,
                               double timeout_s, const std::string& last_progress);
 
+/// The hosts a probe found silent, each with the reason ("no process could be started there
+/// within 30 s"), in hostfile order.
+struct SilentHosts {
+  std::vector<std::pair<std::string, std::string>> hosts;
+  int interrupted_by = 0;  ///< SIGINT/SIGTERM stopped the probe; `hosts` is then incomplete.
+};
+
 /// After a launch that timed out or failed without naming a host: starts `fabdiag --version`
-/// on each host alone (mpirun -np 1 --host H, the same flags, 16 at a time) and returns the
-/// hosts where that did not succeed within `timeout_s`, each with a reason. Cost: one short
-/// mpirun per host.
-std::vector<std::pair<std::string, std::string>> find_silent_hosts(const LaunchSpec& spec,
-                                                                   const std::vector<std::string>& hosts,
-                                                                   double timeout_s);
+/// on each host alone (mpirun -np 1 --host H, the same flags, 16 at a time) through `runner`
+/// and returns the hosts where that did not succeed within `timeout_s`; a host that failed in
+/// a batch is asked once more alone before it is named. Cost: one or two short mpirun per host.
+SilentHosts find_silent_hosts(const ProcessRunner& runner, const LaunchSpec& spec,
+                              const std::vector<std::string>& hosts, double timeout_s);
+
+/// Where a launch reports while it runs. Both may be empty.
+struct LaunchWatch {
+  /// Each stderr line of mpirun and the ranks, except Open MPI 4.1's harmless "plm:rsh ...
+  /// setpgid" race warning.
+  StderrLineSink on_line;
+  /// The launcher's own steps ("checking which of the 8 hosts answer").
+  Progress progress;
+};
+
+/// What one launch of the triage job gave.
+struct LaunchOutcome {
+  /// Rank 0's result envelope (the JSON document on mpirun's stdout), when it came in time.
+  std::optional<Envelope> result;
+  int interrupted_by = 0;  ///< SIGINT/SIGTERM stopped mpirun (or the silent-host probe).
+  /// Why there is no result (when neither `result` nor `interrupted_by`): diagnose_launch_failure(),
+  /// and when that names no host, the silent hosts (the first one as source).
+  Error failure;
+};
+
+/// Runs compose_mpirun_argv(spec) through `runner` under `timeout_s` seconds; `hosts` are the
+/// hostfile's. Without a result, finds the cause: the host mpirun's text names, else the silent
+/// hosts (find_silent_hosts with a deadline of min(30 s, timeout_s)). Errors: the runner's
+/// (kNotFound: no such launcher program; kIo).
+Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& spec,
+                                 const std::vector<std::string>& hosts, double timeout_s,
+                                 const LaunchWatch& watch);
 
 }  // namespace fabdiag::triage

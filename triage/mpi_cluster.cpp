@@ -25,7 +25,7 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     // statistics, ethtool link facts and statistics, module EEPROM.
     CounterSources sources;
     sources.ethtool = node.read_ethtool;
-    CounterPipeline pipeline(sources);
+    CounterPipeline pipeline(sources, {}, node.clock);
     std::string mine = snapshot_to_json(pipeline.snapshot(node.fs)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     auto all = comm.gather_strings(mine, 0);
     if (!all.ok()) return all.error();

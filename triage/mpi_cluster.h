@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/fs_root.h"
 #include "core/progress.h"
 #include "triage/cluster.h"
@@ -21,6 +22,7 @@ namespace fabdiag::triage {
 struct NodeReadOptions {
   FsRoot fs;                 ///< This rank's /sys and /proc (already resolved for its host).
   bool read_ethtool = true;  ///< Driver stats via SIOCETHTOOL (live) or fixture files.
+  const Clock* clock = nullptr;  ///< Stamps this rank's snapshots; nullptr = real_clock(). Not owned.
 };
 
 /// Rank 0's side. Every call is collective: the followers must be inside serve_followers().

@@ -135,7 +135,7 @@ struct LinkFacts {
 /// All counters of one host at one moment.
 struct Snapshot {
   std::string taken_at;      ///< UTC ISO 8601 when reading started.
-  double monotonic_s = 0;    ///< steady_clock seconds when reading started (for windows).
+  double monotonic_s = 0;    ///< Clock::monotonic_s() when reading started (for windows).
   std::vector<PortInfo> ports;
   std::vector<Counter> samples;
   std::vector<LinkFacts> links;  ///< Per netdev, when an ethtool link source was read.

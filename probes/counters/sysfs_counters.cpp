@@ -1,10 +1,8 @@
 #include "probes/counters/sysfs_counters.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 
-#include "core/envelope.h"
 #include "core/text.h"
 #include "probes/counters/counter_classes.h"
 #include "probes/counters/device_filter.h"
@@ -323,9 +321,9 @@ std::optional<NumberedState> parse_numbered_state(std::string_view text) {
 
 Snapshot read_counter_snapshot(const FsRoot& fs, const CounterReadOptions& opts) {
   Snapshot snap;
-  snap.taken_at = utc_now_iso8601();
-  snap.monotonic_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  const Clock& clock = opts.clock ? *opts.clock : real_clock();
+  snap.taken_at = clock.utc_now_iso8601();
+  snap.monotonic_s = clock.monotonic_s();
   bool have_rdma_class = fs.exists_sys("class/infiniband");
   if (opts.rdma) read_rdma(fs, opts, snap);
   if (opts.netdev) read_netdevs(fs, opts, snap, have_rdma_class);

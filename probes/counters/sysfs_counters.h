@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/fs_root.h"
 #include "probes/counters/counter_model.h"
 #include "probes/counters/counter_sources.h"
@@ -26,6 +27,8 @@ struct CounterReadOptions {
   bool module_eeprom = true;  ///< With `link`: module EEPROM pages (slow I2C reads on real NICs).
   /// Only these devices (an ibdev "mlx5_0", a port "mlx5_0/1" or a netdev "eth0"); empty = all.
   std::vector<std::string> devices;
+  /// Stamps Snapshot::taken_at and ::monotonic_s; nullptr = real_clock(). Not owned.
+  const Clock* clock = nullptr;
 };
 
 /// Reads every counter of the host behind `fs` (cost: one file read per counter; IB port

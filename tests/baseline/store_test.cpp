@@ -41,13 +41,7 @@ std::string bench_doc(double busbw = 10e9, const std::string& schema = "fabdiag.
   return j.dump(2);
 }
 
-EnvLookup env_of(std::map<std::string, std::string> vars) {
-  return [vars](const std::string& name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
-}
+MapEnvironment env_of(std::map<std::string, std::string> vars) { return MapEnvironment(std::move(vars)); }
 
 }  // namespace
 

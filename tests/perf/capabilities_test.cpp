@@ -4,8 +4,10 @@
 
 #include <cctype>
 #include <cstring>
+#include <map>
 
 #include "core/envelope.h"
+#include "core/environment.h"
 #include "perf/capabilities.h"
 #include "perf/comm.h"
 #include "tests/support/skip.h"
@@ -33,6 +35,19 @@ TEST_CASE("NCCL probe: a missing library is a reason, not a crash") {
   CHECK_FALSE(c.loaded);
   CHECK(c.why_not.find("libnccl.so.2 not found") == 0);
   CHECK(c.why_not.find("/nonexistent/libnccl.so.2") != std::string::npos);
+}
+
+TEST_CASE("library candidates: NCCL_HOME and CUDA_HOME from the environment, empty ones skipped") {
+  MapEnvironment env({{"NCCL_HOME", "/opt/nccl"}, {"CUDA_HOME", ""}});
+  CHECK(nccl_library_candidates(env) ==
+        std::vector<std::string>{"libnccl.so.2", "libnccl.so", "/opt/nccl/lib/libnccl.so.2", "/opt/nccl/lib/libnccl.so",
+                                 "/usr/local/cuda/lib64/libnccl.so.2", "/usr/local/cuda/lib64/libnccl.so"});
+  MapEnvironment cuda(std::map<std::string, std::string>{{"CUDA_HOME", "/cuda"}});
+  auto cudart = cudart_library_candidates(cuda);
+  REQUIRE(cudart.size() == 12);
+  CHECK(cudart[4] == "/cuda/lib64/libcudart.so");
+  CHECK(cudart[8] == "/usr/local/cuda/lib64/libcudart.so");
+  CHECK(cudart_library_candidates(MapEnvironment()).size() == 8);
 }
 
 TEST_CASE("NCCL probe on this host: no NCCL backend in this build, and a reason") {
