@@ -4,7 +4,7 @@
 # Makes N network namespaces (node01..nodeNN) on a private bridge, each with its own hostname (UTS
 # namespace) and TMPDIR, injects slow nodes / slow links with tc (tbf, htb+u32), and writes the files
 # mpirun needs to start one real rank per namespace through scripts/emucluster-rsh.
-# Run with --help for the full story. Measured facts behind the choices: docs/EMULATION.md.
+# Run with --help for the full story. Measured facts behind the choices: docs/emulation.md.
 set -euo pipefail
 shopt -s nullglob
 
@@ -82,7 +82,7 @@ The agent ($RSH_AGENT) finds the state dir through \$FABDIAG_EMU_STATE, else $PO
 Inside a rank: hostname = nodeNN, TMPDIR = STATE/nodeNN/tmp, EMU_NODE = nodeNN,
 EMU_NODE_SYSFS = STATE/nodeNN/sys (only with --sysfs), FABDIAG_EMU_STATE = STATE.
 
-Why the mpirun flags (measured on a 2-core VM, see docs/EMULATION.md):
+Why the mpirun flags (measured on a 2-core VM, see docs/emulation.md):
   mpi_yield_when_idle 1  busy-polling ranks otherwise starve the veth softirq (~100x slower);
   --bind-to none         each "node" believes it owns the machine, so every rank would bind to core 0;
   *_if_include CIDR      an interface name cannot work: mpirun lives in the root namespace;

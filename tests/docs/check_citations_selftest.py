@@ -51,7 +51,8 @@ def write(root, rel, text):
 
 
 def run(root):
-    p = subprocess.run([sys.executable, CHECKER, root], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, CHECKER, root], capture_output=True, text=True,
+                       env=dict(os.environ, FABDIAG_CITATIONS_STRICT="1"))
     return p.returncode, p.stdout, p.stderr
 
 
