@@ -1,6 +1,7 @@
 #include "import/ethtool_m.h"
 
 #include <cctype>
+#include <cmath>
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -159,8 +160,14 @@ std::optional<double> parse_optical_power_mw(std::string_view text) {
     if (words[1] == "mW") mw = *v;
     else if (words[1] == "dBm") dbm = *v;
   }
-  if (mw) return mw;
-  if (dbm) return dbm_to_mw(*dbm);
+  // A power is a finite, non-negative milliwatt figure. "0.0000 mW / -inf dBm" (no light) is
+  // 0 mW; a negative or NaN mW, or a NaN or +inf dBm, is a garbled line: no optical power.
+  auto valid_mw = [](double v) { return std::isfinite(v) && v >= 0.0; };
+  if (mw && valid_mw(*mw)) return mw;
+  if (dbm && !std::isnan(*dbm)) {
+    double from_dbm = dbm_to_mw(*dbm);
+    if (valid_mw(from_dbm)) return from_dbm;
+  }
   return std::nullopt;
 }
 

@@ -29,7 +29,9 @@ Result<CounterImport> import_ethtool_m(std::string_view text, const std::string&
                                        const std::string& device);
 
 /// An optical power in mW: "0.6770 mW / -1.69 dBm" -> 0.677 (the mW form when printed);
-/// "-1.69 dBm" alone -> 0.6776; "-inf dBm" -> 0 (no light). nullopt when neither form is there.
+/// "-1.69 dBm" alone -> 0.6776; "-inf dBm" -> 0 (no light). nullopt when neither form is there
+/// or the value is garbled: a negative, NaN or infinite mW and a NaN or +inf dBm are no power
+/// (the other form is used when it is valid).
 std::optional<double> parse_optical_power_mw(std::string_view text);
 
 }  // namespace fabdiag

@@ -84,3 +84,42 @@ TEST_CASE("parse_optical_power_mw: the printed mW, else the dBm converted") {
   CHECK_FALSE(parse_optical_power_mw("Off"));
   CHECK_FALSE(import_ethtool_m("\tIdentifier : 0x11 (QSFP28)\n", "x", "").ok());
 }
+
+TEST_CASE("optical power: garbled values are no power, not a reading") {
+  // Regression (found by fuzzing): a negative or NaN mW and a NaN or +inf dBm came through as
+  // powers (NaN compared false against every threshold, +inf dBm became +inf mW).
+  CHECK_FALSE(parse_optical_power_mw("-0.5000 mW").has_value());
+  CHECK_FALSE(parse_optical_power_mw("nan mW").has_value());
+  CHECK_FALSE(parse_optical_power_mw("inf mW").has_value());
+  CHECK_FALSE(parse_optical_power_mw("nan dBm").has_value());
+  CHECK_FALSE(parse_optical_power_mw("inf dBm").has_value());
+  CHECK_FALSE(parse_optical_power_mw("+inf dBm").has_value());
+  CHECK_FALSE(parse_optical_power_mw("nan mW / nan dBm").has_value());
+  // The valid form wins when the other one is garbled.
+  CHECK(*parse_optical_power_mw("-1.0000 mW / -1.69 dBm") == doctest::Approx(0.6776).epsilon(1e-3));
+  CHECK(*parse_optical_power_mw("0.6770 mW / nan dBm") == doctest::Approx(0.6770));
+  // No light stays a reading of zero: that is loss of signal, not a missing value.
+  CHECK(*parse_optical_power_mw("0.0000 mW / -inf dBm") == 0.0);
+  CHECK(*parse_optical_power_mw("-inf dBm") == 0.0);
+}
+
+TEST_CASE("ethtool -m text with garbled powers: no lane power is invented") {
+  const char* text =
+      "\tIdentifier                                : 0x11 (QSFP28)\n"
+      "\tRcvr signal avg optical power(Channel 1)  : nan mW / nan dBm\n"
+      "\tRcvr signal avg optical power(Channel 2)  : -0.2000 mW / -inf dBm\n"
+      "\tTransmit avg optical power (Channel 1)    : 0.5000 mW / -3.01 dBm\n"
+      "\tModule temperature                        : 41.00 degrees C / 105.80 degrees F\n";
+  auto imp = import_ethtool_m(text, "paste", "eth0");
+  REQUIRE(imp.ok());
+  REQUIRE(imp.value().optics.size() == 1);
+  const ModuleDiagnostics& m = imp.value().optics[0];
+  REQUIRE(m.lanes.size() == 2);
+  for (const auto& lane : m.lanes) {
+    if (lane.lane == 1) {
+      CHECK_FALSE(lane.rx_power_mw.has_value());
+      CHECK(*lane.tx_power_mw == doctest::Approx(0.5));
+    }
+    if (lane.lane == 2) CHECK(*lane.rx_power_mw == 0.0);  // -inf dBm: no light, a real zero
+  }
+}
