@@ -141,7 +141,7 @@ struct ShownCounters {
   std::vector<std::string> device_order;
   size_t shown = 0;
   size_t hidden = 0;
-  nlohmann::json json = nlohmann::json::array();
+  std::vector<const CounterChange*> in_order;  ///< The shown counters in the input's order.
 };
 
 ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optional<CounterCategory> only,
@@ -154,7 +154,7 @@ ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optio
       continue;
     }
     ++s.shown;
-    s.json.push_back(ch);
+    s.in_order.push_back(&ch);
     if (!s.by_device.count(ch.counter.device)) s.device_order.push_back(ch.counter.device);
     s.by_device[ch.counter.device].push_back(&ch);
   }
@@ -194,16 +194,21 @@ void add_counters_params(Envelope& env, const CountersRun& r) {
   }
 }
 
-Envelope counters_envelope(const CountersRun& r) {
+// The envelope of a run. `with_data`: the JSON document's params and data (the counter list is
+// most of a run's work: table, Markdown and Prometheus output never read it, so they skip it).
+Envelope counters_envelope(const CountersRun& r, bool with_data) {
   const CountersInput& in = r.in;
   Envelope env = make_envelope("fabdiag.counters/1");
-  add_counters_params(env, r);
   env.findings = r.interp.findings;
   for (const auto& e : in.gaps)
     if (is_failure(e)) env.errors.push_back(e);
+  if (!with_data) return env;
+  add_counters_params(env, r);
+  nlohmann::json shown = nlohmann::json::array();
+  for (const CounterChange* ch : r.shown.in_order) shown.push_back(*ch);
   env.data["window_s"] = in.window_s ? nlohmann::json(*in.window_s) : nlohmann::json(nullptr);
   env.data["ports"] = in.ports;
-  env.data["counters"] = r.shown.json;
+  env.data["counters"] = std::move(shown);
   env.data["hidden_counters"] = r.shown.hidden;
   env.data["unknown_counters"] = {{"count", r.interp.unknown_counters}, {"names", r.interp.unknown_names}};
   env.data["links"] = in.links;
@@ -445,7 +450,8 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
                            [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
   for (const auto& e : in.gaps)
     if (!is_failure(e)) run.unavailable.push_back(e);
-  Envelope env = counters_envelope(run);
+  const bool json = g.format != "prometheus" && resolve_format(g) == Format::kJson;
+  Envelope env = counters_envelope(run, json);
   finish_envelope(env, started);
   if (g.format == "prometheus") return write_counter_metrics(run, env);
   return emit(g, env, counters_document(run));
