@@ -1,7 +1,7 @@
 // Diff of a result against a baseline: busbw per (collective, size_bytes) and bandwidth per
 // host pair, as ratios current/baseline judged against a tolerance.
 //
-// Rules (LOCALIZATION.md: "reference first", tau_group = 0.90 against the baseline):
+// Rules (docs/localization.md#baselines: "reference first", 0.90 of the baseline for collectives):
 //   regression   current < (1 - tolerance) x baseline; warn, error when current <
 //                (1 - 2 x tolerance) x baseline. Collectives: L1 `busbw_regression`; pairs: L2
 //                `pair_bandwidth_regression`.

@@ -1,6 +1,7 @@
-// Benchmark (not a test): a full counter snapshot of a fixture node with 8 RDMA NICs, timed
-// against the targets of ARCHITECTURE.md ("a full snapshot of a node with 8 RDMA NICs (fixture)
-// in under 20 ms; resident memory under 64 MiB"). Run it through scripts/bench-counters.sh.
+// Benchmark (not a test): a full counter snapshot of a fixture node with 8 RDMA NICs, timed against
+// the targets of docs/ARCHITECTURE.md#performance-targets ("a full snapshot of a node with 8 RDMA
+// NICs (fixture) in under 20 ms; resident memory under 64 MiB"). Run it through
+// scripts/bench-counters.sh.
 //
 // The fixture is generated here (deterministic): per NIC an mlx5 PCI function with
 // class/infiniband/mlx5_N/ports/1/{counters,hw_counters}, its netdev with statistics/ and
@@ -29,7 +30,7 @@ using namespace fabdiag;
 
 namespace {
 
-constexpr double kTargetSnapshotMs = 20.0;  // ARCHITECTURE.md, performance targets
+constexpr double kTargetSnapshotMs = 20.0;  // docs/ARCHITECTURE.md#performance-targets
 constexpr double kTargetRssMib = 64.0;
 
 void put(const fs::path& p, const std::string& text) {

@@ -13,7 +13,7 @@ namespace fabdiag {
 /// How bad. Ordered: kInfo < kWarn < kError < kCritical.
 enum class Severity { kInfo = 0, kWarn = 1, kError = 2, kCritical = 3 };
 
-/// The layer of ARCHITECTURE.md's walk a finding belongs to.
+/// The layer of the walk (docs/ARCHITECTURE.md#the-layered-walk) a finding belongs to.
 enum class Layer {
   kApplication = 0,   ///< L0: NCCL/MPI configuration, transport choice, collective vs baseline.
   kCollective = 1,    ///< L1: whole-group or per-node collective bandwidth.

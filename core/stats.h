@@ -1,4 +1,5 @@
-// Robust statistics for noisy measurements (LOCALIZATION.md, "Rules for deciding under noise").
+// Robust statistics for noisy measurements (docs/localization.md#rules-for-deciding-under-noise,
+// docs/localization.md#modified-z-score).
 #pragma once
 
 #include <optional>

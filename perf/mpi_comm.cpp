@@ -1,5 +1,5 @@
 // The MPI implementation of Comm and MpiSession. The only file of the project that includes
-// mpi.h (ARCHITECTURE.md: vendor headers only in adapter .cpp files).
+// mpi.h (docs/ARCHITECTURE.md#vendor-libraries: vendor headers only in adapter .cpp files).
 // The C API only: without these, Open MPI's mpi.h drags in the deprecated C++ bindings
 // (libmpi_cxx) when compiled as C++.
 #define OMPI_SKIP_MPICXX 1

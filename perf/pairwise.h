@@ -1,7 +1,8 @@
 // `fabdiag pairwise`: a node x node bandwidth matrix from rounds of concurrent, bidirectional
-// MPI_Sendrecv exchanges between disjoint pairs (SuperBench-style round robin; LOCALIZATION.md
-// "concurrent pairs (a matching)"). One rank per node. Also the single-round primitive that
-// triage uses to re-pair suspects with known-good nodes and to re-measure a pair alone.
+// MPI_Sendrecv exchanges between disjoint pairs (SuperBench-style round robin;
+// docs/localization.md#slow-nodes-and-slow-links: "concurrent pairs (a matching)"). One rank per
+// node. Also the single-round primitive that triage uses to re-pair suspects with known-good nodes
+// and to re-measure a pair alone.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
-// Judging a pairwise matrix (LOCALIZATION.md "Rules for deciding under noise"): per-node median
-// over its partners, a fleet reference, slow nodes, slow links, and what cannot be decided yet.
-// Pure functions over the matrix; no I/O.
+// Judging a pairwise matrix (docs/localization.md#fabdiag-pairwise, after
+// docs/localization.md#rules-for-deciding-under-noise): per-node median over its partners, a fleet
+// reference, slow nodes, slow links, and what cannot be decided yet. Pure functions over the
+// matrix; no I/O.
 //
 // Rules, in order:
 //  1. pair value p(a,b) = mean of the measured directions matrix[a][b] and matrix[b][a].
@@ -19,11 +20,11 @@
 //     3 nodes the partners can only clear each other, so a slow node stays a suspect.
 //  6. a slow pair whose two ends are both healthy is a slow link; one that involves a slow node
 //     is explained by the node; one that involves a suspect is part of the suspect's entry.
-// The modified z-score (MAD based; core/stats.h) of each node median and pair value is reported
-// (in the findings' evidence) and, when require_modified_z is set, must also be below
-// modified_z_limit to flag (LOCALIZATION.md rule 2: the z test stops very noisy rounds from
-// flagging). Off by default: the ratio rules above are what `fabdiag pairwise` promises, and
-// with identical healthy values MAD is 0 and z is +-inf; triage can turn it on.
+// The modified z-score (MAD based; core/stats.h) of each node median and pair value is reported (in
+// the findings' evidence) and, when require_modified_z is set, must also be below modified_z_limit
+// to flag (docs/localization.md#rules-for-deciding-under-noise, rule 2: the z test stops very noisy
+// rounds from flagging). Off by default: the ratio rules above are what `fabdiag pairwise`
+// promises, and with identical healthy values MAD is 0 and z is +-inf; triage can turn it on.
 #pragma once
 
 #include <optional>
@@ -40,7 +41,7 @@ namespace fabdiag::perf {
 /// Where the reference bandwidth comes from when no explicit one is given.
 enum class ReferencePolicy { kFleetMedian, kP90 };
 
-/// Thresholds. Defaults are LOCALIZATION.md's values for the emulated cluster; see
+/// Thresholds. Defaults are the emulated-cluster values of docs/localization.md#parameters; see
 /// fabric_thresholds() for real InfiniBand/RoCE fabrics.
 struct PairwiseThresholds {
   double node_ratio = 0.5;   ///< node median below this fraction of R = slow node
@@ -52,8 +53,8 @@ struct PairwiseThresholds {
   double modified_z_limit = -3.5;
 };
 
-/// LOCALIZATION.md rule 3 for real fabrics: tau_pair 0.75 (intra-leaf), node ratio 0.75, p90
-/// reference (slow pairs may be the majority of a sparse measurement).
+/// Real fabrics (docs/localization.md#parameters): pair ratio 0.75 (intra-leaf), node ratio 0.75,
+/// p90 reference (slow pairs may be the majority of a sparse measurement).
 PairwiseThresholds fabric_thresholds();
 
 /// Verdict on one node.

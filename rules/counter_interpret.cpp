@@ -17,11 +17,14 @@ namespace {
 
 using S = Severity;
 
-constexpr double kShareWarn = 0.01, kShareError = 0.05;  // DOMAIN.md 4.1 (heuristic)
-constexpr double kBerWarn = 1e-6, kBerError = 1e-5;      // DOMAIN.md 1 FEC margin (heuristic)
-constexpr double kLaneRatio = 10;                        // DOMAIN.md 10 (heuristic)
+// Heuristics; their reasons: docs/thresholds.md#pause-and-pfc-storms (paused share),
+// docs/thresholds.md#fec-and-pre-fec-ber (BER, lanes), docs/thresholds.md#congestion-ecn-and-cnp
+// (marked share).
+constexpr double kShareWarn = 0.01, kShareError = 0.05;  // paused share of the window
+constexpr double kBerWarn = 1e-6, kBerError = 1e-5;      // pre-FEC BER, inside the FEC margin
+constexpr double kLaneRatio = 10;                        // worst lane / next worst lane
 constexpr uint64_t kLaneMinBits = 100;  // below this a lane ratio is noise (heuristic)
-constexpr double kMarkedWarn = 0.01;                     // DOMAIN.md 10 (heuristic)
+constexpr double kMarkedWarn = 0.01;                     // ECN-marked / received RoCE packets
 
 std::string fmt(double v, const char* f = "%.3g") {
   char buf[64];
@@ -135,7 +138,7 @@ void add_lossy_roce_evidence(Pending& p, const CounterLink& link, const LinkSign
   p.extra.push_back(ev("per-priority pause (PFC) counters on " + link.netdev, std::nullopt, "",
                        std::nullopt,
                        "RoCE needs PFC on its priority, or ECN/DCQCN tuned for lossy "
-                       "operation (DOMAIN.md section 10: lossy queue, PFC off or wrong TC)",
+                       "operation (docs/thresholds.md#lossy-roce: lossy queue, PFC off or wrong TC)",
                        "ethtool statistics of " + link.netdev, pfc));
   p.notes.push_back(s.pfc_prios.empty() ? "no PFC counters on any priority and no pause seen"
                                         : "no PFC counter for the traffic priority");
@@ -287,7 +290,7 @@ void Interpreter::add_pre_fec_ber(size_t li, const LinkSignals& s) {
   if (!ber) return;
   Severity sev = *ber > kBerError ? S::kError : *ber > kBerWarn ? S::kWarn : S::kInfo;
   Evidence e = ev("pre-FEC BER (d corrected bits / d received bits)", *ber, "ratio", kBerWarn,
-                  "> 1e-6 warn, > 1e-5 error (DOMAIN.md section 1 FEC margin, heuristic)",
+                  "> 1e-6 warn, > 1e-5 error (FEC margin, docs/thresholds.md#fec-and-pre-fec-ber, heuristic)",
                   s.ber_source, fmt(*ber, "%.2e"));
   if (sev >= S::kWarn) {
     Pending& p = pending(li, Symptom::kPhyDegradation);
@@ -315,7 +318,7 @@ void Interpreter::add_lane_imbalance(size_t li, const LinkSignals& s) {
   p.severity = std::max(p.severity, S::kWarn);
   p.extra.push_back(ev(worst->counter + " delta / the next worst lane", ratio, "x", kLaneRatio,
                        ">= 10x the other lanes: one bad lane, fibre, connector or SerDes "
-                       "(DOMAIN.md section 10, heuristic)",
+                       "(docs/thresholds.md#fec-and-pre-fec-ber, heuristic)",
                        worst->source));
   p.notes.push_back("lane " + std::to_string(worst->lane) + " has " + fmt(ratio, "%.0f") +
                     "x the corrected bits of the other lanes");
@@ -327,7 +330,7 @@ void Interpreter::add_ecn_share(size_t li, const LinkSignals& s) {
   double share = static_cast<double>(*s.ecn_marked_delta) / static_cast<double>(*s.roce_rx_packets_delta);
   Evidence e = ev("ECN-marked / received RoCE packets (" + s.roce_rx_counter + ")", share * 100,
                   "%", kMarkedWarn * 100,
-                  "> 1 % sustained (DOMAIN.md section 10, heuristic)", s.ecn_source);
+                  "> 1 % sustained (docs/thresholds.md#congestion-ecn-and-cnp, heuristic)", s.ecn_source);
   Pending& p = pending(li, Symptom::kCongestion);
   if (share > kMarkedWarn) p.severity = std::max(p.severity, S::kWarn);
   p.extra.push_back(e);
@@ -346,7 +349,7 @@ void Interpreter::add_pinned_symbol_errors(size_t li) {
     p.extra.push_back(ev(c.name + " pinned at its " + std::to_string(c.width_bits) + "-bit maximum",
                          static_cast<double>(c.value), c.unit, 10,
                          "at least " + std::to_string(c.value) + " symbol errors: thousands of "
-                         "times rdma-core's limit of 10 (DOMAIN.md section 1; case 018)",
+                         "times rdma-core's limit of 10 (docs/thresholds.md#saturated-counters; case 018)",
                          c.source));
     p.extra.back().at_least = true;
   }
@@ -378,7 +381,7 @@ void Interpreter::add_phy_context() {
       if (judged_in_a_symptom(pendings_, ch->counter.name)) continue;  // already evidence of a link_flap finding
       p.extra.push_back(ev(ch->counter.name + (ch->status == DeltaStatus::kSnapshot ? " (cumulative)" : " delta"),
                            static_cast<double>(*n), "count", std::nullopt,
-                           "context: retrains of the same link (DOMAIN.md section 1)",
+                           "context: retrains of the same link (docs/thresholds.md#link-flaps)",
                            ch->counter.source));
       p.context.push_back("with " + ch->counter.name + " " + std::to_string(*n) + " (retrains)");
     }

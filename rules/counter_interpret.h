@@ -7,21 +7,25 @@
 // Symptoms (rules/symptom.h; the names are their finding codes), their layer, and where their
 // thresholds come from:
 //   pfc_storm        L4  pause-storm error events (any growth: critical), paused share of the
-//                        window per priority (> 1 % warn, > 5 % error; DOMAIN.md 4.1, heuristic),
+//                        window per priority (> 1 % warn, > 5 % error;
+//                        docs/thresholds.md#pause-and-pfc-storms, heuristic),
 //                        storm warning / continuous pause events (warn). Below that, pause frames
 //                        alone are "pause_frames" (info: flow control at work).
 //   congestion       L3  ECN marks and CNPs; marked / received RoCE packets > 1 % warn
-//                        (DOMAIN.md 10, heuristic), else info.
-//   ecn_not_enabled  L3  rp_cnp_ignored (and irdma cnpIgnored) > 0 (DOMAIN.md 3.1, 10).
+//                        (docs/thresholds.md#congestion-ecn-and-cnp, heuristic), else info.
+//   ecn_not_enabled  L3  rp_cnp_ignored (and irdma cnpIgnored) > 0
+//                        (docs/thresholds.md#ecn-not-enabled).
 //   lossy_roce       L3  RDMA loss (ack timeouts, out-of-sequence, retransmits) on a RoCE port
 //                        whose netdev has no PFC counter for the priority carrying the traffic
-//                        and saw no pause (DOMAIN.md 10: "lossy queue (PFC off or wrong TC)");
+//                        and saw no pause (docs/thresholds.md#lossy-roce: a lossy queue, PFC off
+//                        or the wrong traffic class);
 //                        with PFC, or on InfiniBand, it stays "rdma_packet_loss".
 //   phy_degradation  L4  symbol/CRC/FCS/ICRC errors, post-FEC symbol errors, uncorrectable FEC
 //                        blocks (any growth: error), pre-FEC BER = d corrected bits / d received
-//                        bits (> 1e-6 warn, > 1e-5 error; DOMAIN.md 1, heuristic), one lane >= 10x
-//                        the others (warn; DOMAIN.md 10, heuristic), a symbol_error counter
-//                        pinned at its maximum (critical; case 018).
+//                        bits (> 1e-6 warn, > 1e-5 error), one lane >= 10x the others (warn;
+//                        both docs/thresholds.md#fec-and-pre-fec-ber, heuristic), a symbol_error
+//                        counter pinned at its maximum (critical;
+//                        docs/thresholds.md#saturated-counters).
 //   link_flap        L4  link_downed, link_down_events_phy, link error recovery, carrier
 //                        changes, carrier losses in a log (>= 5 in 24 h error; Azure NHC).
 //   rx_starvation    L3  out_of_buffer (RDMA RQ), rx_out_of_buffer (netdev RQ), rx_discards_phy

@@ -32,21 +32,29 @@ struct Rule {
   const char* basis = "";      // where the threshold comes from (evidence threshold_text)
 };
 
-constexpr const char* kRdmaCore = "rdma-core error_thresholds (DOMAIN.md section 1)";
-constexpr const char* kPerHour = "DOMAIN.md section 1 per-hour rules (heuristic)";
-constexpr const char* kSec10 = "DOMAIN.md section 10 (heuristic)";
+constexpr const char* kRdmaCore =
+    "rdma-core error_thresholds (docs/thresholds.md#rdma-core-error-thresholds)";
+constexpr const char* kPerHour = "docs/thresholds.md#per-hour-rules (heuristic)";
+constexpr const char* kPhy = "docs/thresholds.md#symbol-and-phy-errors (heuristic)";
+constexpr const char* kQpFatal = "docs/thresholds.md#rdma-loss-and-completion-errors (heuristic)";
+constexpr const char* kEcnOff = "docs/thresholds.md#ecn-not-enabled (heuristic)";
+constexpr const char* kCongestion = "docs/thresholds.md#congestion-ecn-and-cnp (heuristic)";
+constexpr const char* kPause = "docs/thresholds.md#pause-and-pfc-storms (heuristic)";
 constexpr const char* kLinkDown =
-    "DOMAIN.md section 1 per-hour rules (heuristic); one snapshot: any link-down since the "
+    "docs/thresholds.md#link-flaps (heuristic); one snapshot: any link-down since the "
     "counters were cleared (a flap or a peer reboot; case 018)";
-constexpr const char* kSec43 = "DOMAIN.md section 4.3: carrier counters include admin changes";
+constexpr const char* kCarrier =
+    "docs/domain.md#carrier-counters: carrier counters include admin changes";
 constexpr const char* kNhc =
     "any carrier loss is a flap (warn); >= 5 in 24 h is an error (Azure NHC "
-    "azure_ib_link_flapping, DOMAIN.md section 1)";
-constexpr const char* kFec = "DOMAIN.md section 10: post-FEC (uncorrectable) growth is frame loss";
-constexpr const char* kStarve = "DOMAIN.md sections 3.1, 4.2 and 10: receive drops (heuristic: any growth)";
-constexpr const char* kSec3 =
-    "DOMAIN.md section 3.1 interpretation; a cumulative limit of 10 mirrors rdma-core "
-    "error_thresholds (heuristic)";
+    "azure_ib_link_flapping, docs/thresholds.md#link-flaps)";
+constexpr const char* kFec =
+    "docs/thresholds.md#fec-and-pre-fec-ber: post-FEC (uncorrectable) growth is frame loss";
+constexpr const char* kStarve =
+    "docs/thresholds.md#receive-buffer-drops: receive drops (heuristic: any growth)";
+constexpr const char* kLoss =
+    "docs/thresholds.md#rdma-loss-and-completion-errors (the mlx5 interpretation); a cumulative "
+    "limit of 10 mirrors rdma-core error_thresholds (heuristic)";
 
 // THE rule table. Order = order of findings for one device.
 const Rule kRules[] = {
@@ -61,7 +69,7 @@ const Rule kRules[] = {
      .on_growth = S::kWarn,
      .what = "carrier lost (includes administrative and software link changes)",
      .action = "Check dmesg for the reason; if the link was not taken down on purpose, treat it as a flap",
-     .basis = kSec43},
+     .basis = kCarrier},
     {.counters = "carrier_lost_events", .code = "carrier_lost", .layer = L::kPhysical,
      .on_growth = S::kWarn, .escalate_delta_at = 5, .escalated = S::kError, .cumulative_at = 1,
      .cumulative_severity = S::kWarn,
@@ -112,7 +120,7 @@ const Rule kRules[] = {
      .on_growth = S::kWarn, .escalate_per_hour = 10, .escalated = S::kError,
      .what = "CRC/FCS, post-FEC symbol or ICRC errors",
      .action = "Clean or replace the optic/cable; check FEC mode and the switch port's counters",
-     .basis = kSec10},
+     .basis = kPhy},
     {.counters = "port_xmit_discards", .code = "xmit_discards", .layer = L::kTransport,
      .on_growth = S::kInfo, .escalate_per_hour = 100, .escalated = S::kWarn, .cumulative_at = 100,
      .cumulative_severity = S::kWarn,
@@ -137,48 +145,48 @@ const Rule kRules[] = {
      .what = "RDMA packet loss and retransmission (ack timeouts, sequence errors)",
      .action = "Find where packets are lost: PFC/lossless class on RoCE (priority, DSCP trust), buffer "
                "drops and physical errors on this and the peer ports",
-     .basis = kSec3},
+     .basis = kLoss},
     {.counters = "req_transport_retries_exceeded req_rnr_retries_exceeded unrecoverable_err",
      .code = "rdma_qp_fatal", .layer = L::kTransport,
      .on_growth = S::kCritical, .cumulative_at = 1, .cumulative_severity = S::kWarn,
      .what = "queue pairs failed after exhausting retries (IBV_WC_RETRY_EXC_ERR)",
      .action = "Jobs on this port lose connections: check the path to the peers (link state, loss) and "
                "NCCL_IB_TIMEOUT / retry settings",
-     .basis = kSec10},
+     .basis = kQpFatal},
     {.counters = "req_cqe_error resp_cqe_error req_cqe_flush_error resp_cqe_flush_error",
      .code = "rdma_cqe_errors", .layer = L::kTransport,
      .on_growth = S::kError, .cumulative_at = 10, .cumulative_severity = S::kWarn,
      .what = "completions with errors (queue pairs went to the error state)",
      .action = "Correlate with application errors (NCCL WARN 'Got completion ... status'); check loss "
                "counters and the peers",
-     .basis = kSec3},
+     .basis = kLoss},
     {.counters = "rnr_nak_retry_err", .code = "rdma_rnr_naks", .layer = L::kTransport,
      .on_growth = S::kInfo,
      .what = "receiver-not-ready NAKs (peer had no receive buffer posted)",
-     .action = "The receiving application posts receives too slowly", .basis = kSec3},
+     .action = "The receiving application posts receives too slowly", .basis = kLoss},
     {.counters = "rp_cnp_ignored", .code = "ecn_not_enabled", .layer = L::kTransport,
      .on_growth = S::kWarn, .cumulative_at = 1, .cumulative_severity = S::kWarn,
      .what = "CNPs received but ignored: DCQCN/ECN is not enabled on this adapter or priority",
      .action = "Enable ECN/DCQCN for the RoCE priority (mlnx_qos / sysfs ecn roce_rp enable)",
-     .basis = kSec10},
+     .basis = kEcnOff},
     {.counters = "np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled rx_prio#_marked cc_rx_ce_pkts "
                  "cc_rx_cnp_pkts cc_tx_cnp_pkts",
      .code = "congestion", .layer = L::kTransport,
      .on_growth = S::kInfo,
      .what = "congestion notifications (ECN marks / CNPs)",
      .action = "Compare with the fleet median; congestion without loss is DCQCN doing its job",
-     .basis = kSec10},
+     .basis = kCongestion},
     {.counters = "tx_pause_storm_error_events", .code = "pause_storm", .layer = L::kPhysical,
      .on_growth = S::kCritical, .cumulative_at = 1, .cumulative_severity = S::kWarn,
      .what = "PFC pause storm: the NIC stopped honouring pause frames",
      .action = "Find the stuck receiver (hung host, PCIe stall); check pfc_stall_prevention",
-     .basis = kSec10},
+     .basis = kPause},
     {.counters = "tx_pause_storm_warning_events continuous_pause_events continuous_roce_pause_events",
      .code = "pause_storm_warning", .layer = L::kPhysical,
      .on_growth = S::kWarn,
      .what = "device stalled by continuous pause",
      .action = "Check the host side of this NIC (PCIe, CPU) and the peers sending pause",
-     .basis = kSec10},
+     .basis = kPause},
     {.counters = "rx_pause_ctrl_phy tx_pause_ctrl_phy rx_global_pause tx_global_pause rx_prio#_pause "
                  "tx_prio#_pause rx_pause_frames tx_pause_frames rx_pfc_frames tx_pfc_frames "
                  "link_xoff_rx.nic link_xoff_tx.nic rx_priority_#_xoff.nic tx_priority_#_xoff.nic "
@@ -187,7 +195,7 @@ const Rule kRules[] = {
      .on_growth = S::kInfo,
      .what = "pause/PFC frames",
      .action = "Compare with the fleet median; rx = the switch throttles this NIC, tx = this NIC is slow",
-     .basis = kSec10},
+     .basis = kPause},
     {.counters = "rx_discards_phy outbound_pci_buffer_overflow rx_prio#_buf_discard dev_out_of_buffer",
      .code = "nic_rx_discards", .layer = L::kTransport,
      .on_growth = S::kWarn,
@@ -405,7 +413,8 @@ void apply_paused_fraction(const CounterChange& ch, std::optional<double> window
   S sev = fraction > 0.05 ? S::kError : S::kWarn;
   Finding& f = acc.get(c.device, "paused_fraction", L::kPhysical, sev);
   Evidence e = Evidence::number(c.name + " delta / window", fraction * 100, "%", c.source)
-                   .expect(1.0, "> 1 % warn, > 5 % error sustained (DOMAIN.md section 4.1, heuristic)");
+                   .expect(1.0, "> 1 % warn, > 5 % error sustained "
+                                "(docs/thresholds.md#pause-and-pfc-storms, heuristic)");
   e.at_least = ch.at_least;
   f.evidence.push_back(e);
   std::string& list = summary[{c.device, "paused_fraction"}].list;

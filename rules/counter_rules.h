@@ -1,7 +1,8 @@
 // Counter rules: turn port attributes and counter readings or deltas into findings (layer L3
 // transport or L4 physical), with the counters, the window and the threshold source as
-// evidence. Thresholds are the heuristics of DOMAIN.md section 1 ("Per-hour rules", rdma-core
-// error_thresholds) and section 10; they are data in one table (counter_rules.cpp).
+// evidence. Thresholds and their sources: docs/thresholds.md#per-hour-rules,
+// docs/thresholds.md#rdma-core-error-thresholds and one section per symptom of docs/thresholds.md;
+// they are data in one table (counter_rules.cpp).
 #pragma once
 
 #include <optional>
@@ -50,7 +51,7 @@ bool phys_state_is_down(const std::string& phys_state);
 /// (phy_errors, link_events, packet_drops or rdma_packet_loss by category).
 ///
 /// Snapshot readings are cumulative since the last reset and carry no time base, so only the
-/// rules DOMAIN.md states for absolute counts fire (rdma-core error_thresholds: symbol_error
+/// rules for absolute counts fire (docs/thresholds.md#rdma-core-error-thresholds: symbol_error
 /// >= 10 -> warn, ...; *_cqe_error and the loss set >= 10 -> warn; rp_cnp_ignored >= 1 -> warn;
 /// link_downed >= 1 -> warn, a flap or a peer reboot since the counters were cleared (case 018));
 /// no rate is claimed. port_xmit_wait never fires on a snapshot.

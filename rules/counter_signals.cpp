@@ -10,7 +10,7 @@
 namespace fabdiag {
 namespace {
 
-// Per-priority pause counter names (normalized), by driver (DOMAIN.md sections 4.1, 4.3).
+// Per-priority pause counter names (normalized), by driver (docs/domain.md#pause-and-pfc-counters).
 const char* const kPfcCounters[] = {
     "rx_prio#_pause", "tx_prio#_pause", "rx_prio#_pause_duration", "tx_prio#_pause_duration",
     "rx_prio#_pause_transition",                                              // mlx5e

@@ -80,7 +80,8 @@ bool judge_power(bool rx, Judge& j) {
       auto dbm = mw_to_dbm(*mw);
       Evidence e = Evidence::number(lane_label(j.m, rx, l.lane), dbm, "dBm", j.source(t.where))
                        .expect(mw_to_dbm(*c.limit_mw), "the module's own " + std::string(c.name) + " threshold, " +
-                                                           fmt(*c.limit_mw, "%.4f") + " mW (DOMAIN.md section 5)");
+                                                           fmt(*c.limit_mw, "%.4f") +
+                                                           " mW (docs/thresholds.md#optics)");
       e.value_text = dbm ? fmt(*mw, "%.4f") + " mW" : "no light (0 mW)";
       j.add_evidence(part, c.sev, std::move(e));
       c.hits.emplace_back(l.lane, *mw);
@@ -130,7 +131,8 @@ void judge_spread(bool rx, Judge& j) {
   Evidence e = Evidence::number(dir + " power spread between lanes " + std::to_string(hi->first) + " and " +
                                     std::to_string(lo->first),
                                 spread, "dB", j.m.source)
-                   .expect(kOpticsLaneSpreadDb, "> 3 dB between lanes of one module (DOMAIN.md section 5, "
+                   .expect(kOpticsLaneSpreadDb, "> 3 dB between lanes of one module "
+                                                "(docs/thresholds.md#optics, "
                                                 "heuristic); no light counts as -40 dBm");
   std::string low = lo->second <= kNoLightDbm ? "no light" : fmt(lo->second) + " dBm";
   j.add(rx ? Part::kRxSpread : Part::kTxSpread, Severity::kWarn, e,
@@ -155,7 +157,8 @@ bool judge_scalar(Part part, const std::string& name, const std::string& unit,
     if (!c.limit) continue;
     if (!(c.low ? *v < *c.limit : *v >= *c.limit)) continue;
     Evidence e = Evidence::number(name, *v, unit, j.source(t.where))
-                     .expect(*c.limit, "the module's own " + std::string(c.what) + " threshold (DOMAIN.md section 5)");
+                     .expect(*c.limit, "the module's own " + std::string(c.what) +
+                                           " threshold (docs/thresholds.md#optics)");
     j.add(part, c.sev, e,
           name + " " + fmt(*v) + " " + unit + (c.low ? " below" : " at or above") + " the module's " +
               c.what + " " + fmt(*c.limit) + " " + unit);
@@ -217,7 +220,8 @@ std::optional<Finding> optics_finding(const ModuleDiagnostics& m) {
                           m.temperature_limits_c, j);
   if (!hot && m.temperature_c && *m.temperature_c > kOpticsMaxTemperatureC) {
     Evidence e = Evidence::number("module temperature", *m.temperature_c, "C", m.source)
-                     .expect(kOpticsMaxTemperatureC, "> 70 C (UFM PDR TMAX, DOMAIN.md section 1, heuristic)");
+                     .expect(kOpticsMaxTemperatureC,
+                             "> 70 C (UFM PDR TMAX, docs/thresholds.md#optics, heuristic)");
     j.add(Part::kTemperature, Severity::kWarn, e,
           "module temperature " + fmt(*m.temperature_c) + " C above 70 C");
   }

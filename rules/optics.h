@@ -1,7 +1,8 @@
 // Optics judgement: the ONE place where a module's diagnostics (probes/module/module_diagnostics.h,
-// from the EEPROM decoder or an `ethtool -m` import) become a finding, DOMAIN.md sections 5
-// and 10 ("Low optical power / hot module"). Thresholds: the module's own alarm/warning values;
-// the 3 dB lane spread and the 70 C limit are heuristics (70 C = UFM PDR TMAX, DOMAIN.md 1).
+// from the EEPROM decoder or an `ethtool -m` import) become a finding, docs/thresholds.md#optics
+// (units: docs/domain.md#module-eeprom-pages-and-units). Thresholds: the module's own alarm/warning
+// values; the 3 dB lane spread and the 70 C limit are heuristics (70 C = UFM PDR TMAX,
+// docs/thresholds.md#optics).
 #pragma once
 
 #include <optional>

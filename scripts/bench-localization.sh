@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Localization at scale (a benchmark, not a test): runs the real triage walk against a simulated
 # fabric of 64..16384 nodes (tests/sim/triage_sim.cpp) and prints rounds used, exact-set rate and
-# false positives, against ARCHITECTURE.md's targets: 1-3 slow nodes found in <= 5 rounds,
-# exact set in >= 97 % of trials, and all-pairs' N-1 rounds for comparison.
+# false positives, against the targets of docs/ARCHITECTURE.md#performance-targets: 1-3 slow nodes
+# found in <= 5 rounds, exact set in >= 97 % of trials, and all-pairs' N-1 rounds for comparison.
 #   scripts/bench-localization.sh [TRIALS]     (default 10; 16k nodes take about a minute each)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

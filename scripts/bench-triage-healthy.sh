@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# False positives of triage on the emulated cluster (a benchmark, not a test): brings up N
-# healthy nodes, runs `fabdiag triage` RUNS times, and counts suspects named (ARCHITECTURE.md
-# target: 0 in 30 runs) and the wall time per verdict. Optionally with one fault to count
-# exact verdicts instead:  scripts/bench-triage-healthy.sh [RUNS] [--slow-node node03=100mbit]
+# False positives of triage on the emulated cluster (a benchmark, not a test): brings up N healthy
+# nodes, runs `fabdiag triage` RUNS times, and counts suspects named
+# (docs/ARCHITECTURE.md#performance-targets: 0 in 30 runs) and the wall time per verdict.
+# Optionally with one fault to count exact verdicts instead:
+#  scripts/bench-triage-healthy.sh [RUNS] [--slow-node node03=100mbit]
 # Needs root. Tears the cluster down at the end.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

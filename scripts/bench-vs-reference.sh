@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-vs-reference.sh: a benchmark (not a test) of fabdiag's measurement overhead on the
-# emulated cluster (ARCHITECTURE.md "Performance targets"):
+# emulated cluster (docs/ARCHITECTURE.md#performance-targets):
 #   1. pair bandwidth node01<->node02: fabdiag pairwise vs iperf3 --bidir (both directions at
 #      once, like Sendrecv) and vs a raw MPI_Sendrecv loop (target: fabdiag >= 0.95x raw MPI);
 #   2. all_reduce busbw over all nodes at sizes >= 1 MiB: fabdiag bench vs a minimal
@@ -100,7 +100,7 @@ fab=$(median <<<"$fab_runs") raw=$(median <<<"$raw_runs") iperf=$(median <<<"$ip
 printf '%-28s %10s GB/s\n' "iperf3 --bidir" "$(gbs "$iperf")" "raw MPI_Sendrecv loop" "$(gbs "$raw")" \
 	"fabdiag pairwise" "$(gbs "$fab")"
 printf 'fabdiag / raw MPI   = %s   (target >= 0.95)\n' "$(ratio "$fab" "$raw")"
-printf 'fabdiag / iperf3    = %s   (EMULATION.md: raw MPI reaches ~0.4-0.5)\n' "$(ratio "$fab" "$iperf")"
+printf 'fabdiag / iperf3    = %s   (docs/emulation.md#measured-rates: raw MPI reaches ~0.4-0.5)\n' "$(ratio "$fab" "$iperf")"
 printf 'raw MPI / iperf3    = %s\n' "$(ratio "$raw" "$iperf")"
 
 echo

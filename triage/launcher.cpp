@@ -165,7 +165,8 @@ Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& 
                                  const LaunchWatch& watch) {
   std::string last_progress;
   auto on_line = [&](const std::string& line) {
-    // Open MPI 4.1 prints this harmless race warning on many launches (EMULATION.md notes).
+    // Open MPI 4.1 prints this harmless race warning on many launches
+    // (docs/emulation.md#known-warnings).
     if (line.find("setpgid") != std::string::npos && line.find("plm:rsh") != std::string::npos) return;
     if (line.rfind("fabdiag: triage: ", 0) == 0) last_progress = line.substr(17);
     if (watch.on_line) watch.on_line(line);

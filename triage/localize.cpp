@@ -159,7 +159,7 @@ Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const Loc
   PairValues pair_value = pair_medians(nodes, samples);
   // Node medians over partners. Pass 1 finds nodes that are slow by ratio alone; pass 2 judges
   // every node again over partners outside that set, so that several slow nodes do not drag the
-  // medians of healthy nodes down with them (LOCALIZATION.md: reference contamination).
+  // medians of healthy nodes down with them (docs/localization.md#reference-contamination).
   auto all_partners = partner_values(nodes, pair_value, {});
   auto clean_partners = partner_values(nodes, pair_value, slow_by_ratio(all_partners, p));
   judge_nodes(s, all_partners, clean_partners, p);

@@ -1,9 +1,10 @@
 // Localization: from pair bandwidth samples to named slow nodes and slow links, under noise.
 //
-// Pure decision logic (no MPI, no I/O), so the emulated cluster and a simulation run the same
-// code. The algorithm is LOCALIZATION.md's stage 2 (screen by round-robin pairs) and stage 4
-// (confirm: re-pair each suspect with fresh known-good partners, majority of repeats, control
-// pairs in the same round as the reference). Nothing is named on one sample.
+// Pure decision logic (no MPI, no I/O), so the emulated cluster and a simulation run the same code.
+// The algorithm is the screen by round-robin pairs (docs/localization.md#the-screen) and the
+// confirmation (docs/localization.md#confirmation; confirm: re-pair each suspect with fresh
+// known-good partners, majority of repeats, control pairs in the same round as the reference).
+// Nothing is named on one sample.
 #pragma once
 
 #include <cmath>
@@ -23,7 +24,7 @@ struct PairSample {
   int round = 0;             ///< Round id (tests in one round ran concurrently).
 };
 
-/// Thresholds. Defaults are LOCALIZATION.md's values for the emulated cluster (rule 3); a real
+/// Thresholds. Defaults are the emulated-cluster values of docs/localization.md#parameters; a real
 /// fabric wants pair_ratio 0.6-0.75.
 struct LocalizeParams {
   double node_ratio = 0.5;    ///< Node median / reference below this = slow node.

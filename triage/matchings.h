@@ -1,5 +1,5 @@
 // Screen schedules that scale: k random perfect matchings instead of the N-1 rounds of a full
-// round-robin (LOCALIZATION.md stage 2, "nodes by matchings"). Each node meets k distinct
+// round-robin (docs/localization.md#the-screen). Each node meets k distinct
 // partners, enough for a per-node median when k >= LocalizeParams::min_partners.
 #pragma once
 

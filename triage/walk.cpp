@@ -106,7 +106,7 @@ std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector
 
 // ---- L2 screen: round-robin pairs ----
 // Small clusters: every pair once (circle method, N-1 rounds). Large ones: a few random
-// matchings, so the rounds do not grow with N (LOCALIZATION.md stage 2).
+// matchings, so the rounds do not grow with N (docs/localization.md#the-screen).
 ScreenRun run_screen(Walk& w) {
   ScreenRun s;
   s.full = w.n <= w.params.round_robin_max_nodes;

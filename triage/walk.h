@@ -1,4 +1,4 @@
-// The triage walk (ARCHITECTURE.md "The layered walk"): counters before, collective sweeps,
+// The triage walk (docs/ARCHITECTURE.md#the-layered-walk): counters before, collective sweeps,
 // pairwise screen, confirmation rounds, counters after, then suspects with their evidence chain.
 #pragma once
 

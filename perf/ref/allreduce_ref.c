@@ -1,5 +1,5 @@
 /* allreduce_ref: the minimal MPI loops that scripts/bench-vs-reference.sh compares fabdiag with
- * (ARCHITECTURE.md "Performance targets": harness overhead of `fabdiag bench --backend mpi`
+ * (docs/ARCHITECTURE.md#performance-targets: harness overhead of `fabdiag bench --backend mpi`
  * within 3% of a minimal loop at >= 1 MiB; pairwise within 5% of raw MPI_Sendrecv).
  * Not part of the fabdiag build: compile with `mpicc -O2 allreduce_ref.c -o allreduce_ref`.
  *

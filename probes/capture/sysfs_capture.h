@@ -81,7 +81,7 @@ class Anonymizer {
   /// fe80 prefix kept, other prefixes zeroed, GUID mapped; all-zero stays.
   std::string mac(const std::string& text);
   /// Zeroes the Device Serial Number of a PCI config space (extended capability walk from
-  /// 0x100, DOMAIN.md section 7); returns true when one was found.
+  /// 0x100, docs/domain.md#pci-config-space-and-acs); returns true when one was found.
   static bool clear_serial_number(std::vector<unsigned char>& config);
 
   size_t guids() const { return guid_map_.size(); }

@@ -46,7 +46,7 @@ struct AerSubject {
   AerGroup correctable, fatal, nonfatal;
 };
 
-/// What decides whether GPUDirect RDMA can work on this host (DOMAIN.md section 8).
+/// What decides whether GPUDirect RDMA can work on this host (docs/domain.md#gpudirect-rdma).
 struct GdrFacts {
   int gpus = 0;       ///< NVIDIA GPUs found.
   int rdma_nics = 0;  ///< NICs with an RDMA device.
@@ -60,7 +60,7 @@ struct GdrFacts {
   std::string kernel_release;                ///< /proc/sys/kernel/osrelease; "" = unknown.
 };
 
-/// IOMMU mode evidence (DOMAIN.md sections 7 and 10).
+/// IOMMU mode evidence (docs/domain.md#iommu; judged as docs/thresholds.md#iommu says).
 struct IommuFacts {
   std::vector<std::string> units;    ///< class/iommu entries ("dmar0", "ivhd0"); empty = none.
   std::optional<std::string> cmdline;  ///< /proc/cmdline; nullopt = unreadable.

@@ -1,7 +1,8 @@
 // Counter knowledge: what a counter name means, which category it belongs to, the name it is an
 // alias of, its hardware width, its unit and how it is judged. The facts live in ONE data file,
-// probes/counters/data/counters.json (DOMAIN.md sections 1, 3, 4, 5), embedded into the binary and parsed
-// once (probes/counters/counter_kb.h); these functions answer questions about one name from it.
+// probes/counters/data/counters.json (facts: docs/domain.md; the file's format:
+// docs/counters.md#the-knowledge-base-probescountersdatacountersjson), embedded into the binary and
+// parsed once (probes/counters/counter_kb.h); these functions answer questions about one name.
 #pragma once
 
 #include <cstdint>
@@ -45,12 +46,12 @@ struct CounterWidth {
 };
 
 /// Width of a counter from the knowledge base: IB PortCounters widths from the IBTA table
-/// (DOMAIN.md section 1: symbol_error 16, link_downed 8, local_link_integrity_errors 4,
-/// port_xmit_wait 32, ..., saturating); mlx5 hw_counters are 32-bit wrapping Q counters except
-/// the 64-bit congestion and ICRC counters (DOMAIN.md section 3), also for names the base does
-/// not know (the family default); everything else 64. A family's widths apply only to its
-/// drivers: bnxt_re's counters with mlx5 names are 64-bit. `driver` is the kernel driver of
-/// the device ("mlx5_core"), or the ibdev name when the driver is unknown ("mlx5_0").
+/// (docs/domain.md#rdma-port-counters: symbol_error 16, link_downed 8, local_link_integrity_errors
+/// 4, port_xmit_wait 32, ..., saturating); mlx5 hw_counters are 32-bit wrapping Q counters except
+/// the 64-bit congestion and ICRC counters (docs/domain.md#mlx5-hw_counters), also for names the
+/// base does not know (the family default); everything else 64. A family's widths apply only to its
+/// drivers: bnxt_re's counters with mlx5 names are 64-bit. `driver` is the kernel driver of the
+/// device ("mlx5_core"), or the ibdev name when the driver is unknown ("mlx5_0").
 CounterWidth counter_width(CounterGroup group, std::string_view driver, std::string_view name);
 
 /// Unit of a counter's value from the knowledge base ("bytes" for IB port_xmit_data /

@@ -29,7 +29,7 @@ const char* to_string(CounterGroup g);
 /// Parses the names above; nullopt for anything else.
 std::optional<CounterGroup> parse_counter_group(const std::string& s);
 
-/// What a counter is evidence of (DOMAIN.md sections 1, 3, 4, 10).
+/// What a counter is evidence of (docs/domain.md#counter-categories).
 enum class CounterCategory {
   kTraffic,     ///< Bytes/packets moved (volume, not health).
   kPause,       ///< Link-level pause / PFC frames and pause durations (flow control).

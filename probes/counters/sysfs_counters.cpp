@@ -242,8 +242,8 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
       auto r = read_counter_dir(fs, base + "/statistics", snap.gaps);
       add_readings(snap, r, nd, CounterGroup::kNetdevStats, p.driver, true);
     }
-    // Carrier transitions (link flaps, but also admin changes; DOMAIN.md section 4.3). Absent
-    // on old kernels; EINVAL on some virtual devices: both mean "not here".
+    // Carrier transitions (link flaps, but also admin changes; docs/domain.md#carrier-counters).
+    // Absent on old kernels; EINVAL on some virtual devices: both mean "not here".
     for (const char* name : {"carrier_changes", "carrier_down_count", "carrier_up_count"}) {
       std::string rel = base + "/" + name;
       auto text = fs.read_sys(rel);

@@ -1,6 +1,7 @@
-// Driver statistics (`ethtool -S`) of a netdev: the legacy SIOCETHTOOL ioctl path of DOMAIN.md
-// section 6, behind a small interface so the counters code can be tested with a fake and so a
-// fixture run never reads the live host. A later issue adds an ethtool-netlink source.
+// Driver statistics (`ethtool -S`) of a netdev: the legacy SIOCETHTOOL ioctl path of
+// docs/domain.md#ethtool-ioctl, behind a small interface so the counters code can be tested with a
+// fake and so a fixture run never reads the live host. A later issue adds an ethtool-netlink
+// source.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,7 @@ class SocketEthtoolIoctl final : public EthtoolIoctl {
   int open_errno_ = 0;
 };
 
-/// Reads all driver statistics of `netdev` through `io`, as DOMAIN.md section 6 describes:
+/// Reads all driver statistics of `netdev` through `io`, as docs/domain.md#ethtool-ioctl describes:
 /// ETHTOOL_GSSET_INFO (sset_mask = 1 << ETH_SS_STATS) for the count, falling back to
 /// ETHTOOL_GDRVINFO n_stats when GSSET_INFO is refused; ETHTOOL_GSTRINGS (names of 32 bytes,
 /// NUL-padded but not always NUL-terminated); ETHTOOL_GSTATS. When the kernel returns another

@@ -1,6 +1,7 @@
 // The legacy SIOCETHTOOL fallback for link facts and module EEPROM, used when ethtool netlink
 // is not available (built without libnl, or Linux < 5.6). Goes through the EthtoolIoctl seam
-// of probes/ethtool/ethtool_ioctl.h, so tests drive it with a fake kernel. DOMAIN.md section 6.
+// of probes/ethtool/ethtool_ioctl.h, so tests drive it with a fake kernel.
+// docs/domain.md#ethtool-ioctl, docs/domain.md#module-eeprom-over-netlink (the module ioctls).
 #pragma once
 
 #include <string>

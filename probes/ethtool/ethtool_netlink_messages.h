@@ -1,9 +1,9 @@
-// The ethtool generic-netlink messages fabdiag uses: ids and attribute numbers, request
-// builders and reply decoders. Plain C++ over probes/ethtool/netlink_attr.h: no netlink header, so the
+// The ethtool generic-netlink messages fabdiag uses: ids and attribute numbers, request builders
+// and reply decoders. Plain C++ over probes/ethtool/netlink_attr.h: no netlink header, so the
 // decoders are unit-tested with hand-built replies in every build. Numbers from
-// linux:include/uapi/linux/ethtool_netlink.h (DOMAIN.md section 5); the ones the build host's
-// header has are checked against it by static_assert in probes/ethtool/ethtool_netlink.cpp, the newer
-// ones (LINKSTATE_EXT_DOWN_CNT, Linux 6.2) are defined here.
+// linux:include/uapi/linux/ethtool_netlink.h (docs/domain.md#ethtool-netlink); the ones the build
+// host's header has are checked against it by static_assert in probes/ethtool/ethtool_netlink.cpp,
+// the newer ones (LINKSTATE_EXT_DOWN_CNT, Linux 6.2) are defined here.
 #pragma once
 
 #include <cstdint>

@@ -3,7 +3,8 @@
 // netlink, the legacy ioctl or a fixture) and the `ethtool -m` text importer
 // (import/ethtool_m.h). Temperature, supply voltage, per-lane rx/tx optical power and tx
 // bias, the module's own alarm/warning thresholds, and the alarm/warning flags it raised.
-// Judged in one place: rules/optics.h. Units and offsets: DOMAIN.md section 5.
+// Judged in one place: rules/optics.h. Units and offsets:
+// docs/domain.md#module-eeprom-pages-and-units.
 //
 // Optical power is kept in mW, the unit the module stores (u16 x 0.1 uW, which `ethtool -m`
 // prints exactly with 4 decimals; its dBm is that value rounded). A value and a threshold are

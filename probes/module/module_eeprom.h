@@ -2,8 +2,8 @@
 // (probes/module/module_diagnostics.h): temperature, supply voltage, per-lane rx/tx optical power and
 // tx bias, with the module's own alarm/warning thresholds.
 // Pure functions over probes/module/module_pages.h; the pages come from ethtool netlink, the legacy
-// ioctl or a fixture file. Offsets and units: DOMAIN.md section 5, from SFF-8636, OIF-CMIS 4/5,
-// SFF-8472 and ethtool's qsfp.c / cmis.c / sfpdiag.c.
+// ioctl or a fixture file. Offsets and units: docs/domain.md#module-eeprom-pages-and-units,
+// from SFF-8636, OIF-CMIS 4/5, SFF-8472 and ethtool's qsfp.c / cmis.c / sfpdiag.c.
 #pragma once
 
 #include <cstdint>

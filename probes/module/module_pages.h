@@ -2,10 +2,11 @@
 // legacy ETHTOOL_GMODULEEEPROM ioctl) returns, which pages the decoder needs, and the fixture
 // text format that stores them. Pure data; decoding is probes/module/module_eeprom.h.
 //
-// Addressing (DOMAIN.md section 5, linux:Documentation/networking/ethtool-netlink.rst):
-// I2C address 0x50 (A0h) or 0x51 (A2h, SFF-8472 diagnostics), bank, page, offset 0-255. Offsets
-// 0-127 are the lower page, the same for every page and bank (stored once, as page 0 bank 0);
-// offsets 128-255 are the upper half of the selected page.
+// Addressing (docs/domain.md#module-eeprom-over-netlink,
+// linux:Documentation/networking/ethtool-netlink.rst): I2C address 0x50 (A0h) or 0x51 (A2h,
+// SFF-8472 diagnostics), bank, page, offset 0-255. Offsets 0-127 are the lower page, the same for
+// every page and bank (stored once, as page 0 bank 0); offsets 128-255 are the upper half of the
+// selected page.
 #pragma once
 
 #include <array>

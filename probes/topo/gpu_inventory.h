@@ -1,6 +1,6 @@
 // GPU inventory: what the GPU driver (NVML) says about this node's GPUs: name, UUID, PCI bus
 // id, and the state and far end of every NVLink. One interface, three implementations
-// (STYLE.md "vendor libraries behind small interfaces"):
+// (docs/ARCHITECTURE.md#vendor-libraries):
 //   - NoGpuInventory: the fallback when NVML is not loaded; topology stays sysfs-only and says
 //     why NVLink is unknown;
 //   - NvmlGpuInventory (probes/topo/nvml_loader.h): libnvidia-ml.so.1 through dlopen;

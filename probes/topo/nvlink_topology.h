@@ -2,7 +2,7 @@
 // `nvidia-smi topo -m`), computed from a GpuInventory, and how an inventory is merged into a
 // sysfs TopologyReport.
 //
-// The rule (DOMAIN.md section 8, "Peer discovery"; NVML's nvmlDeviceGetNvLinkRemoteDeviceType
+// The rule (docs/domain.md#nvlink-peers; NVML's nvmlDeviceGetNvLinkRemoteDeviceType
 // and nvmlDeviceGetNvLinkRemotePciInfo_v2):
 //   direct(a, b) = active links of a whose far end is the GPU b, counted from both ends and
 //                  taken as the smaller count (a link works only when both ends say it is up);

@@ -9,7 +9,7 @@ namespace fabdiag {
 
 namespace {
 
-// The NVML C signatures used here (DOMAIN.md section 8; no nvml.h on build machines).
+// The NVML C signatures used here (docs/domain.md#nvml-calls; no nvml.h on build machines).
 // nvmlReturn_t is an int enum; nvmlDevice_t an opaque pointer.
 using NvmlDevice = void*;
 struct NvmlPciInfo {  // nvmlPciInfo_t, field order as in nvml.h

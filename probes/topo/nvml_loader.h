@@ -1,7 +1,7 @@
 // NVML at run time: the binary never links libnvidia-ml, so it runs on CPU-only nodes. Two
 // entry points: probe_nvml_capability (for `doctor`: does the library load and answer?) and
 // NvmlGpuInventory, the GpuInventorySource adapter that reads GPUs and NVLinks
-// (DOMAIN.md section 8). The few C signatures used are declared in nvml_loader.cpp (no nvml.h
+// (docs/domain.md#nvml-calls). The few C signatures used are declared in nvml_loader.cpp (no nvml.h
 // is needed to build).
 #pragma once
 

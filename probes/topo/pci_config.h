@@ -1,7 +1,7 @@
-// PCI configuration space: the extended capability walk (PCIe base spec 7.6; DOMAIN.md section
-// 7) and the ACS Control register it leads to. The config image comes from
-// /sys/bus/pci/devices/<bdf>/config, which the kernel cuts to the first 64 bytes for readers
-// without CAP_SYS_ADMIN: then ACS is unknown (needs root), never "absent".
+// PCI configuration space: the extended capability walk (PCIe base spec 7.6;
+// docs/domain.md#pci-config-space-and-acs) and the ACS Control register it leads to. The config
+// image comes from /sys/bus/pci/devices/<bdf>/config, which the kernel cuts to the first 64 bytes
+// for readers without CAP_SYS_ADMIN: then ACS is unknown (needs root), never "absent".
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 // Where a PCI function sits in the PCIe tree, and the nvidia-smi style relation (PIX, PXB, PHB,
-// NODE, SYS) between two functions, derived from canonical sysfs paths as DOMAIN.md section 8
-// "Deriving the level from sysfs" describes (the rule NVML and NCCL's src/graph/xml.cc follow).
-// Pure functions: no file access, so they are unit-tested on synthetic paths.
+// NODE, SYS) between two functions, derived from canonical sysfs paths as
+// docs/domain.md#gpu-and-nic-topology ("Deriving the level from sysfs") describes (the rule NVML
+// and NCCL's src/graph/xml.cc follow). Pure functions: no file access, so they are unit-tested on
+// synthetic paths.
 #pragma once
 
 #include <string>
@@ -40,7 +41,7 @@ enum class PcieLevel { kSelf, kPix, kPxb, kPhb, kNode, kSys, kUnknown };
 /// "X", "PIX", "PXB", "PHB", "NODE", "SYS", "N/A".
 const char* to_string(PcieLevel level);
 
-/// The relation of two functions (DOMAIN.md section 8):
+/// The relation of two functions (docs/domain.md#gpu-and-nic-topology):
 ///  - same BDF -> kSelf;
 ///  - different host bridges -> kNode when both NUMA nodes are equal (two unknown (-1) NUMA
 ///    nodes count as one node: a kernel without NUMA), else kSys (an unknown NUMA node on one

@@ -1,6 +1,6 @@
 // Rails: which RDMA NIC each GPU should send through, from the topology matrix. NCCL uses
 // GPUDirect RDMA only when the GPU-NIC path is at most PXB (NCCL_NET_GDR_LEVEL default,
-// DOMAIN.md section 8), so:
+// docs/domain.md#gpu-and-nic-topology), so:
 //   - a GPU's closest NICs are the RDMA NICs with its best PCIe relation (X < PIX < PXB < PHB <
 //     NODE < SYS; NVLink cells do not apply to NICs); "local" = PXB or better;
 //   - GPUs and their local closest NICs form groups (connected components of the GPU-NIC

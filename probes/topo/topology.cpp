@@ -105,7 +105,8 @@ std::vector<RdmaPort> read_rdma_ports(const FsRoot& fs, const std::string& ibdev
     attr("phys_state", p.phys_state);
     attr("rate", p.rate);
     attr("link_layer", p.link_layer);
-    // "400 Gb/sec (4X NDR)": the number is the effective rate in Gb/s (DOMAIN.md section 2).
+    // "400 Gb/sec (4X NDR)": the number is the effective rate in Gb/s
+    // (docs/domain.md#rdma-port-attributes).
     if (auto gbps = parse_leading_double(p.rate); gbps && *gbps > 0) p.rate_bits_per_s = *gbps * 1e9;
     out.push_back(std::move(p));
   }

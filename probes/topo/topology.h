@@ -28,7 +28,8 @@ enum class TopoKind { kGpu, kNic };
 const char* to_string(TopoKind kind);
 
 /// One port of a NIC's RDMA device: class/infiniband/<ibdev>/ports/<port>/{state,phys_state,
-/// rate,link_layer} as the kernel prints them (DOMAIN.md section 2). "" = file absent.
+/// rate,link_layer} as the kernel prints them (docs/domain.md#rdma-port-attributes).
+/// "" = file absent.
 struct RdmaPort {
   int port = 1;                  ///< 1-based port number.
   std::string state;             ///< "4: ACTIVE".

@@ -15,8 +15,10 @@ ROOT is not a git work tree), except tests/fixtures/ and tests/golden/*.out, for
     the docs/ prefix (files under docs/ may link their sibling), and any path into the team's
     shared documents folder (outside the repository).
 
-Prints "FILE:LINE: CITATION: REASON" for each bad citation and exits 1 if there is one, else 0.
-Python 3 standard library only.
+Every one of these is a bad citation, with no switch to tolerate any: a citation of a design
+document by its outside name fails like a missing file or section does. Prints
+"FILE:LINE: CITATION: REASON" for each bad citation (stdout) and a count (stderr), and exits 1 if
+there is one, else 0; 2 for a bad argument. Python 3 standard library only.
 """
 
 import os
@@ -176,22 +178,11 @@ def main(argv):
     if not os.path.isdir(root):
         print("check_citations: %s is not a directory" % root, file=sys.stderr)
         return 2
-    # Citations of the design documents by their outside names are being rewritten to docs/
-    # paths; until that is finished they are listed and counted, and fail only when
-    # FABDIAG_CITATIONS_STRICT=1. A cited docs/ file or section that does not exist always fails.
-    strict = os.environ.get("FABDIAG_CITATIONS_STRICT") == "1"
-    cache, bad, pending, files = {}, 0, 0, listed_files(root)
+    cache, bad, files = {}, 0, listed_files(root)
     for rel in files:
         for no, citation, reason in check_file(root, rel, cache):
-            outside = "outside the repository" in reason or "a path inside the repository" in reason
-            if outside and not strict:
-                pending += 1
-                continue
             print("%s:%d: %s: %s" % (rel, no, citation, reason))
             bad += 1
-    if pending:
-        print("check_citations: %d citation(s) still name documents by their outside names "
-              "(FABDIAG_CITATIONS_STRICT=1 lists them and fails)" % pending)
     if bad:
         print("check_citations: %d bad citation(s) in %d files scanned" % (bad, len(files)), file=sys.stderr)
         return 1

@@ -50,10 +50,26 @@ def write(root, rel, text):
         f.write(real(text))
 
 
-def run(root):
+def run(root, env=None):
     p = subprocess.run([sys.executable, CHECKER, root], capture_output=True, text=True,
-                       env=dict(os.environ, FABDIAG_CITATIONS_STRICT="1"))
+                       env=env if env is not None else os.environ)
     return p.returncode, p.stdout, p.stderr
+
+
+def only_failure(text, want_line, what):
+    """A tree whose one source file is `text` (docs/thresholds.md exists) fails with exactly
+    one line starting with `want_line`, whatever the environment says (the strictness switch this
+    checker once had, FABDIAG_CITATIONS_STRICT, is gone: setting it to 0 must change nothing)."""
+    with tempfile.TemporaryDirectory() as root:
+        write(root, "@docs@/thresholds.md", DOC.replace(" and [a missing one](other.md#gone)", ""))
+        write(root, "rules/b.cpp", text)
+        for env in (None, dict(os.environ, FABDIAG_CITATIONS_STRICT="0")):
+            rc, out, err = run(root, env)
+            expect(rc == 1, "%s: exit 1, got %d: %s%s" % (what, rc, out, err))
+            lines = out.splitlines()
+            expect(len(lines) == 1 and lines[0].startswith(real(want_line)),
+                   "%s: expected one line starting %r, got:\n%s" % (what, real(want_line), out))
+            expect("1 bad citation(s)" in err, "%s: summary on stderr, got %r" % (what, err))
 
 
 with tempfile.TemporaryDirectory() as good:
@@ -96,6 +112,18 @@ with tempfile.TemporaryDirectory() as bad:
            "bad tree: the good citation on line 1 was reported:\n" + out)
     expect(len(lines) == len(want), "bad tree: %d lines, expected %d:\n%s" % (len(lines), len(want), out))
     expect("8 bad citation(s)" in err, "bad tree: summary on stderr, got %r" % err)
+
+# By default, with no switch: a citation of a design document by its outside name fails, and so
+# does a docs/ anchor that is no heading.
+only_failure("// fine: @docs@/thresholds.md#link-flaps\n// see @DOMAIN@ for the widths\n",
+             "rules/b.cpp:2: @DOMAIN@: cites a design document outside the repository",
+             "outside name by default")
+only_failure("// widths: ../../@shared@/@docs@/notes.md\n",
+             "rules/b.cpp:1: ../../@shared@/@docs@/notes.md: a path outside the repository",
+             "outside path by default")
+only_failure("int x;\n// see @docs@/thresholds.md#missing-anchor\n",
+             "rules/b.cpp:2: @docs@/thresholds.md#missing-anchor: no heading with anchor #missing-anchor",
+             "missing anchor")
 
 with tempfile.TemporaryDirectory() as empty:
     rc, out, err = run(os.path.join(empty, "missing"))

@@ -1,7 +1,7 @@
 /* A stand-in for libnvidia-ml.so.1 (NVML), built as a shared library by tests/CMakeLists.txt,
  * so fabdiag's NVML adapter (probes/topo/nvml_loader.cpp) runs its real dlopen/dlsym path on
  * machines without GPUs. It exports the C symbols fabdiag uses, with NVML's signatures
- * (DOMAIN.md section 8), and answers from a description file named by the environment
+ * (docs/domain.md#nvml-calls), and answers from a description file named by the environment
  * variable FAKE_NVML_CONFIG, read at every nvmlInit_v2. Without the variable it is an NVML
  * with no GPU (driver 550.54.15). Lines ('#' starts a comment):
  *

@@ -11,7 +11,8 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIPPED: python3 not found (needed
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# mpi_yield_when_idle: 4 busy-polling ranks on 2 cores otherwise starve each other (EMULATION.md).
+# mpi_yield_when_idle: 4 busy-polling ranks on 2 cores otherwise starve each other
+# (docs/emulation.md#mpirun-flags).
 mpi=(mpirun --allow-run-as-root --oversubscribe -np 4 --bind-to none --mca btl tcp,self
      --mca mpi_yield_when_idle 1)
 

@@ -81,7 +81,8 @@ TEST_CASE("CUDA runtime probe on this host: the CUDA toolkit's libcudart loads a
   REQUIRE(c.loaded);
   CHECK(is_dotted_version(c.version));
   CHECK(c.detail.find("GPU") != std::string::npos);
-  if (c.detail.rfind("0 GPUs", 0) == 0)  // no driver here (EMULATION.md: returns 35)
+  // No driver here: cudaGetDeviceCount returns 35 (docs/emulation.md#vendor-libraries-here).
+  if (c.detail.rfind("0 GPUs", 0) == 0)
     CHECK(c.why_not.find("no GPU") != std::string::npos);
 }
 

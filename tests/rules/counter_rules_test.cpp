@@ -66,7 +66,7 @@ TEST_CASE("link_downed: any growth is critical L4, none without growth") {
   REQUIRE(fs[0].evidence.size() == 1);
   CHECK(*fs[0].evidence[0].value == 1.0);
   CHECK(fs[0].evidence[0].source == "/sys/x/link_downed");
-  CHECK(fs[0].evidence[0].threshold_text.find("DOMAIN.md section 1") != std::string::npos);
+  CHECK(fs[0].evidence[0].threshold_text.find("docs/thresholds.md#link-flaps") != std::string::npos);
   CHECK(fs[0].message.find("10 s") != std::string::npos);
   CHECK(moved(kPort, "link_downed", 3, 3).empty());
   // The ethtool flap counter follows the same rule.

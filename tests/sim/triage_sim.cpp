@@ -1,6 +1,7 @@
 // Localization simulation: runs the real triage walk (triage/walk.h: screen, confirmation,
-// decision) against a simulated fabric of N nodes, to check LOCALIZATION.md's claims at scales
-// the emulated cluster cannot reach (1k-16k nodes): rounds used, exact-set rate, false positives.
+// decision) against a simulated fabric of N nodes, to check the claims of
+// docs/localization.md#simulation at scales the emulated cluster cannot reach (1k-16k nodes):
+// rounds used, exact-set rate, false positives.
 //
 //   triage_sim --nodes 4096 --trials 50 --slow 3 [--fault 0.5] [--preset fabric|emulated]
 //              [--slow-links 0] [--seed 1] [--min-exact 0.97] [--max-rounds 5]
@@ -92,11 +93,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "triage_sim: bad arguments (need --nodes >= 4, --trials >= 1, 0 < --fault < 1)\n");
     return 2;
   }
-  // fabric: LOCALIZATION.md's preset (sigma 3 %, q 0.2 %); emulated: the 2-core emulated cluster.
+  // fabric: the preset of docs/localization.md#simulation (sigma 3 %, q 0.2 %); emulated: the
+  // 2-core emulated cluster.
   Preset preset = preset_name == "emulated" ? Preset{0.3, 0.08, 6} : Preset{0.03, 0.002, 4};
   WalkParams params;
   params.sweeps.clear();
-  if (preset_name != "emulated") {  // a real fabric: tighter thresholds (LOCALIZATION.md rule 3)
+  if (preset_name != "emulated") {  // a real fabric: docs/localization.md#parameters
     params.localize.node_ratio = 0.75;
     params.localize.pair_ratio = 0.6;
   }

@@ -1,6 +1,7 @@
-// Test helper: hand-built module EEPROM pages (SFF-8636, CMIS, SFF-8472) with chosen
-// temperature, supply voltage, per-lane power/bias and thresholds, at the offsets of
-// DOMAIN.md section 5. Values are encoded the way a module stores them (big-endian u16).
+// Test helper: hand-built module EEPROM pages (SFF-8636, CMIS, SFF-8472) with chosen temperature,
+// supply voltage, per-lane power/bias and thresholds, at the offsets of
+// docs/domain.md#module-eeprom-pages-and-units. Values are encoded the way a module stores them
+// (big-endian u16).
 #pragma once
 
 #include <cmath>

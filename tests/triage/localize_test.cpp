@@ -11,8 +11,8 @@ using namespace fabdiag::triage;
 namespace {
 
 // A toy cluster: every node has a speed factor, some links an extra factor, and each test gets
-// multiplicative noise with occasional deep dips, like the emulated cluster (EMULATION.md: pairs
-// up to 6x below the median with no fault).
+// multiplicative noise with occasional deep dips, like the emulated cluster
+// (docs/emulation.md#noise: pairs up to 6x below the median with no fault).
 struct ToyCluster {
   int n;
   std::vector<double> node_factor;
@@ -79,7 +79,7 @@ TEST_CASE("one throttled link is named as a link and neither end as a node") {
     CHECK(suspects_of(l, "node").empty());
     if (suspects_of(l, "link") == std::vector<std::vector<int>>{{1, 5}}) ++exact;
   }
-  CHECK(exact >= 29);  // LOCALIZATION.md: one bad pair 0.92-0.99 exact
+  CHECK(exact >= 29);  // docs/localization.md#simulation: one bad pair 0.92-0.99 exact
 }
 
 TEST_CASE("healthy noisy clusters give no suspect") {
