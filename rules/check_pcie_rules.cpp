@@ -51,16 +51,17 @@ std::vector<Finding> pcie_link_findings(const std::vector<PcieLinkSubject>& link
   return out;
 }
 
-std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::vector<WcError>& wc_errors) {
-  std::vector<Finding> out;
-  auto wc = wc_evidence(wc_errors);
-  auto redirects = [](const AcsPort& p) {
-    return p.status == AcsStatus::kRead && (p.control & kAcsP2pRedirectMask) != 0;
-  };
+namespace {
 
+bool acs_redirects(const AcsPort& p) {
+  return p.status == AcsStatus::kRead && (p.control & kAcsP2pRedirectMask) != 0;
+}
+
+void placed_acs_findings(const std::vector<AcsPort>& ports, const std::optional<Evidence>& wc,
+                         std::vector<Finding>& out) {
   // Ports whose place in the tree is known: one finding per port above a GPU or NIC.
   for (const auto& p : ports) {
-    if (!p.position_known || !redirects(p) || p.below.empty()) continue;
+    if (!p.position_known || !acs_redirects(p) || p.below.empty()) continue;
     Finding f;
     f.severity = Severity::kError;
     f.layer = Layer::kPhysical;
@@ -75,16 +76,19 @@ std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::
     f.action = kAcsAction;
     out.push_back(std::move(f));
   }
+}
 
+void unplaced_acs_findings(const std::vector<AcsPort>& ports, const std::optional<Evidence>& wc,
+                           std::vector<Finding>& out) {
   // A listing without addresses (lspci -vvv | grep ACSCtl): count, name no device.
   std::vector<const AcsPort*> unplaced;
   for (const auto& p : ports)
     if (!p.position_known && p.status == AcsStatus::kRead) unplaced.push_back(&p);
-  size_t n_redirect = std::count_if(unplaced.begin(), unplaced.end(), [&](const AcsPort* p) { return redirects(*p); });
+  size_t n_redirect = std::count_if(unplaced.begin(), unplaced.end(), [](const AcsPort* p) { return acs_redirects(*p); });
   if (n_redirect > 0) {
     size_t n_sv_only = 0, n_off = 0;
     for (const AcsPort* p : unplaced) {
-      if (redirects(*p)) continue;
+      if (acs_redirects(*p)) continue;
       if (p->control == 0) ++n_off;
       else ++n_sv_only;
     }
@@ -94,7 +98,7 @@ std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::
     f.code = "acs_redirect_enabled";
     std::vector<std::string> named;
     for (const AcsPort* p : unplaced)
-      if (redirects(*p) && !p->bdf.empty()) named.push_back(p->bdf);
+      if (acs_redirects(*p) && !p->bdf.empty()) named.push_back(p->bdf);
     f.subject = named.empty() ? "PCIe ports (listing without device addresses)" : join(named);
     f.message = "ACS peer-to-peer redirect is enabled on " + std::to_string(n_redirect) + " of " +
                 std::to_string(unplaced.size()) + " ACS control lines (" + std::to_string(n_sv_only) +
@@ -105,13 +109,15 @@ std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::
                 ", so it cannot tell which of these ports sit between a GPU and a NIC";
     if (wc) f.message += "; the NCCL completion error 4 (local protection) in the same input is the usual symptom of ACS redirect";
     for (const AcsPort* p : unplaced)
-      if (redirects(*p)) f.evidence.push_back(acs_evidence(*p));
+      if (acs_redirects(*p)) f.evidence.push_back(acs_evidence(*p));
     if (wc) f.evidence.push_back(*wc);
     f.action = std::string("Run `sudo lspci -vvv` (without grep) or `sudo fabdiag check` on the node to see which "
                            "ports are affected. ") + kAcsAction;
     out.push_back(std::move(f));
   }
+}
 
+void unknown_acs_findings(const std::vector<AcsPort>& ports, std::vector<Finding>& out) {
   // Unknown is not absence: say which ports could not be read and why.
   std::vector<const AcsPort*> unknown;
   for (const auto& p : ports)
@@ -140,6 +146,16 @@ std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::
     f.action = "Run `sudo fabdiag check` (or `sudo lspci -vvv`) to read ACS on these ports.";
     out.push_back(std::move(f));
   }
+}
+
+}  // namespace
+
+std::vector<Finding> acs_findings(const std::vector<AcsPort>& ports, const std::vector<WcError>& wc_errors) {
+  std::vector<Finding> out;
+  auto wc = wc_evidence(wc_errors);
+  placed_acs_findings(ports, wc, out);
+  unplaced_acs_findings(ports, wc, out);
+  unknown_acs_findings(ports, out);
   return out;
 }
 

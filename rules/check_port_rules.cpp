@@ -99,105 +99,124 @@ std::optional<RateExpectation> parse_rate_expectation(const std::string& text) {
   return r;
 }
 
+namespace {
+
+// The --expect-rate entry for a port: its model's, else the model-less one, else none.
+const RateExpectation* expectation_for(const RdmaPortFacts& p, const std::vector<RateExpectation>& expected) {
+  const RateExpectation* any = nullptr;
+  for (const auto& e : expected) {
+    if (!e.model.empty() && (e.model == p.model || e.model == p.board_id)) return &e;
+    if (e.model.empty()) any = &e;
+  }
+  return any;
+}
+
+Finding below_expected_finding(const RdmaPortFacts& p, const RateExpectation& e) {
+  Finding f;
+  f.severity = Severity::kError;
+  f.layer = Layer::kPhysical;
+  f.code = "port_rate_below_expected";
+  f.subject = p.device;
+  f.message = p.device + (p.netdev.empty() ? "" : " (" + p.netdev + ")") + " runs at " + rate_text(p) +
+              ", below the expected " + gbps_text(e.rate_gbps) + (e.model.empty() ? "" : " for " + e.model) +
+              layer_note(p, "");
+  f.evidence.push_back(
+      rate_evidence(p, e.rate_gbps, "--expect-rate " + (e.model.empty() ? "" : e.model + "=") + gbps_text(e.rate_gbps)));
+  f.action = kRateAction;
+  return f;
+}
+
+// One group of same-model ports, its ports bucketed by rate (0.1 Gb/s).
+struct RateGroup {
+  const std::string& key;
+  const std::vector<const RdmaPortFacts*>& ports;
+  std::map<double, std::vector<const RdmaPortFacts*>> by_rate;
+  bool unknown_model = false;
+  std::string ask;  ///< What to look up when the model is unknown ("" otherwise).
+};
+
+// Ports slower than the group's majority rate: one warning each, with a majority port as evidence.
+void below_majority_findings(const RateGroup& g, const std::vector<const RdmaPortFacts*>& majority,
+                             double majority_rate, std::vector<Finding>& out) {
+  std::vector<std::string> peers;
+  for (const auto* q : majority) peers.push_back(q->device);
+  const RdmaPortFacts& ref = *majority.front();
+  for (const auto* p : g.ports) {
+    if (*p->rate_gbps >= majority_rate - 1e-9) continue;
+    Finding f;
+    f.severity = Severity::kWarn;
+    f.layer = Layer::kPhysical;
+    f.code = "port_rate_below_peers";
+    f.subject = p->device;
+    f.message = p->device + (p->netdev.empty() ? "" : " (" + p->netdev + ")") + " runs at " + rate_text(*p) +
+                " while " + std::to_string(majority.size()) + " of the " + std::to_string(g.ports.size()) +
+                " active " + g.key + (p->from_sysfs ? "" : " listed") + " (" + join(peers) + ") run at " +
+                rate_text(ref) + layer_note(*p, ref.rate) + g.ask;
+    f.evidence.push_back(rate_evidence(*p, majority_rate, "rate of the majority of active " + g.key));
+    Evidence peer = rate_evidence(ref, majority_rate, "");
+    peer.metric = "rate of " + ref.device + " (majority)";
+    f.evidence.push_back(peer);
+    f.action = std::string(g.unknown_model
+                               ? "Find the model of " + p->ibdev + " first (ibv_devinfo -d " + p->ibdev + " board_id). "
+                               : "") +
+               kRateAction;
+    out.push_back(std::move(f));
+  }
+}
+
+// Rates that differ with no majority: one warning for the whole group.
+Finding no_majority_finding(const RateGroup& g) {
+  Finding f;
+  f.severity = Severity::kWarn;
+  f.layer = Layer::kPhysical;
+  f.code = "port_rate_mismatch";
+  std::vector<std::string> devices, readings;
+  for (const auto* p : g.ports) {
+    devices.push_back(p->device);
+    readings.push_back(p->device + " " + rate_text(*p));
+    f.evidence.push_back(rate_evidence(*p, g.by_rate.rbegin()->first, "highest rate among active " + g.key));
+  }
+  f.subject = join(devices);
+  f.message = "active " + g.key + " run at different rates with no majority: " + join(readings) + g.ask;
+  f.action = kRateAction;
+  return f;
+}
+
+void peer_rate_findings(const std::string& key, const std::vector<const RdmaPortFacts*>& ports,
+                        std::vector<Finding>& out) {
+  if (ports.size() < 2) return;
+  RateGroup g{key, ports, {}};
+  for (const auto* p : ports) g.by_rate[std::round(*p->rate_gbps * 10) / 10].push_back(p);
+  if (g.by_rate.size() < 2) return;
+  g.unknown_model = ports.front()->model.empty() && ports.front()->board_id.empty();
+  if (g.unknown_model)
+    g.ask = ". The output does not name the device model, so it cannot tell a rail that "
+            "came up slow from a different NIC (for example a frontend port): look up the "
+            "model (ibv_devinfo board_id, or lspci) to decide";
+  for (const auto& [rate, list] : g.by_rate)
+    if (list.size() * 2 > ports.size()) return below_majority_findings(g, list, rate, out);
+  out.push_back(no_majority_finding(g));
+}
+
+}  // namespace
+
 std::vector<Finding> port_rate_findings(const std::vector<RdmaPortFacts>& ports,
                                         const std::vector<RateExpectation>& expected) {
   std::vector<Finding> out;
-  auto expectation_for = [&](const RdmaPortFacts& p) -> const RateExpectation* {
-    const RateExpectation* any = nullptr;
-    for (const auto& e : expected) {
-      if (!e.model.empty() && (e.model == p.model || e.model == p.board_id)) return &e;
-      if (e.model.empty()) any = &e;
-    }
-    return any;
-  };
-
   std::map<std::string, std::vector<const RdmaPortFacts*>> groups;
   std::vector<std::string> order;
   for (const auto& p : ports) {
     if (!port_is_up(p) || !p.rate_gbps) continue;
-    if (const RateExpectation* e = expectation_for(p)) {
-      if (*p.rate_gbps + 1e-9 < e->rate_gbps) {
-        Finding f;
-        f.severity = Severity::kError;
-        f.layer = Layer::kPhysical;
-        f.code = "port_rate_below_expected";
-        f.subject = p.device;
-        f.message = p.device + (p.netdev.empty() ? "" : " (" + p.netdev + ")") + " runs at " + rate_text(p) +
-                    ", below the expected " + gbps_text(e->rate_gbps) +
-                    (e->model.empty() ? "" : " for " + e->model) + layer_note(p, "");
-        f.evidence.push_back(rate_evidence(p, e->rate_gbps, "--expect-rate " + (e->model.empty() ? "" : e->model + "=") +
-                                                                 gbps_text(e->rate_gbps)));
-        f.action = kRateAction;
-        out.push_back(std::move(f));
-      }
-      continue;  // the inventory decides; no peer comparison for this port
+    if (const RateExpectation* e = expectation_for(p, expected)) {
+      // The inventory decides; no peer comparison for this port.
+      if (*p.rate_gbps + 1e-9 < e->rate_gbps) out.push_back(below_expected_finding(p, *e));
+      continue;
     }
     std::string key = group_name(p);
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(&p);
   }
-
-  for (const auto& key : order) {
-    const auto& g = groups[key];
-    if (g.size() < 2) continue;
-    std::map<double, std::vector<const RdmaPortFacts*>> by_rate;
-    for (const auto* p : g) by_rate[std::round(*p->rate_gbps * 10) / 10].push_back(p);
-    if (by_rate.size() < 2) continue;
-    bool unknown_model = g.front()->model.empty() && g.front()->board_id.empty();
-    std::string ask = unknown_model
-                          ? ". The output does not name the device model, so it cannot tell a rail that "
-                            "came up slow from a different NIC (for example a frontend port): look up the "
-                            "model (ibv_devinfo board_id, or lspci) to decide"
-                          : "";
-    const std::vector<const RdmaPortFacts*>* majority = nullptr;
-    double majority_rate = 0;
-    for (const auto& [rate, list] : by_rate)
-      if (list.size() * 2 > g.size()) {
-        majority = &list;
-        majority_rate = rate;
-      }
-    if (majority) {
-      std::vector<std::string> peers;
-      for (const auto* q : *majority) peers.push_back(q->device);
-      const RdmaPortFacts& ref = *majority->front();
-      for (const auto* p : g) {
-        if (*p->rate_gbps >= majority_rate - 1e-9) continue;
-        Finding f;
-        f.severity = Severity::kWarn;
-        f.layer = Layer::kPhysical;
-        f.code = "port_rate_below_peers";
-        f.subject = p->device;
-        f.message = p->device + (p->netdev.empty() ? "" : " (" + p->netdev + ")") + " runs at " + rate_text(*p) +
-                    " while " + std::to_string(majority->size()) + " of the " + std::to_string(g.size()) +
-                    " active " + key + (p->from_sysfs ? "" : " listed") + " (" + join(peers) + ") run at " + rate_text(ref) +
-                    layer_note(*p, ref.rate) + ask;
-        f.evidence.push_back(rate_evidence(*p, majority_rate, "rate of the majority of active " + key));
-        Evidence peer = rate_evidence(ref, majority_rate, "");
-        peer.metric = "rate of " + ref.device + " (majority)";
-        f.evidence.push_back(peer);
-        f.action = std::string(unknown_model ? "Find the model of " + p->ibdev +
-                                                   " first (ibv_devinfo -d " + p->ibdev + " board_id). "
-                                             : "") +
-                   kRateAction;
-        out.push_back(std::move(f));
-      }
-    } else {
-      Finding f;
-      f.severity = Severity::kWarn;
-      f.layer = Layer::kPhysical;
-      f.code = "port_rate_mismatch";
-      std::vector<std::string> devices, readings;
-      for (const auto* p : g) {
-        devices.push_back(p->device);
-        readings.push_back(p->device + " " + rate_text(*p));
-        f.evidence.push_back(rate_evidence(*p, by_rate.rbegin()->first, "highest rate among active " + key));
-      }
-      f.subject = join(devices);
-      f.message = "active " + key + " run at different rates with no majority: " + join(readings) + ask;
-      f.action = kRateAction;
-      out.push_back(std::move(f));
-    }
-  }
+  for (const auto& key : order) peer_rate_findings(key, groups[key], out);
   return out;
 }
 

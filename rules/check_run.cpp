@@ -33,30 +33,11 @@ struct Runner {
   }
 };
 
-}  // namespace
-
-const char* to_string(CheckStatus s) {
-  switch (s) {
-    case CheckStatus::kPass: return "pass";
-    case CheckStatus::kProblems: return "problems";
-    case CheckStatus::kUnknown: return "unknown";
-    case CheckStatus::kNotApplicable: return "n/a";
-    case CheckStatus::kNotChecked: return "not checked";
-  }
-  return "not checked";
-}
-
-void to_json(nlohmann::json& j, const CheckResult& c) {
-  j = {{"name", c.name}, {"title", c.title}, {"status", to_string(c.status)}, {"summary", c.summary},
-       {"findings", c.findings}};
-}
-
-CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
-  Runner r;
-  const char* no_pci = "no PCI facts in the input (needs sysfs or lspci -vvv)";
-  const char* no_ports = "no RDMA port facts in the input (needs sysfs, ibstat, ibstatus or ibv_devinfo)";
+constexpr const char* kNoPci = "no PCI facts in the input (needs sysfs or lspci -vvv)";
+constexpr const char* kNoPorts = "no RDMA port facts in the input (needs sysfs, ibstat, ibstatus or ibv_devinfo)";
 
   // PCIe links.
+void check_pcie_links(Runner& r, const HostFacts& facts) {
   const char* t_link = "PCIe link width/speed";
   // A device without PCIe link attributes (a virtio NIC in a VM) has no link to judge: it must
   // not be counted as a link that passed.
@@ -64,17 +45,19 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
   if (facts.pcie_links)
     for (const auto& l : *facts.pcie_links)
       if (l.link.current_width || l.link.current_speed_gts || l.link.max_width || l.link.max_speed_gts) ++judged_links;
-  if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, no_pci);
+  if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, kNoPci);
   else if (facts.pcie_links->empty()) r.skip("pcie_link", t_link, CheckStatus::kNotApplicable, "no GPU or NIC link found");
   else if (judged_links == 0)
     r.skip("pcie_link", t_link, CheckStatus::kNotApplicable,
            plural(facts.pcie_links->size(), "device") + " without PCIe link attributes (virtual devices): nothing to judge");
   else r.add("pcie_link", t_link, pcie_link_findings(*facts.pcie_links),
              plural(judged_links, "link") + " of GPUs, NICs and switch uplinks, each against the lower max of its two ends");
+}
 
   // ACS.
+void check_acs(Runner& r, const HostFacts& facts) {
   const char* t_acs = "ACS P2P redirect on bridges";
-  if (!facts.acs_ports) r.skip("acs", t_acs, CheckStatus::kNotChecked, no_pci);
+  if (!facts.acs_ports) r.skip("acs", t_acs, CheckStatus::kNotChecked, kNoPci);
   else if (facts.acs_ports->empty()) r.skip("acs", t_acs, CheckStatus::kNotApplicable, "no bridge above a GPU or NIC, and no ACSCtl line");
   else {
     std::map<std::string, size_t> n;
@@ -90,8 +73,10 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
     bool unknown = n.count("unknown") && n["unknown"] == facts.acs_ports->size();
     r.add("acs", t_acs, acs_findings(*facts.acs_ports, facts.wc_errors), summary, unknown);
   }
+}
 
   // AER.
+void check_aer(Runner& r, const HostFacts& facts) {
   const char* t_aer = "AER error counters";
   if (!facts.aer) r.skip("aer", t_aer, CheckStatus::kNotChecked, "no AER statistics in the input (needs sysfs)");
   else if (facts.aer->empty()) r.skip("aer", t_aer, CheckStatus::kNotApplicable, "no GPU, NIC or bridge exposes aer_dev_* statistics");
@@ -101,8 +86,10 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
       for (auto& f : aer_findings(s)) fs.push_back(std::move(f));
     r.add("aer", t_aer, std::move(fs), plural(facts.aer->size(), "function") + " with AER statistics (GPUs, NICs, bridges above them)");
   }
+}
 
   // GPUDirect RDMA.
+void check_gpudirect_rdma(Runner& r, const HostFacts& facts) {
   const char* t_gdr = "GPUDirect RDMA (peermem / DMA-BUF)";
   if (!facts.gdr) r.skip("gpudirect_rdma", t_gdr, CheckStatus::kNotChecked, "no module facts in the input (needs sysfs and procfs)");
   else if (facts.gdr->gpus == 0 || facts.gdr->rdma_nics == 0)
@@ -113,8 +100,10 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
                                                            : "peer memory: " + facts.gdr->peermem_found.front();
     r.add("gpudirect_rdma", t_gdr, gdr_findings(*facts.gdr), summary);
   }
+}
 
   // IOMMU.
+void check_iommu(Runner& r, const HostFacts& facts) {
   const char* t_iommu = "IOMMU mode";
   if (!facts.iommu) r.skip("iommu", t_iommu, CheckStatus::kNotChecked, "no IOMMU facts in the input (needs sysfs and procfs)");
   else {
@@ -122,15 +111,17 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
     r.add("iommu", t_iommu, iommu_findings(*facts.iommu), std::string("mode: ") + to_string(mode),
           mode == IommuMode::kUnknown);
   }
+}
 
   // RDMA ports.
+void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& options) {
   const char* t_state = "RDMA port state";
   const char* t_rate = "RDMA port rate";
   const char* t_mtu = "RoCE MTU";
   const char* t_gid = "RoCE v2 GID";
   if (!facts.rdma_ports) {
     for (auto [n, t] : {std::pair{"port_state", t_state}, {"port_rate", t_rate}, {"roce_mtu", t_mtu}, {"roce_gid", t_gid}})
-      r.skip(n, t, CheckStatus::kNotChecked, no_ports);
+      r.skip(n, t, CheckStatus::kNotChecked, kNoPorts);
   } else if (facts.rdma_ports->empty()) {
     for (auto [n, t] : {std::pair{"port_state", t_state}, {"port_rate", t_rate}, {"roce_mtu", t_mtu}, {"roce_gid", t_gid}})
       r.skip(n, t, CheckStatus::kNotApplicable, "no RDMA port");
@@ -175,17 +166,51 @@ CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
       else r.add("roce_gid", t_gid, std::move(gid), plural(gids_known, "RoCE port") + " with a GID table");
     }
   }
+}
 
   // ECN.
+void check_ecn(Runner& r, const HostFacts& facts) {
   const char* t_ecn = "ECN/DCQCN enabled (rp_cnp_ignored)";
   if (!facts.counters) r.skip("ecn", t_ecn, CheckStatus::kNotChecked, "no counters in the input (needs sysfs)");
   else if (facts.counters->empty()) r.skip("ecn", t_ecn, CheckStatus::kNotApplicable, "no port exposes rp_cnp_ignored (RoCE hw_counters)");
   else r.add("ecn", t_ecn, ecn_findings(*facts.counters), plural(facts.counters->size(), "port") + " with rp_cnp_ignored");
+}
 
   // NCCL completion errors (only from saved logs).
+void check_nccl_errors(Runner& r, const HostFacts& facts) {
   if (!facts.wc_errors.empty())
     r.add("nccl_errors", "NCCL work completion errors", wc_error_findings(facts.wc_errors),
           plural(facts.wc_errors.size(), "completion error") + " in the NCCL log");
+}
+
+}  // namespace
+
+const char* to_string(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::kPass: return "pass";
+    case CheckStatus::kProblems: return "problems";
+    case CheckStatus::kUnknown: return "unknown";
+    case CheckStatus::kNotApplicable: return "n/a";
+    case CheckStatus::kNotChecked: return "not checked";
+  }
+  return "not checked";
+}
+
+void to_json(nlohmann::json& j, const CheckResult& c) {
+  j = {{"name", c.name}, {"title", c.title}, {"status", to_string(c.status)}, {"summary", c.summary},
+       {"findings", c.findings}};
+}
+
+CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options) {
+  Runner r;
+  check_pcie_links(r, facts);
+  check_acs(r, facts);
+  check_aer(r, facts);
+  check_gpudirect_rdma(r, facts);
+  check_iommu(r, facts);
+  check_rdma_ports(r, facts, options);
+  check_ecn(r, facts);
+  check_nccl_errors(r, facts);
   return r.report;
 }
 
