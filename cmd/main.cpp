@@ -391,7 +391,8 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
 void add_run_control_flags(CLI::App* sub, std::string& checkpoint, double& timeout_s, const std::string& timeout_help) {
   sub->add_option("--checkpoint", checkpoint,
                   "After each finished step, write the result so far (JSON, marked partial) to FILE, "
-                  "atomically (a regular file, like -o), so even kill -9 leaves the last step on disk")
+                  "atomically (a regular file, like -o), so even kill -9 leaves the last step on disk. "
+                  "Ctrl-C prints what finished, marked partial (exit 130; 143 for SIGTERM)")
       ->type_name("FILE");
   sub->add_option("--timeout", timeout_s, timeout_help)->check(CLI::Range(0.0, 86400.0))->capture_default_str();
 }

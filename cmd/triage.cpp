@@ -159,7 +159,8 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
   spec.worker_args = {"--sysfs-root", g.sysfs_root, "triage", "--worker",
                       "--pair-size", o.pair_size, "--pair-iters", std::to_string(o.pair_iters),
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
-                      "--bench-iters", std::to_string(o.bench_iters)};
+                      "--bench-iters", std::to_string(o.bench_iters),
+                      "--timeout", std::to_string(o.timeout_s)};  // for its params: the launcher keeps the deadline
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});

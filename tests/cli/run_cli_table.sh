@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the CLI table: each line of TABLE is "<expected exit code> <fabdiag args...>"; args that
 # start with "@SIGINT:S " run fabdiag in the background and send it SIGINT after S seconds (as
-# Ctrl-C would: exit 130 is in the table too).
+# Ctrl-C would: exit 130 is in the table too); such a row also fails when stdout stays empty
+# (a process killed by the signal reads as 130 as well, but prints nothing).
 # '#' starts a comment; @SRC@ is replaced by the repository root, @FAKE_NVML@ by
 # $FABDIAG_FAKE_NVML (the test build's fake libnvidia-ml; ctest sets it). Fails listing every mismatch.
 set -u
@@ -20,8 +21,11 @@ while IFS= read -r line || [ -n "$line" ]; do
     delay=${BASH_REMATCH[1]} args=${BASH_REMATCH[2]}
     # Job control (set -m): the background job keeps SIGINT instead of starting with it ignored.
     # shellcheck disable=SC2086
-    out=$(set -m; eval "\"$bin\" $args" </dev/null 2>&1 >/dev/null & pid=$!; sleep "$delay"; kill -INT -- "-$pid"; wait "$pid")
+    stdout_file=$(mktemp)
+    out=$(set -m; eval "\"$bin\" $args" </dev/null 2>&1 >"$stdout_file" & pid=$!; sleep "$delay"; kill -INT -- "-$pid"; wait "$pid")
     rc=$?
+    [ -s "$stdout_file" ] || { rc="$rc (nothing on stdout)"; }
+    rm -f "$stdout_file"
   else
     # shellcheck disable=SC2086  # word splitting of the table's args is intended
     out=$(eval "\"$bin\" $args" </dev/null 2>&1 >/dev/null)

@@ -9,6 +9,7 @@
 #   d) pairwise on 4 ranks, SIGINT to rank 0 (a terminal's Ctrl-C reaches every rank) after
 #      round 1 -> exit 130 (rank 0 ends first), the measured cells, checkpoint valid
 #   e) bench on 2 ranks with --timeout 4 -> exit 4, partial, cut by the deadline
+#   f) bench alone, kill -9 after 2 sizes -> the checkpoint still holds them ("running: checkpoint")
 # The signal is sent once the --checkpoint file shows the finished steps. Usage:
 # partial_results_test.sh FABDIAG_BINARY. Exit 77 ("SKIPPED: reason") without mpirun or python3.
 set -u
@@ -154,6 +155,16 @@ ok("partial, cut by the deadline", d is not None and d["partial"] is True and d[
 ok("an errors[] entry of code timeout", [e["code"] for e in d["errors"]] == ["timeout"])
 ok("the sizes that finished have numbers", len(finished_rows(d)) >= 1)
 ok("checkpoint the same", c is not None and c["data"]["results"] == d["data"]["results"])
+'
+
+echo "f) bench alone, kill -9" >&2
+start f "$bin" "${long_bench[@]}" --format json -q --checkpoint "$tmp/f.ckpt"
+if wait_for_checkpoint "$tmp/f.ckpt" 'len(d["data"]["results"]) >= 2'; then kill -KILL "$job"; fi
+finish f
+check f '
+ok("killed (137)", rc == 137)
+ok("checkpoint: partial, the run was still going", c is not None and c["partial"] is True and c["cut"]["reason"] == "running: checkpoint")
+ok("checkpoint holds the finished sizes", len(finished_rows(c)) >= 2)
 '
 
 echo "partial_results: $fails scenario(s) failed"
