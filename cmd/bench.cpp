@@ -73,13 +73,28 @@ Document bench_document(const perf::BenchResult& r) {
   return doc;
 }
 
-}  // namespace
+// The sweep so far as a run state: the finished rows, the size now running and the rest.
+RunState bench_state(const Envelope& base, const perf::BenchResult& so_far, const std::vector<uint64_t>& left) {
+  RunState st;
+  st.env = base;
+  st.env.hosts = distinct_hosts(so_far.hosts);
+  perf::to_json(st.env.data, so_far);
+  st.env.findings = perf::bench_findings(so_far);
+  st.doc = bench_document(so_far);
+  const std::string coll = perf::to_string(so_far.collective);
+  if (!left.empty()) {
+    const size_t done = so_far.results.size();
+    st.during = "size " + perf::format_size_bytes(left[0]) + " of " + coll + " (" + std::to_string(done + 1) +
+                " of " + std::to_string(done + left.size()) + ")";
+  }
+  if (left.size() == 2) st.not_run = "size " + perf::format_size_bytes(left[1]) + " of " + coll;
+  if (left.size() > 2)
+    st.not_run = "sizes " + perf::format_size_bytes(left[1]) + ".." + perf::format_size_bytes(left.back()) + " of " + coll;
+  return st;
+}
 
-int run_bench(const GlobalOptions& g, const BenchOptions& o) {
-  const auto started = std::chrono::steady_clock::now();
-  Envelope env = make_envelope("fabdiag.bench/1");
-
-  perf::BenchOptions bo;
+// Parses and checks the flags into `bo` (before MPI starts); the usage error's exit code.
+std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) {
   auto coll = perf::parse_collective(o.collective);
   auto dtype = perf::parse_dtype(o.dtype);
   if (!coll || !dtype) {
@@ -97,7 +112,17 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   if (auto st = perf::validate_bench_options(bo); !st) {
     return usage_error_once(st.error().message);
   }
-  if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
+  return refuse_unavailable_backend(o.backend);
+}
+
+}  // namespace
+
+int run_bench(const GlobalOptions& g, const BenchOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  Envelope env = make_envelope("fabdiag.bench/1");
+  perf::BenchOptions bo;
+  if (auto rc = bench_options(o, bo)) return *rc;
+  if (auto rc = refuse_unwritable_outputs(g, o.run.checkpoint)) return *rc;
 
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;
@@ -105,18 +130,28 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   if (comm.size() == 1)
     std::fprintf(stderr, "fabdiag: note: 1 rank (not started by mpirun?): no data crosses a link and busbw is 0 "
                          "by definition; run it as `mpirun -np N fabdiag bench %s`\n", o.collective.c_str());
-  auto result = perf::run_collective_bench(comm, bo, rank0_progress(g, comm));
-  if (!result) return fail_mpi_run(*session, result.error());
+  env.params = {{"collective", o.collective}, {"min_bytes", bo.sweep.min_bytes},
+                {"max_bytes", bo.sweep.max_bytes}, {"step_factor", o.factor},
+                {"warmup", o.warmup_iters},   {"iters", o.iters},
+                {"dtype", o.dtype},           {"backend", o.backend},
+                {"timeout_s", o.run.timeout_s}};
+  std::optional<PartialRun> run;  // rank 0 reports, so rank 0 delivers a cut run
+  perf::BenchStepSink on_step;
+  if (comm.rank() == 0) {
+    run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
+    on_step = [&](const perf::BenchResult& so_far, const std::vector<uint64_t>& left) {
+      run->publish(bench_state(env, so_far, left));
+    };
+  }
+  auto result = perf::run_collective_bench(comm, bo, rank0_progress(g, comm), on_step);
+  if (!result) return fail_mpi_run(*session, result.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
 
   env.hosts = distinct_hosts(result->hosts);
-  env.params = {{"collective", o.collective}, {"min_bytes", *min_bytes},
-                {"max_bytes", *max_bytes},    {"step_factor", o.factor},
-                {"warmup", o.warmup_iters},   {"iters", o.iters},
-                {"dtype", o.dtype},           {"backend", o.backend}};
   perf::to_json(env.data, *result);
   env.findings = perf::bench_findings(*result);
   finish_envelope(env, started);
+  run->finish(env);
   return emit(g, env, bench_document(*result));
 }
 

@@ -125,6 +125,15 @@ struct ImportHostOptions {
 int run_import_host(const GlobalOptions& g, const ImportHostOptions& o);
 // ---- end check ----
 
+// ---- long runs: checkpoint and deadline ----
+/// Flags of the runs that wait on other hosts (bench, pairwise): where their progress is kept
+/// and when they are cut. Cut by Ctrl-C (exit 130), SIGTERM (143) or the deadline (exit 4),
+/// they print what finished, marked partial (cmd/partial_run.h).
+struct RunControlOptions {
+  std::string checkpoint;  ///< --checkpoint FILE: the result so far, rewritten after each step.
+  double timeout_s = 600;  ///< --timeout: seconds before the run is cut; 0 = no deadline.
+};
+
 // ---- triage ----
 /// `fabdiag triage`: the layered walk on a cluster; names slow nodes and links.
 struct TriageOptions {
@@ -132,7 +141,8 @@ struct TriageOptions {
   std::string mpirun = "mpirun";         ///< Launcher program.
   std::string mpirun_args_file;          ///< Extra mpirun arguments, one per line.
   std::vector<std::string> mpirun_args;  ///< Extra mpirun arguments (repeatable --mpirun-arg).
-  double timeout_s = 300;                ///< Launcher deadline for the whole job.
+  double timeout_s = 300;                ///< Deadline for the whole walk (launcher or rank 0).
+  std::string checkpoint;                ///< --checkpoint FILE: the walk so far, after each step.
   std::string pair_size = "1M";          ///< Pair test message size per direction.
   int pair_iters = 3;                    ///< Exchanges per pair test.
   std::string sweep_min = "1M";          ///< Collective sweep -b.
@@ -156,6 +166,7 @@ struct BenchOptions {
   int iters = 20;                 ///< -n
   std::string dtype = "float";    ///< --dtype
   std::string backend = "mpi";    ///< --backend mpi|nccl
+  RunControlOptions run;          ///< --checkpoint, --timeout
 };
 int run_bench(const GlobalOptions& g, const BenchOptions& o);
 
@@ -169,6 +180,7 @@ struct PairwiseOptions {
   std::string backend = "mpi"; ///< --backend mpi|nccl
   double node_ratio = 0.5;     ///< --node-ratio: slow node below this x reference
   double pair_ratio = 0.15;    ///< --pair-ratio: slow pair below this x reference
+  RunControlOptions run;       ///< --checkpoint, --timeout
 };
 int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o);
 

@@ -2,13 +2,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <string>
 
 #include "cmd/counters_views.h"
 #include "core/clock.h"
 #include "core/envelope.h"
+#include "core/interrupt.h"
 #include "core/exit_codes.h"
 #include "probes/counters/counter_movers.h"
 #include "collect/counter_pipeline.h"
@@ -18,36 +18,12 @@
 namespace fabdiag::cmd {
 namespace {
 
-volatile std::sig_atomic_t g_stop = 0;
-void on_signal(int) { g_stop = 1; }
-
-// SIGINT/SIGTERM set a flag instead of killing the process, so the terminal is restored.
-class SignalGuard {
- public:
-  SignalGuard() {
-    g_stop = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;  // no SA_RESTART: let sleeps end early
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~SignalGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  SignalGuard(const SignalGuard&) = delete;
-  SignalGuard& operator=(const SignalGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
+// SIGINT/SIGTERM are caught (core/interrupt.h) instead of killing the process, so the
+// terminal is restored; the loops look at the record.
 
 // Sleeps until `deadline_s` (Clock::monotonic_s) in short steps; false when a signal asked to stop.
-bool sleep_until(const Clock& clock, double deadline_s) {
-  while (!g_stop) {
+bool sleep_until(const Clock& clock, const InterruptScope& interrupts, double deadline_s) {
+  while (!interrupts.pending()) {
     double now_s = clock.monotonic_s();
     if (now_s >= deadline_s) return true;
     clock.sleep_s(std::min(deadline_s - now_s, 0.05));
@@ -115,7 +91,7 @@ int run_counters_watch(const GlobalOptions& g, const CountersOptions& o, const F
                        Snapshot first) {
   const double interval_s = o.interval_s > 0 ? o.interval_s : 1.0;
   const bool tty = isatty(STDOUT_FILENO) == 1;
-  SignalGuard guard;
+  InterruptScope interrupts;
   if (tty) write_out("\x1b[?25l");  // hide the cursor while redrawing
   else if (!g.quiet)
     std::fprintf(stderr, "fabdiag: watching every %s s; stdout is not a terminal, appending blocks\n",
@@ -124,9 +100,9 @@ int run_counters_watch(const GlobalOptions& g, const CountersOptions& o, const F
   Snapshot prev = std::move(first);
   double next_s = clock.monotonic_s();
   int refresh = 0;
-  while (!g_stop) {
+  while (!interrupts.pending()) {
     next_s += interval_s;
-    if (!sleep_until(clock, next_s)) break;
+    if (!sleep_until(clock, interrupts, next_s)) break;
     Snapshot cur = read_counter_snapshot(fs, ro);
     double window_s = cur.monotonic_s - prev.monotonic_s;
     SnapshotDelta delta = compute_delta(prev, cur, window_s);

@@ -387,6 +387,16 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   return sub;
 }
 
+// --checkpoint and --timeout of the runs that wait on other hosts (README "Partial results").
+void add_run_control_flags(CLI::App* sub, std::string& checkpoint, double& timeout_s, const std::string& timeout_help) {
+  sub->add_option("--checkpoint", checkpoint,
+                  "After each finished step, write the result so far (JSON, marked partial) to FILE, "
+                  "atomically (a regular file, like -o), so even kill -9 leaves the last step on disk. "
+                  "Ctrl-C prints what finished, marked partial (exit 130; 143 for SIGTERM)")
+      ->type_name("FILE");
+  sub->add_option("--timeout", timeout_s, timeout_help)->check(CLI::Range(0.0, 86400.0))->capture_default_str();
+}
+
 CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   auto* sub = app.add_subcommand(
       "triage",
@@ -403,7 +413,8 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
       "--sysfs-root may contain {host}, replaced on each rank by its host name.\n"
       "Nothing is named on one sample: a node is judged on the median of all its pairs and\n"
       "confirmed against known-good partners; a link is named only when both ends are fast with\n"
-      "other partners. Exit 1 when suspects are named, 0 when none, 4 when steps failed.");
+      "other partners. Exit 1 when suspects are named, 0 when none, 4 when steps failed.\n"
+      "Ctrl-C (exit 130) or --timeout (exit 4) prints the steps that finished, marked partial.");
   sub->add_option("--hostfile", o.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
       ->check(CLI::ExistingFile);
   sub->add_option("--mpirun", o.mpirun, "mpirun program to use with --hostfile");
@@ -411,8 +422,9 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
                   "File of extra mpirun arguments, one per line (emucluster writes STATE/mpirun-args)")
       ->check(CLI::ExistingFile);
   sub->add_option("--mpirun-arg", o.mpirun_args, "One extra mpirun argument (repeatable)")->allow_extra_args(false);
-  sub->add_option("--timeout", o.timeout_s, "Seconds before a --hostfile run is stopped and the silent host reported")
-      ->check(CLI::Range(1.0, 86400.0));
+  add_run_control_flags(sub, o.checkpoint, o.timeout_s,
+                        "Seconds before the walk is cut (partial result, exit 4); with --hostfile the silent "
+                        "host is then named; 0 = no deadline");
   sub->add_option("--pair-size", o.pair_size, "Pair test message size per direction (e.g. 1M, 4M)");
   sub->add_option("--pair-iters", o.pair_iters, "Exchanges per pair test")->check(CLI::Range(1, 1000));
   sub->add_option("--sweep-min", o.sweep_min, "Smallest collective size (-b)");
@@ -450,6 +462,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
                   "mpi: host memory and MPI collectives (default); nccl: GPU memory (not in "
                   "this build: exits 3)")
       ->check(CLI::IsMember({"mpi", "nccl"}));
+  add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
+                        "Seconds before the sweep is cut: the sizes that finished are printed, marked "
+                        "partial, exit 4 (0 = no deadline)");
   return sub;
 }
 
@@ -473,6 +488,9 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
                   "A pair below this fraction of the fleet median, between two healthy "
                   "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
       ->check(CLI::Range(0.0, 1.0));
+  add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
+                        "Seconds before the rounds are cut: the rounds that finished are printed, marked "
+                        "partial, exit 4 (0 = no deadline)");
   return sub;
 }
 
@@ -558,7 +576,8 @@ int main(int argc, char** argv) {
       "Reads topology and counters, runs collective benchmarks, keeps baselines and names slow\n"
       "nodes and links with their evidence.\n\n"
       "Exit codes: 0 ok, 1 problems found, 2 usage, 3 required capability missing,\n"
-      "            4 partial result (something could not be read), 70 internal error.",
+      "            4 partial result (something could not be read, or a deadline cut the run),\n"
+      "            70 internal error, 130 interrupted (Ctrl-C; 143 for SIGTERM): what finished is printed.",
       "fabdiag"};
   app.set_version_flag("--version", std::string("fabdiag ") + FABDIAG_VERSION);
   app.require_subcommand(0, 1);

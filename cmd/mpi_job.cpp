@@ -23,15 +23,21 @@ std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
   return std::move(*s);
 }
 
-int usage_error_once(const std::string& text) {
-  bool rank0 = true;
+std::optional<int> launcher_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
     if (auto v = process_environment().get_nonempty(var)) {
-      rank0 = *v == "0";
-      break;
+      try {
+        return std::stoi(*v);
+      } catch (const std::exception&) {
+        return -1;  // set but not a number: a launched rank, not rank 0
+      }
     }
   }
-  if (rank0) print_error(text);
+  return std::nullopt;
+}
+
+int usage_error_once(const std::string& text) {
+  if (launcher_rank().value_or(0) == 0) print_error(text);
   return kExitUsage;
 }
 
@@ -39,15 +45,16 @@ Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm) {
   return comm.rank() == 0 ? stderr_progress(g) : no_progress();
 }
 
-int fail_mpi_run(perf::MpiSession& session, const Error& e) {
+int fail_mpi_run(perf::MpiSession& session, const Error& e, PartialRun* run) {
   perf::Comm& comm = session.world();
   if (e.code == ErrorCode::kInvalidArgument) {
     if (comm.rank() == 0) print_error(e.to_string());
     return kExitUsage;
   }
   print_error(comm.describe_rank(comm.rank()) + ": " + e.to_string());
-  if (comm.size() > 1) session.abort(kExitInternal);
-  return kExitInternal;
+  const int rc = run ? run->fail(e) : kExitInternal;
+  if (comm.size() > 1) session.abort(rc);
+  return rc;
 }
 
 std::vector<std::string> distinct_hosts(const std::vector<std::string>& per_rank) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cmd/common.h"
+#include "cmd/partial_run.h"
 #include "perf/comm.h"
 
 namespace fabdiag::cmd {
@@ -20,19 +21,26 @@ std::optional<int> refuse_unavailable_backend(const std::string& backend);
 /// caller exits with kExitMissingCapability.
 std::unique_ptr<perf::MpiSession> open_mpi_or_report();
 
+/// The rank an MPI launcher gave this process before MPI starts (OMPI_COMM_WORLD_RANK,
+/// PMIX_RANK, PMI_RANK or SLURM_PROCID, the first set); nullopt when none is set (not launched
+/// by mpirun or srun).
+std::optional<int> launcher_rank();
+
 /// Usage errors found before MPI starts: every rank of an mpirun job finds the same one, so only
-/// the rank the launcher numbers 0 (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID;
-/// no such variable = not launched = rank 0) prints "fabdiag: error: <text>". Returns kExitUsage.
+/// the rank the launcher numbers 0 (launcher_rank(); not launched = rank 0) prints
+/// "fabdiag: error: <text>". Returns kExitUsage.
 int usage_error_once(const std::string& text);
 
 /// stderr_progress(g) on rank 0, a sink that drops everything on other ranks.
 Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm);
 
 /// Reports `e` from this rank on stderr and returns the exit code: kExitUsage for
-/// kInvalidArgument (every rank sees the same options, so all return it together); otherwise
-/// the job is aborted with kExitInternal when it has more than one rank, since the other ranks
-/// may be blocked in a collective.
-int fail_mpi_run(perf::MpiSession& session, const Error& e);
+/// kInvalidArgument (every rank sees the same options, so all return it together). Otherwise,
+/// on the reporting rank (`run` given), the last finished steps are delivered cut by `e`
+/// (PartialRun::fail) and the exit code is kExitPartial; on another rank it is kExitInternal.
+/// The job is then aborted with that code when it has more than one rank, since the other
+/// ranks may be blocked in a collective.
+int fail_mpi_run(perf::MpiSession& session, const Error& e, PartialRun* run = nullptr);
 
 /// Host names without repeats, in first-seen (rank) order: the envelope's `hosts`.
 std::vector<std::string> distinct_hosts(const std::vector<std::string>& per_rank);

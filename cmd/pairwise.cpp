@@ -87,6 +87,23 @@ Document pairwise_document(const perf::PairwiseMatrix& m, const perf::PairwiseAn
   return doc;
 }
 
+// The rounds so far as a run state: the measured cells, the analysis of what is there, the
+// round now running and the rest.
+RunState pairwise_state(const Envelope& base, const perf::PairwiseMatrix& m, size_t done,
+                        const perf::PairwiseThresholds& thresholds) {
+  RunState st;
+  st.env = base;
+  perf::PairwiseAnalysis a = perf::analyze_pairwise(m, thresholds);
+  perf::pairwise_to_json(st.env.data, m, a);
+  st.env.findings = perf::pairwise_findings(m, a, thresholds);
+  st.doc = pairwise_document(m, a);
+  const size_t total = m.rounds.size();
+  if (done < total) st.during = "pair round " + std::to_string(done + 1) + " of " + std::to_string(total);
+  if (done + 2 == total) st.not_run = "pair round " + std::to_string(total);
+  if (done + 2 < total) st.not_run = "pair rounds " + std::to_string(done + 2) + ".." + std::to_string(total);
+  return st;
+}
+
 }  // namespace
 
 int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
@@ -102,6 +119,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
     return usage_error_once(st.error().message);
   }
   if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
+  if (auto rc = refuse_unwritable_outputs(g, o.run.checkpoint)) return *rc;
   perf::PairwiseThresholds thresholds;
   thresholds.node_ratio = o.node_ratio;
   thresholds.pair_ratio = o.pair_ratio;
@@ -114,19 +132,28 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
       print_error("pairwise needs at least 2 ranks, one per node: run it under mpirun -np N");
     return kExitUsage;
   }
-  auto matrix = perf::run_pairwise(comm, po, rank0_progress(g, comm));
-  if (!matrix) return fail_mpi_run(*session, matrix.error());
-  if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
-
-  perf::PairwiseAnalysis analysis = perf::analyze_pairwise(*matrix, thresholds);
   env.hosts = distinct_hosts(comm.hosts());
   env.params = {{"size_bytes", *size},          {"iters", o.iters},
                 {"warmup", o.warmup_iters},     {"backend", o.backend},
                 {"node_ratio", o.node_ratio},   {"pair_ratio", o.pair_ratio},
-                {"min_partners", thresholds.min_partners}};
+                {"min_partners", thresholds.min_partners}, {"timeout_s", o.run.timeout_s}};
+  std::optional<PartialRun> run;  // rank 0 reports, so rank 0 delivers a cut run
+  perf::PairwiseStepSink on_step;
+  if (comm.rank() == 0) {
+    run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
+    on_step = [&](const perf::PairwiseMatrix& so_far, size_t done) {
+      run->publish(pairwise_state(env, so_far, done, thresholds));
+    };
+  }
+  auto matrix = perf::run_pairwise(comm, po, rank0_progress(g, comm), on_step);
+  if (!matrix) return fail_mpi_run(*session, matrix.error(), run ? &*run : nullptr);
+  if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
+
+  perf::PairwiseAnalysis analysis = perf::analyze_pairwise(*matrix, thresholds);
   perf::pairwise_to_json(env.data, *matrix, analysis);
   env.findings = perf::pairwise_findings(*matrix, analysis, thresholds);
   finish_envelope(env, started);
+  run->finish(env);
   return emit(g, env, pairwise_document(*matrix, analysis));
 }
 

@@ -8,7 +8,10 @@
 
 #include "cmd/commands.h"
 #include "cmd/triage_view.h"
+#include "cmd/partial_run.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
+#include "core/run_cut.h"
 #include "core/subprocess.h"
 #include "perf/comm.h"
 #include "perf/sweep.h"
@@ -66,6 +69,34 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   return p;
 }
 
+// The fabdiag.triage/1 envelope of a walk report (whole or so far) on top of `base` (schema,
+// started_at, params).
+Envelope triage_envelope(const Envelope& base, const triage::TriageReport& rep) {
+  Envelope env = base;
+  env.hosts = rep.hosts;
+  env.data = triage::to_json(rep);
+  env.findings = rep.findings;
+  env.errors = rep.errors;
+  return env;
+}
+
+// Rank 0's side of the walk: the walk itself, each step published to `run`, the result.
+Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params, perf::Comm& comm,
+                       const triage::NodeReadOptions& node, const Envelope& base, PartialRun& run) {
+  Progress plain = stderr_progress(g);
+  Progress progress = [plain](const std::string& line) { plain("triage: " + line); };
+  triage::MpiCluster cluster(comm, node, progress);
+  auto on_step = [&](const triage::TriageReport& so_far, const std::string& during, const std::string& not_run) {
+    RunState st{triage_envelope(base, so_far), {}, during, not_run};
+    st.doc = triage_document(st.env);
+    run.publish(std::move(st));
+  };
+  triage::TriageReport rep = triage::run_walk(cluster, params, triage::judge_counter_snapshots, progress, on_step);
+  auto st = cluster.finish();
+  if (!st.ok()) rep.errors.push_back(st.error());
+  return triage_envelope(base, rep);
+}
+
 int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::WalkParams& params) {
   auto started = std::chrono::steady_clock::now();
   auto session = perf::MpiSession::open();
@@ -88,26 +119,18 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
     if (!st.ok()) std::cerr << "fabdiag: rank " << comm.rank() << " (" << host << "): " << st.error().to_string() << "\n";
     return st.ok() ? kExitOk : kExitPartial;
   }
-  Progress base = stderr_progress(g);
-  Progress progress = [base](const std::string& line) { base("triage: " + line); };
-  triage::MpiCluster cluster(comm, node, progress);
-  triage::TriageReport rep = triage::run_walk(cluster, params, triage::judge_counter_snapshots, progress);
-  auto st = cluster.finish();
-  if (!st.ok()) rep.errors.push_back(st.error());
-
-  Envelope env = make_envelope("fabdiag.triage/1");
-  env.hosts = rep.hosts;
-  env.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
-                {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
-                {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root}};
-  env.data = triage::to_json(rep);
-  env.findings = rep.findings;
-  env.errors = rep.errors;
+  Envelope base = make_envelope("fabdiag.triage/1");
+  base.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
+                 {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
+                 {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
+                 {"timeout_s", o.timeout_s}};
+  // Under the launcher, rank 0 streams every step to it and the launcher keeps the deadline.
+  PartialRun run(g, o.worker ? PartialRunOptions{"", 0, true} : PartialRunOptions{o.checkpoint, o.timeout_s, false});
+  Envelope env = walk_on_rank0(g, params, comm, node, base, run);
   finish_envelope(env, started);
-  if (o.worker) {  // the launcher re-renders: always one JSON document on stdout
-    std::string text = render_json(env);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+  run.finish(env);
+  if (o.worker) {  // the launcher re-renders the last line: always JSON lines on stdout
+    write_stdout(render_json_line(env));
     return kExitOk;  // the launcher decides the exit code; a non-zero rank exit would make
                      // mpirun report a failed job
   }
@@ -136,7 +159,8 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
   spec.worker_args = {"--sysfs-root", g.sysfs_root, "triage", "--worker",
                       "--pair-size", o.pair_size, "--pair-iters", std::to_string(o.pair_iters),
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
-                      "--bench-iters", std::to_string(o.bench_iters)};
+                      "--bench-iters", std::to_string(o.bench_iters),
+                      "--timeout", std::to_string(o.timeout_s)};  // for its params: the launcher keeps the deadline
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
@@ -144,17 +168,45 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
   return spec;
 }
 
-// A launch without a result: the reason on stderr and a triage document that carries it.
-int emit_launch_failure(const GlobalOptions& g, const std::vector<std::string>& hosts, const Error& why,
-                        std::chrono::steady_clock::time_point started) {
-  print_error(why.to_string());
-  Envelope failed = make_envelope("fabdiag.triage/1");
-  failed.hosts = hosts;
-  failed.data = {{"hosts", hosts}, {"suspects", nlohmann::json::array()}, {"inconclusive", {why.to_string()}}};
-  failed.errors.push_back(why);
-  finish_envelope(failed, started);
-  int rc = write_rendered(g, failed, triage_document(failed));
-  return rc != kExitOk ? rc : kExitPartial;
+// What the launcher knows of a walk that left no result: its hosts and the failure.
+Envelope launcher_envelope(const std::vector<std::string>& hosts, const Error& why) {
+  Envelope env = make_envelope("fabdiag.triage/1");
+  env.hosts = hosts;
+  env.data = {{"hosts", hosts}, {"suspects", nlohmann::json::array()},
+              {"inconclusive", why.message.empty() ? nlohmann::json::array() : nlohmann::json::array({why.to_string()})}};
+  return env;
+}
+
+// A launch without a whole result (Ctrl-C, the deadline, a dead rank or host): the last
+// envelope rank 0 streamed, or what the launcher knows, cut with the launcher's reason.
+// Exit 128 + signal for an interrupt, else 4.
+int emit_cut_launch(const GlobalOptions& g, const TriageOptions& o, const std::vector<std::string>& hosts,
+                    const triage::LaunchOutcome& launch, std::chrono::steady_clock::time_point started) {
+  Envelope env = launch.result ? *launch.result : launcher_envelope(hosts, launch.failure);
+  Cut cut = env.partial ? env.cut : Cut{"", launch.last_progress, launch.result ? "" : "the rest of the walk"};
+  ErrorCode code = launch.failure.code;
+  int rc = kExitPartial;
+  if (launch.interrupted_by) {
+    StopCause cause{launch.interrupted_by, 0};
+    cut.reason = describe_stop(cause);
+    code = stop_error_code(cause);
+    rc = stop_exit_code(cause);
+  } else {
+    cut.reason = launch.timed_out ? describe_stop(StopCause{0, o.timeout_s}) : "the MPI job failed";
+    if (launch.timed_out) code = ErrorCode::kTimeout;
+    if (!launch.failure.message.empty()) {
+      print_error(launch.failure.to_string());
+      env.errors.push_back(launch.failure);
+    }
+  }
+  mark_cut(env, code, std::move(cut));
+  if (!launch.result) finish_envelope(env, started);
+  print_error(cut_text(env.cut) + "; what finished follows, marked partial");
+  if (!o.checkpoint.empty()) {
+    if (auto st = write_file_atomic(o.checkpoint, render_json(env)); !st) print_error(st.error().to_string() + " (--checkpoint)");
+  }
+  int wrc = write_rendered(g, env, triage_document(env));
+  return wrc != kExitOk ? wrc : rc;
 }
 
 int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
@@ -178,6 +230,14 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
     std::cerr << "fabdiag: running " << line << "\n";
   }
   triage::LaunchWatch watch;
+  bool checkpoint_failed = false;
+  watch.on_result = [&](const Envelope& e) {
+    if (o.checkpoint.empty() || checkpoint_failed) return;
+    if (auto st = write_file_atomic(o.checkpoint, render_json(e)); !st) {
+      checkpoint_failed = true;  // said once; the run goes on
+      print_error(st.error().to_string() + " (--checkpoint; the run goes on)");
+    }
+  };
   watch.on_line = [&](const std::string& line) {
     if (!g.quiet || line.rfind("fabdiag:", 0) != 0) std::cerr << line << "\n";
   };
@@ -190,13 +250,11 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
     print_error(launch.error().to_string() + " (is Open MPI installed? --mpirun names another launcher)");
     return kExitMissingCapability;
   }
-  if (launch->interrupted_by) {
+  if (launch->result && !launch->result->partial) return emit_triage(g, *launch->result);  // whole, whatever came after
+  if (launch->interrupted_by)
     print_error(std::string("interrupted: stopped mpirun and the ranks it started on the ") +
                 std::to_string(hosts->size()) + " hosts");
-    return 128 + launch->interrupted_by;
-  }
-  if (launch->result) return emit_triage(g, *launch->result);
-  return emit_launch_failure(g, *hosts, launch->failure, started);
+  return emit_cut_launch(g, o, *hosts, *launch, started);
 }
 
 }  // namespace
@@ -207,6 +265,8 @@ int run_triage(const GlobalOptions& g, const TriageOptions& o) {
     print_error(params.error().to_string());
     return kExitUsage;
   }
+  if (!o.worker)
+    if (auto rc = refuse_unwritable_outputs(g, o.checkpoint)) return *rc;
   if (!o.hostfile.empty() && !o.worker) return run_launcher(g, o);
   return run_worker(g, o, *params);
 }

@@ -39,7 +39,8 @@ Section verdict_section(const Envelope& env) {
   const auto suspects = d.value("suspects", nlohmann::json::array());
   if (suspects.empty()) {
     const bool inconclusive = !d.value("inconclusive", nlohmann::json::array()).empty();
-    verdict.lines.push_back(!env.errors.empty() ? "No suspect named, but some steps failed (see NOT READ below)."
+    verdict.lines.push_back(env.partial           ? "No verdict: the walk was cut before its decision (see PARTIAL above)."
+                            : !env.errors.empty() ? "No suspect named, but some steps failed (see NOT READ below)."
                             : inconclusive      ? "No verdict: some nodes could not be judged (see inconclusive below)."
                                                 : "No suspect: every node and link performed like its peers.");
   }

@@ -72,6 +72,16 @@ int write_fd(int fd, std::string_view content) {
   return 0;
 }
 
+// The directory that will hold `target` (".": the working directory); kNotFound when missing.
+Result<std::filesystem::path> output_directory(const std::filesystem::path& target, const std::string& path) {
+  std::filesystem::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    return make_error(ErrorCode::kNotFound, "directory " + dir.string() + " does not exist", path);
+  return dir;
+}
+
 }  // namespace
 
 Status write_all(int fd, std::string_view content, const std::string& what) {
@@ -81,15 +91,22 @@ Status write_all(int fd, std::string_view content, const std::string& what) {
                     std::string("write failed: ") + std::strerror(err), what);
 }
 
+Status check_output_path(const std::string& path) {
+  auto resolved = resolve_output_target(path);
+  if (!resolved) return resolved.error();
+  auto dir = output_directory(*resolved, path);
+  if (!dir) return dir.error();
+  if (::access(dir->c_str(), W_OK | X_OK) != 0) return io_error(errno, "cannot create files in " + dir->string(), path);
+  return Ok{};
+}
+
 Status write_file_atomic(const std::string& path, const std::string& content) {
   auto resolved = resolve_output_target(path);
   if (!resolved) return resolved.error();
   std::filesystem::path target = *resolved;
-  std::filesystem::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    return make_error(ErrorCode::kNotFound, "directory " + dir.string() + " does not exist", path);
+  auto dir_or = output_directory(target, path);
+  if (!dir_or) return dir_or.error();
+  const std::filesystem::path dir = *dir_or;
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');

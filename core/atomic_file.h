@@ -18,6 +18,12 @@ namespace fabdiag {
 /// kIo (ENOSPC, EIO, ...: errno text); the message names `path`.
 Status write_file_atomic(const std::string& path, const std::string& content);
 
+/// Checks before a long run that write_file_atomic(`path`, ...) can succeed later, writing
+/// nothing: the same refusal of what is not a regular file (symlinks resolved), an existing
+/// directory to hold it, and write and search permission there (access(2)). Errors as
+/// write_file_atomic: kInvalidArgument, kNotFound, kPermission, naming `path`.
+Status check_output_path(const std::string& path);
+
 /// Writes all of `content` to the open descriptor `fd` (EINTR and short writes retried).
 /// Errors: kUnavailable for EPIPE (the reader went away: `| head`), kIo for anything else
 /// (ENOSPC on a full disk, EIO, /dev/full), naming `what` ("stdout").

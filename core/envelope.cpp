@@ -46,6 +46,10 @@ void to_json(nlohmann::json& j, const Envelope& e) {
   j["findings"] = e.findings;
   j["errors"] = nlohmann::json::array();
   for (const auto& err : e.errors) j["errors"].push_back(err);
+  if (e.partial) {
+    j["partial"] = true;
+    j["cut"] = {{"reason", e.cut.reason}, {"during", e.cut.during}, {"not_run", e.cut.not_run}};
+  }
 }
 
 
@@ -68,6 +72,11 @@ Result<Envelope> envelope_from_json(const nlohmann::json& j) {
       for (const auto& x : j["errors"])
         e.errors.push_back(make_error(parse_error_code(x.value("code", "internal")),
                                       x.value("message", ""), x.value("source", "")));
+    e.partial = j.value("partial", false);
+    if (e.partial && j.contains("cut") && j["cut"].is_object()) {
+      const auto& c = j["cut"];
+      e.cut = Cut{c.value("reason", ""), c.value("during", ""), c.value("not_run", "")};
+    }
     return e;
   } catch (const nlohmann::json::exception& ex) {
     return make_error(ErrorCode::kParse, std::string("malformed result document: ") + ex.what());

@@ -1,7 +1,8 @@
 // The result envelope: every run produces one JSON document of this shape.
 //   {schema: "fabdiag.<kind>/<n>", tool_version, hosts, started_at, duration_s, params, data,
 //    findings[], errors[]}
-// `errors[]` lists what could not be read (the partial-result gaps); the rest survives.
+// `errors[]` lists what could not be read (the partial-result gaps); the rest survives. A run cut
+// before its end (Ctrl-C, a deadline, a failed step) also carries `partial: true` and `cut`.
 #pragma once
 
 #include <chrono>
@@ -15,6 +16,13 @@
 
 namespace fabdiag {
 
+/// Where a run was cut before its end: JSON `cut` {reason, during, not_run}.
+struct Cut {
+  std::string reason;   ///< "interrupted by SIGINT", "deadline of 600 s (--timeout) passed", a failure.
+  std::string during;   ///< The step that was running: "pair round 3 of 5"; empty between steps.
+  std::string not_run;  ///< What never started: "sizes 1M..64M of all_reduce"; empty when nothing.
+};
+
 /// A run's result as written to stdout/--output and stored by `baseline save`.
 struct Envelope {
   std::string schema;              ///< "fabdiag.topo/1", "fabdiag.counters/1", ...
@@ -26,6 +34,11 @@ struct Envelope {
   nlohmann::json data = nlohmann::json::object();    ///< Command-specific payload.
   std::vector<Finding> findings;
   std::vector<Error> errors;       ///< Gaps: what could not be read; the result is partial.
+  /// Set when the run stopped before its end: `data` holds the steps that finished, `cut` says
+  /// why and what did not run (and errors[] has the same as one entry, see core/run_cut.h).
+  /// JSON: "partial": true and "cut", both absent for a whole run.
+  bool partial = false;
+  Cut cut;
 };
 
 /// New envelope with schema, tool version, this host's name and started_at = now.

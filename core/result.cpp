@@ -12,6 +12,7 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::kInvalidArgument: return "invalid_argument";
     case ErrorCode::kTimeout: return "timeout";
     case ErrorCode::kUnavailable: return "unavailable";
+    case ErrorCode::kInterrupted: return "interrupted";
     case ErrorCode::kInternal: return "internal";
   }
   return "internal";
@@ -19,7 +20,7 @@ const char* to_string(ErrorCode code) {
 
 ErrorCode parse_error_code(const std::string& name) {
   for (auto c : {ErrorCode::kNotFound, ErrorCode::kUnsupported, ErrorCode::kPermission, ErrorCode::kIo,
-                 ErrorCode::kParse, ErrorCode::kInvalidArgument, ErrorCode::kTimeout, ErrorCode::kUnavailable})
+                 ErrorCode::kParse, ErrorCode::kInvalidArgument, ErrorCode::kTimeout, ErrorCode::kUnavailable, ErrorCode::kInterrupted})
     if (name == fabdiag::to_string(c)) return c;
   return ErrorCode::kInternal;
 }

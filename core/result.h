@@ -23,6 +23,7 @@ enum class ErrorCode {
   kInvalidArgument,  ///< A caller or user supplied a bad value.
   kTimeout,          ///< A host or rank did not answer within the deadline.
   kUnavailable,      ///< A peer, rank or service is gone (dead rank, unreachable host).
+  kInterrupted,      ///< SIGINT/SIGTERM stopped the run before its end (the rest is partial).
   kInternal,         ///< A bug in fabdiag.
 };
 

@@ -6,11 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <mutex>
+
+#include "core/interrupt.h"
 
 namespace fabdiag {
 
@@ -18,44 +18,6 @@ namespace {
 constexpr size_t kStderrTailBytes = 64 * 1024;
 constexpr double kKillGraceS = 10;  // SIGTERM -> SIGKILL: time for mpirun to stop its daemons
 constexpr int kPollMs = 200;        // how soon a waiting call notices an interrupt
-
-// The last SIGINT/SIGTERM caught while children ran; 0 = none. Lock-free, so the handler may
-// store it (async-signal-safe).
-std::atomic<int> g_interrupt{0};
-static_assert(std::atomic<int>::is_always_lock_free);
-void on_interrupt(int sig) { g_interrupt.store(sig, std::memory_order_relaxed); }
-
-// Reference-counted ownership of SIGINT/SIGTERM. Concurrent calls (triage probes 16 hosts at
-// once) share one installation: the first call saves the previous handlers and installs ours,
-// the last one restores them. The interrupt flag is cleared only when no other child runs, so a
-// Ctrl-C seen by one child is seen by all of them.
-std::mutex g_handlers_mutex;
-int g_waiting_children = 0;
-struct sigaction g_previous_int {}, g_previous_term {};
-
-class InterruptScope {
- public:
-  InterruptScope() {
-    std::lock_guard<std::mutex> lock(g_handlers_mutex);
-    if (g_waiting_children++ > 0) return;
-    g_interrupt.store(0);
-    struct sigaction sa {};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &g_previous_int);
-    sigaction(SIGTERM, &sa, &g_previous_term);
-  }
-  ~InterruptScope() {
-    std::lock_guard<std::mutex> lock(g_handlers_mutex);
-    if (--g_waiting_children > 0) return;
-    sigaction(SIGINT, &g_previous_int, nullptr);
-    sigaction(SIGTERM, &g_previous_term, nullptr);
-  }
-  InterruptScope(const InterruptScope&) = delete;
-  InterruptScope& operator=(const InterruptScope&) = delete;
-  /// The signal caught since the first of the running children started, else 0.
-  int pending() const { return g_interrupt.load(); }
-};
 
 // A started child: its process (group) id and the read ends of its stdout and stderr.
 struct Child {
@@ -167,23 +129,35 @@ class Stopper {
   bool term_sent_ = false, kill_sent_ = false;
 };
 
-// Appends stderr bytes to the tail and hands out complete lines.
-void take_stderr(const char* buf, size_t n, std::string& line, ProcessResult& res, const StderrLineSink& sink) {
-  res.stderr_tail.append(buf, n);
-  if (res.stderr_tail.size() > kStderrTailBytes) res.stderr_tail.erase(0, res.stderr_tail.size() - kStderrTailBytes);
+// Hands out the complete lines of `line` + the new bytes; keeps the unfinished rest in `line`.
+void take_lines(const char* buf, size_t n, std::string& line, const StderrLineSink& sink) {
+  if (!sink) return;
   line.append(buf, n);
   size_t pos;
   while ((pos = line.find('\n')) != std::string::npos) {
-    if (sink) sink(line.substr(0, pos));
+    sink(line.substr(0, pos));
     line.erase(0, pos + 1);
   }
 }
 
+// Appends stderr bytes to the tail and hands out complete lines.
+void take_stderr(const char* buf, size_t n, std::string& line, ProcessResult& res, const StderrLineSink& sink) {
+  res.stderr_tail.append(buf, n);
+  if (res.stderr_tail.size() > kStderrTailBytes) res.stderr_tail.erase(0, res.stderr_tail.size() - kStderrTailBytes);
+  take_lines(buf, n, line, sink);
+}
+
+// Where the child's output goes as it arrives.
+struct LineSinks {
+  const StderrLineSink& err;
+  const StderrLineSink& out;
+};
+
 // Reads the child's stdout and stderr until both close, stopping the child on an interrupt or
 // at the deadline.
 void pump_output(Child& child, const InterruptScope& interrupts, Stopper& stopper, ProcessResult& res,
-                 const StderrLineSink& on_stderr_line) {
-  std::string err_line;
+                 const LineSinks& sinks) {
+  std::string err_line, out_line;
   pollfd fds[2] = {{child.out_fd, POLLIN, 0}, {child.err_fd, POLLIN, 0}};
   int open_fds = 2;
   while (open_fds > 0) {
@@ -200,28 +174,31 @@ void pump_output(Child& child, const InterruptScope& interrupts, Stopper& stoppe
         --open_fds;
       } else if (i == 0) {
         res.stdout_text.append(buf, static_cast<size_t>(n));
+        take_lines(buf, static_cast<size_t>(n), out_line, sinks.out);
       } else {
-        take_stderr(buf, static_cast<size_t>(n), err_line, res, on_stderr_line);
+        take_stderr(buf, static_cast<size_t>(n), err_line, res, sinks.err);
       }
     }
   }
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);
-  if (!err_line.empty() && on_stderr_line) on_stderr_line(err_line);
+  if (!err_line.empty() && sinks.err) sinks.err(err_line);
+  if (!out_line.empty() && sinks.out) sinks.out(out_line);
 }
 
 class SystemProcessRunner final : public ProcessRunner {
  public:
   Result<ProcessResult> run(const std::vector<std::string>& argv, double timeout_s,
-                            const StderrLineSink& on_stderr_line) const override {
-    return run_process(argv, timeout_s, on_stderr_line);
+                            const StderrLineSink& on_stderr_line,
+                            const StderrLineSink& on_stdout_line) const override {
+    return run_process(argv, timeout_s, on_stderr_line, on_stdout_line);
   }
 };
 
 }  // namespace
 
 Result<ProcessResult> run_process(const std::vector<std::string>& argv, double timeout_s,
-                                  const StderrLineSink& on_stderr_line) {
+                                  const StderrLineSink& on_stderr_line, const StderrLineSink& on_stdout_line) {
   if (argv.empty()) return make_error(ErrorCode::kInvalidArgument, "empty command");
   // Installed before the fork: a Ctrl-C from here on reaches this child too.
   InterruptScope interrupts;
@@ -229,7 +206,7 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, double t
   if (!child) return child.error();
   ProcessResult res;
   Stopper stopper(child->pid, timeout_s);
-  pump_output(*child, interrupts, stopper, res, on_stderr_line);
+  pump_output(*child, interrupts, stopper, res, LineSinks{on_stderr_line, on_stdout_line});
   int status = 0;
   // The pipes closed; the child may still linger after a kill: wait with the same deadline.
   while (waitpid(child->pid, &status, WNOHANG) == 0) {

@@ -56,7 +56,7 @@ Status validate_bench_options(const BenchOptions& o) {
 }
 
 Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
-                                         const Progress& progress) {
+                                         const Progress& progress, const BenchStepSink& on_step) {
   if (auto st = validate_bench_options(o); !st) return st.error();
   const int n = comm.size(), me = comm.rank();
   if (o.root >= n)
@@ -95,7 +95,15 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
   out.iters = o.iters;
   out.root = o.root;
 
-  for (const auto& s : shapes) {
+  auto step = [&](size_t next) {
+    if (!on_step) return;
+    std::vector<uint64_t> left;
+    for (size_t k = next; k < shapes.size(); ++k) left.push_back(shapes[k].size_bytes);
+    on_step(out, left);
+  };
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    step(k);
+    const CollectiveShape& s = shapes[k];
     const std::string what = size_label(o, s.size_bytes);
     fill_pattern(o.dtype, send.data(), s.send_count, me);
     if (!recv.empty()) std::memset(recv.data(), 0xa5, s.recv_count * ws);
@@ -140,6 +148,7 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
     }
     out.results.push_back(std::move(row));
   }
+  step(shapes.size());
   return out;
 }
 

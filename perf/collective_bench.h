@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -59,14 +60,19 @@ struct BenchResult {
   std::vector<SizeResult> results;
 };
 
-/// Collective over `comm`: runs the sweep. Sizes that round to 0 elements (smaller than one
+/// Called on every rank before each size and once after the last: the rows of the sizes that
+/// finished so far (`so_far.results`) and the sizes still to run, the next one first (empty at
+/// the end). What a cut run delivers and what --checkpoint writes.
+using BenchStepSink = std::function<void(const BenchResult& so_far, const std::vector<uint64_t>& sizes_left)>;
+
+/// Collective over `comm`: runs the sweep, telling `on_step` (may be empty) where it stands. Sizes that round to 0 elements (smaller than one
 /// element per rank) are skipped. Buffers (send + receive at the largest size) are host memory,
 /// allocated once and paged in before timing. Progress lines go to `progress` on rank 0 only.
 /// Cost: (warmup + iters + 1) calls per size; sends real traffic between the ranks.
 /// Errors: kInvalidArgument (options, root >= ranks), kUnavailable (allocation, MPI failure,
 /// naming the rank and host).
 Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options,
-                                         const Progress& progress);
+                                         const Progress& progress, const BenchStepSink& on_step = {});
 
 /// The `data` object of schema fabdiag.bench/1:
 ///   {collective, backend, dtype, ranks, hosts[], warmup, iters, busbw_factor,

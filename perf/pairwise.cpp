@@ -107,12 +107,13 @@ void record_pair(PairwiseMatrix& matrix, const PairMeasurement& m) {
 }
 
 Result<PairwiseMatrix> run_pairwise(Comm& comm, const PairwiseOptions& o,
-                                    const Progress& progress) {
+                                    const Progress& progress, const PairwiseStepSink& on_step) {
   if (auto st = validate_pairwise_options(o); !st) return st.error();
   PairwiseMatrix matrix = make_empty_matrix(unique_rank_labels(comm.hosts()), o.size_bytes, o.iters);
   matrix.rounds = round_robin_schedule(comm.size());
   const size_t total = matrix.rounds.size();
   for (size_t k = 0; k < total; ++k) {
+    if (on_step) on_step(matrix, k);
     const std::string label = "round " + std::to_string(k + 1) + "/" + std::to_string(total);
     if (comm.rank() == 0)
       progress(label + ": " + std::to_string(matrix.rounds[k].size()) + " pairs");
@@ -120,6 +121,7 @@ Result<PairwiseMatrix> run_pairwise(Comm& comm, const PairwiseOptions& o,
     if (!measured) return measured.error().with_context(label);
     for (const auto& m : *measured) record_pair(matrix, m);
   }
+  if (on_step) on_step(matrix, total);
   return matrix;
 }
 

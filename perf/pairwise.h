@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,10 +69,16 @@ PairwiseMatrix make_empty_matrix(const std::vector<std::string>& hosts, uint64_t
 /// Writes both directions of `m` into `matrix`.
 void record_pair(PairwiseMatrix& matrix, const PairMeasurement& m);
 
-/// Collective over `comm`: runs round_robin_schedule(size) with a barrier between rounds.
+/// Called on every rank before each round and once after the last: the matrix so far (all of
+/// `so_far.rounds` planned, the first `rounds_done` measured). What a cut run delivers and what
+/// --checkpoint writes.
+using PairwiseStepSink = std::function<void(const PairwiseMatrix& so_far, size_t rounds_done)>;
+
+/// Collective over `comm`: runs round_robin_schedule(size) with a barrier between rounds,
+/// telling `on_step` (may be empty) where it stands.
 /// Progress (rank 0 only): one line per round. Cost: (n-1 or n) rounds x (warmup + iters)
 /// exchanges of size_bytes each way. Errors as run_pair_round, with the round named.
 Result<PairwiseMatrix> run_pairwise(Comm& comm, const PairwiseOptions& options,
-                                    const Progress& progress);
+                                    const Progress& progress, const PairwiseStepSink& on_step = {});
 
 }  // namespace fabdiag::perf

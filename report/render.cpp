@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/run_cut.h"
 #include "report/humanize.h"
 
 namespace fabdiag {
@@ -116,6 +117,7 @@ std::string md_escape(const std::string& s) {
 std::string render_table(const Envelope& env, const Document& doc) {
   std::ostringstream out;
   if (!doc.title.empty()) out << doc.title << "\n\n";
+  if (env.partial) out << wrap("PARTIAL: " + cut_text(env.cut), 78, "  ") << "\n\n";
   for (const auto& s : doc.sections) {
     if (!s.title.empty()) out << upper(s.title) << "\n";
     size_t kw = 0;
@@ -150,6 +152,7 @@ std::string render_table(const Envelope& env, const Document& doc) {
 std::string render_markdown(const Envelope& env, const Document& doc) {
   std::ostringstream out;
   if (!doc.title.empty()) out << "# " << doc.title << "\n\n";
+  if (env.partial) out << "**PARTIAL:** " << md_escape(cut_text(env.cut)) << "\n\n";
   for (const auto& s : doc.sections) {
     if (!s.title.empty()) out << "## " << s.title << "\n\n";
     for (const auto& [k, v] : s.fields) out << "- **" << k << "**: " << md_escape(v) << "\n";
@@ -199,6 +202,11 @@ std::string render_json(const Envelope& env) {
   // Replace invalid UTF-8 (a Latin-1 host name, a garbled sysfs string) instead of throwing:
   // one bad byte must not cost the whole result.
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string render_json_line(const Envelope& env) {
+  nlohmann::json j = env;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string render(Format format, const Envelope& env, const Document& doc) {

@@ -26,6 +26,11 @@ std::string render_markdown(const Envelope& env, const Document& doc);
 /// The envelope as one pretty-printed JSON document with a trailing newline.
 std::string render_json(const Envelope& env);
 
+/// The envelope as one line of compact JSON with a trailing newline (a stream of results, one
+/// per line: what a triage rank sends its launcher).
+std::string render_json_line(const Envelope& env);
+
+/// Table and Markdown open with "PARTIAL: <cut_text>" when the envelope is partial.
 /// Dispatches on `format`.
 std::string render(Format format, const Envelope& env, const Document& doc);
 

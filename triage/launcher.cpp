@@ -120,7 +120,7 @@ HostAnswer probe_host(const ProcessRunner& runner, const LaunchSpec& spec, const
   one.nodes = 1;
   one.mpirun_args.insert(one.mpirun_args.end(), {"--host", host});
   one.worker_args = {"--version"};
-  auto r = runner.run(compose_mpirun_argv(one), timeout_s, nullptr);
+  auto r = runner.run(compose_mpirun_argv(one), timeout_s, nullptr, nullptr);
   if (!r.ok()) return {r.error().to_string()};
   if (r->interrupted_by) return {"interrupted", r->interrupted_by};
   if (r->timed_out)
@@ -160,47 +160,63 @@ SilentHosts find_silent_hosts(const ProcessRunner& runner, const LaunchSpec& spe
   return out;
 }
 
+namespace {
+
+// An envelope on one line of rank 0's stdout, else nullopt (Open MPI's own lines, noise).
+std::optional<Envelope> envelope_line(const std::string& line) {
+  if (line.empty() || line[0] != '{') return std::nullopt;
+  auto doc = nlohmann::json::parse(line, nullptr, false);
+  if (doc.is_discarded()) return std::nullopt;
+  auto env = envelope_from_json(doc);
+  if (!env.ok()) return std::nullopt;
+  return std::move(*env);
+}
+
+// When mpirun said nothing about who failed: name the hosts that do not answer a trivial
+// launch (unless Ctrl-C stops that too).
+void name_silent_hosts(const ProcessRunner& runner, const LaunchSpec& spec, const std::vector<std::string>& hosts,
+                       double timeout_s, const LaunchWatch& watch, LaunchOutcome& out) {
+  if (watch.progress) watch.progress("checking which of the " + std::to_string(hosts.size()) + " hosts answer");
+  SilentHosts silent = find_silent_hosts(runner, spec, hosts, timeout_s > 0 ? std::min(30.0, timeout_s) : 30.0);
+  if (silent.interrupted_by) {
+    out.interrupted_by = silent.interrupted_by;
+    return;
+  }
+  if (silent.hosts.empty()) return;
+  std::string names;
+  for (const auto& [h, r] : silent.hosts) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
+  std::string head = out.failure.message.substr(0, out.failure.message.find("; a host did not answer"));
+  out.failure = make_error(out.failure.code, head + "; not answering: " + names, silent.hosts[0].first);
+}
+
+}  // namespace
+
 Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& spec,
                                  const std::vector<std::string>& hosts, double timeout_s,
                                  const LaunchWatch& watch) {
-  std::string last_progress;
+  LaunchOutcome out;
   auto on_line = [&](const std::string& line) {
     // Open MPI 4.1 prints this harmless race warning on many launches
     // (docs/emulation.md#known-warnings).
     if (line.find("setpgid") != std::string::npos && line.find("plm:rsh") != std::string::npos) return;
-    if (line.rfind("fabdiag: triage: ", 0) == 0) last_progress = line.substr(17);
+    if (line.rfind("fabdiag: triage: ", 0) == 0) out.last_progress = line.substr(17);
     if (watch.on_line) watch.on_line(line);
   };
-  auto res = runner.run(compose_mpirun_argv(spec), timeout_s, on_line);
+  auto on_out = [&](const std::string& line) {
+    auto env = envelope_line(line);
+    if (!env) return;
+    out.result = std::move(*env);
+    if (watch.on_result) watch.on_result(*out.result);
+  };
+  auto res = runner.run(compose_mpirun_argv(spec), timeout_s, on_line, on_out);
   if (!res.ok()) return res.error();
-  LaunchOutcome out;
-  if (res->interrupted_by) {
-    out.interrupted_by = res->interrupted_by;
-    return out;
-  }
-  auto doc = nlohmann::json::parse(res->stdout_text, nullptr, false);
-  if (!res->timed_out && !doc.is_discarded()) {
-    auto env = envelope_from_json(doc);
-    if (env.ok()) {
-      out.result = std::move(*env);
-      return out;
-    }
-  }
-  out.failure = diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, timeout_s, last_progress);
-  if (out.failure.source != "mpirun") return out;
+  out.interrupted_by = res->interrupted_by;
+  out.timed_out = res->timed_out;
+  if (out.interrupted_by) return out;
+  if (out.result && !out.result->partial) return out;  // the whole result, even after a late failure
+  out.failure = diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, timeout_s, out.last_progress);
   // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
-  if (watch.progress) watch.progress("checking which of the " + std::to_string(hosts.size()) + " hosts answer");
-  SilentHosts silent = find_silent_hosts(runner, spec, hosts, std::min(30.0, timeout_s));
-  if (silent.interrupted_by) {
-    out.interrupted_by = silent.interrupted_by;
-    return out;
-  }
-  if (!silent.hosts.empty()) {
-    std::string names;
-    for (const auto& [h, r] : silent.hosts) names += (names.empty() ? "" : ", ") + h + " (" + r + ")";
-    std::string head = out.failure.message.substr(0, out.failure.message.find("; a host did not answer"));
-    out.failure = make_error(out.failure.code, head + "; not answering: " + names, silent.hosts[0].first);
-  }
+  if (out.failure.source == "mpirun") name_silent_hosts(runner, spec, hosts, timeout_s, watch, out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 // silence) into an error naming the host.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -65,22 +66,29 @@ struct LaunchWatch {
   StderrLineSink on_line;
   /// The launcher's own steps ("checking which of the 8 hosts answer").
   Progress progress;
+  /// Each result envelope rank 0 streams on stdout as it arrives, one JSON line each: its
+  /// checkpoints (partial) after every step, then the whole result (what --checkpoint keeps).
+  std::function<void(const Envelope&)> on_result;
 };
 
 /// What one launch of the triage job gave.
 struct LaunchOutcome {
-  /// Rank 0's result envelope (the JSON document on mpirun's stdout), when it came in time.
+  /// The last envelope rank 0 streamed on mpirun's stdout: the whole result, or, when the job
+  /// was cut (a signal, the deadline, a dead rank), its last checkpoint or its own cut result
+  /// (`partial` set). Absent when rank 0 streamed nothing.
   std::optional<Envelope> result;
   int interrupted_by = 0;  ///< SIGINT/SIGTERM stopped mpirun (or the silent-host probe).
-  /// Why there is no result (when neither `result` nor `interrupted_by`): diagnose_launch_failure(),
-  /// and when that names no host, the silent hosts (the first one as source).
+  bool timed_out = false;  ///< The deadline stopped mpirun.
+  std::string last_progress;  ///< The last "fabdiag: triage: " line of rank 0 (the step it was in).
+  /// Why there is no whole result (unless interrupted): diagnose_launch_failure(), and when
+  /// that names no host, the silent hosts (the first one as source). Empty message otherwise.
   Error failure;
 };
 
-/// Runs compose_mpirun_argv(spec) through `runner` under `timeout_s` seconds; `hosts` are the
-/// hostfile's. Without a result, finds the cause: the host mpirun's text names, else the silent
-/// hosts (find_silent_hosts with a deadline of min(30 s, timeout_s)). Errors: the runner's
-/// (kNotFound: no such launcher program; kIo).
+/// Runs compose_mpirun_argv(spec) through `runner` under `timeout_s` seconds (<= 0: none);
+/// `hosts` are the hostfile's. Without a whole result (and not interrupted), finds the cause:
+/// the host mpirun's text names, else the silent hosts (find_silent_hosts with a deadline of
+/// min(30 s, timeout_s)). Errors: the runner's (kNotFound: no such launcher program; kIo).
 Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& spec,
                                  const std::vector<std::string>& hosts, double timeout_s,
                                  const LaunchWatch& watch);

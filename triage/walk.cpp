@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/stats.h"
+#include "core/text.h"
 #include "perf/pairwise.h"
 #include "triage/matchings.h"
 
@@ -43,17 +44,50 @@ std::vector<Finding> judge_node(const CounterJudge& judge, const Result<nlohmann
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+struct ScreenRun;
+struct ConfirmRun;
+
 // What the walk needs at every step.
 struct Walk {
   ClusterRunner& cluster;
   const WalkParams& params;
   const CounterJudge& judge;
   const Progress& progress;
+  const WalkStepSink& on_step;
   TriageReport& rep;
   int n = 0;                // nodes
   Clock::time_point t0{};   // the first counter snapshot: start of the counter windows
   Snapshots before;         // that snapshot, per node
+  const ScreenRun* screen = nullptr;    // the screen so far, once it started
+  const ConfirmRun* confirm = nullptr;  // the confirmation so far, once it started
 };
+
+// The stages of the walk, in order: what a cut names as not run.
+enum class Stage { kCountersBefore, kSweeps, kScreen, kCountersMid, kConfirm, kCountersAfter };
+
+// The stages after `s`, for a cut's "not run".
+std::string stages_after(const Walk& w, Stage s) {
+  std::vector<std::string> parts;
+  if (s < Stage::kSweeps && !w.params.sweeps.empty()) parts.push_back("the collective sweeps");
+  if (s < Stage::kScreen) parts.push_back("the pairwise screen");
+  if (s < Stage::kCountersMid) parts.push_back("counters after the screen");
+  if (s < Stage::kConfirm) parts.push_back("the confirmation");
+  if (s < Stage::kCountersAfter) parts.push_back("the final counters");
+  parts.push_back("the decision");
+  return join(parts);
+}
+
+// What follows item `k` (0-based) of `total` in a stage: "pairwise rounds 4..7", "pairwise
+// round 7", "" after the last, then the stages after it.
+std::string after_item(const Walk& w, Stage s, const std::string& what, size_t k, size_t total) {
+  std::string rest;
+  if (k + 2 == total) rest = what + " " + std::to_string(total);
+  if (k + 2 < total) rest = what + "s " + std::to_string(k + 2) + ".." + std::to_string(total);
+  return rest.empty() ? stages_after(w, s) : rest + ", " + stages_after(w, s);
+}
+
+// Tells on_step where the walk stands (defined below, with the report's JSON).
+void publish(const Walk& w, const std::string& during, const std::string& not_run);
 
 // The pairwise screen as run: its schedule, samples and the last value of each (a < b) pair.
 struct ScreenRun {
@@ -72,6 +106,7 @@ struct ConfirmRun {
 
 // ---- counters before ----
 void counters_before(Walk& w) {
+  publish(w, "counters before the tests on " + std::to_string(w.n) + " nodes", stages_after(w, Stage::kCountersBefore));
   w.progress("counters: snapshot on " + std::to_string(w.n) + " nodes");
   w.t0 = Clock::now();
   w.before = w.cluster.snapshot_counters();
@@ -82,7 +117,14 @@ void counters_before(Walk& w) {
 
 // ---- L0/L1: collective sweeps ----
 void run_sweeps(Walk& w) {
-  for (const auto& sweep : w.params.sweeps) {
+  const auto& sweeps = w.params.sweeps;
+  for (size_t k = 0; k < sweeps.size(); ++k) {
+    const auto& sweep = sweeps[k];
+    std::vector<std::string> later;
+    for (size_t j = k + 1; j < sweeps.size(); ++j) later.push_back("the " + sweeps[j].collective + " sweep");
+    later.push_back(stages_after(w, Stage::kSweeps));
+    publish(w, "the " + sweep.collective + " sweep (" + std::to_string(k + 1) + " of " + std::to_string(sweeps.size()) + ")",
+            join(later));
     w.progress("bench: " + sweep.collective + " on " + std::to_string(w.n) + " nodes");
     auto r = w.cluster.run_collective(sweep);
     if (r.ok()) w.rep.bench.push_back(*r);
@@ -95,6 +137,9 @@ void run_sweeps(Walk& w) {
 std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector<std::pair<int, int>>& pairs,
                                                       const char* label, const char* stage, size_t r,
                                                       size_t rounds) {
+  const Stage st = std::string(stage) == "pairwise" ? Stage::kScreen : Stage::kConfirm;
+  publish(w, std::string(stage) + " round " + std::to_string(r + 1) + " of " + std::to_string(rounds),
+          after_item(w, st, std::string(stage) + " round", r, rounds));
   w.progress(std::string(label) + ": round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + " (" +
              std::to_string(pairs.size()) + " pairs)");
   auto res = w.cluster.run_round(pairs, w.rep.rounds, w.params.pair_size_bytes, w.params.pair_iters);
@@ -111,6 +156,7 @@ ScreenRun run_screen(Walk& w) {
   ScreenRun s;
   s.full = w.n <= w.params.round_robin_max_nodes;
   s.schedule = s.full ? perf::round_robin_schedule(w.n) : random_matchings(w.n, w.params.matching_rounds, w.params.seed);
+  w.screen = &s;  // run_walk points it at the returned copy
   for (size_t r = 0; r < s.schedule.size(); ++r) {
     auto res = run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
     if (!res) continue;
@@ -120,6 +166,7 @@ ScreenRun run_screen(Walk& w) {
     }
   }
   s.screen = screen_pairs(w.n, s.samples, w.params.localize);
+  w.screen = nullptr;
   return s;
 }
 
@@ -133,6 +180,7 @@ NodeFindings judge_window(const Walk& w, const Snapshots& after, double window_s
 
 // ---- hard suspects: counters that moved during the screen ----
 std::vector<int> hard_suspects(Walk& w) {
+  publish(w, "counters after the screen", stages_after(w, Stage::kCountersMid));
   w.progress("counters: snapshot after the screen");
   auto c_mid = w.cluster.snapshot_counters();
   std::vector<int> hard;
@@ -145,6 +193,7 @@ std::vector<int> hard_suspects(Walk& w) {
 ConfirmRun run_confirmation(Walk& w, const Screen& screen, const std::vector<int>& hard) {
   ConfirmRun c;
   c.plan = plan_confirmation(screen, w.params.localize, hard);
+  w.confirm = &c;  // run_walk points it at the returned copy
   for (size_t r = 0; r < c.plan.size(); ++r) {
     std::vector<std::pair<int, int>> pairs;
     for (const auto& pp : c.plan[r].pairs) pairs.emplace_back(pp.a, pp.b);
@@ -155,6 +204,7 @@ ConfirmRun run_confirmation(Walk& w, const Screen& screen, const std::vector<int
       c.samples.push_back(x);
     }
   }
+  w.confirm = nullptr;
   return c;
 }
 
@@ -175,6 +225,7 @@ nlohmann::json node_link_facts(const TriageReport& rep, const Snapshots& snaps) 
 // Each node's counter findings over the whole walk, subjects prefixed with the host; sets
 // rep.window_s.
 NodeFindings counters_after(Walk& w) {
+  publish(w, "the final counters", stages_after(w, Stage::kCountersAfter));
   w.progress("counters: final snapshot");
   auto c1 = w.cluster.snapshot_counters();
   w.rep.window_s = seconds_since(w.t0);
@@ -375,19 +426,33 @@ nlohmann::json confirmation_json(const TriageReport& rep, const ConfirmRun& c) {
   return cj;
 }
 
+void publish(const Walk& w, const std::string& during, const std::string& not_run) {
+  if (!w.on_step) return;
+  TriageReport so_far = w.rep;
+  if (w.screen) {
+    ScreenRun s = *w.screen;
+    s.screen = screen_pairs(w.n, s.samples, w.params.localize);
+    so_far.pairwise = pairwise_json(so_far, w.params, s);
+  }
+  if (w.confirm) so_far.confirmation = confirmation_json(so_far, *w.confirm);
+  w.on_step(so_far, during, not_run);
+}
+
 }  // namespace
 
 TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,
-                      const Progress& progress) {
+                      const Progress& progress, const WalkStepSink& on_step) {
   TriageReport rep;
   rep.hosts = cluster.hosts();
-  Walk w{cluster, params, judge, progress, rep, static_cast<int>(rep.hosts.size()), {}, {}};
+  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), {}, {}, nullptr, nullptr};
 
   counters_before(w);
   run_sweeps(w);
   ScreenRun sr = run_screen(w);
+  w.screen = &sr;
   std::vector<int> hard = hard_suspects(w);
   ConfirmRun confirm = run_confirmation(w, sr.screen, hard);
+  w.confirm = &confirm;
   Localization loc = decide(sr.screen, confirm.plan, confirm.samples, params.localize);
   NodeFindings node_findings = counters_after(w);
 

@@ -2,6 +2,7 @@
 // pairwise screen, confirmation rounds, counters after, then suspects with their evidence chain.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,10 +56,18 @@ struct TriageReport {
   nlohmann::json nodes = nlohmann::json::array();
 };
 
-/// Runs the walk on `cluster`. `judge` turns a node's counter snapshots into findings (may be
-/// empty: no counter evidence). Never throws; what fails lands in report.errors.
+/// Called before each step of the walk (each counter snapshot, each sweep, each pair round):
+/// the report of the steps that finished (bench[], the screen's samples so far in `pairwise`,
+/// the confirmation rounds run so far, rounds, errors; no suspects: nothing is decided before
+/// the end), the step now starting ("pairwise round 3 of 7") and what comes after it.
+using WalkStepSink =
+    std::function<void(const TriageReport& so_far, const std::string& during, const std::string& not_run)>;
+
+/// Runs the walk on `cluster`, telling `on_step` (may be empty) where it stands. `judge` turns
+/// a node's counter snapshots into findings (may be empty: no counter evidence). Never throws;
+/// what fails lands in report.errors.
 TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,
-                      const Progress& progress);
+                      const Progress& progress, const WalkStepSink& on_step = {});
 
 /// data object of a fabdiag.triage/1 envelope.
 nlohmann::json to_json(const TriageReport& r);

@@ -24,6 +24,17 @@ TEST_CASE("run_process captures stdout, streams stderr lines and returns the exi
   CHECK_FALSE(r->timed_out);
 }
 
+TEST_CASE("run_process hands out stdout lines as they come and still captures all of stdout") {
+  std::vector<std::string> out_lines, err_lines;
+  auto r = run_process({"sh", "-c", "echo one; echo e >&2; printf 'two\\nthree'"}, 10,
+                       [&](const std::string& l) { err_lines.push_back(l); },
+                       [&](const std::string& l) { out_lines.push_back(l); });
+  REQUIRE(r.ok());
+  CHECK(out_lines == std::vector<std::string>{"one", "two", "three"});  // the last, unended line too
+  CHECK(err_lines == std::vector<std::string>{"e"});
+  CHECK(r->stdout_text == "one\ntwo\nthree");
+}
+
 TEST_CASE("run_process kills the whole process group at the deadline") {
   auto t0 = std::chrono::steady_clock::now();
   auto r = run_process({"sh", "-c", "sleep 30 & sleep 30; echo never"}, 0.5, nullptr);
@@ -98,7 +109,7 @@ TEST_CASE("one SIGINT stops every concurrent child, each reports it, and the han
     threads.emplace_back([&, i] {
       // The stderr line says the child runs (and its wait has begun); exec: sleep is the child.
       results[i] = system_process_runner().run({"sh", "-c", "echo started >&2; exec sleep 30"}, 60,
-                                               [&](const std::string&) { started.fetch_add(1); });
+                                               [&](const std::string&) { started.fetch_add(1); }, nullptr);
     });
   while (started.load() < kChildren && seconds_since(t0) < 20)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -194,3 +194,33 @@ TEST_CASE("JSON follows the fabdiag.bench/1 data contract exactly") {
   CHECK(row["wrong_elements"] == 0);
   CHECK(row["per_rank_time_s"].size() == 2);
 }
+
+TEST_CASE("the step sink sees every finished size and the sizes left, before each size and at the end") {
+  SimSpec spec;
+  spec.ranks = 2;
+  BenchOptions o;
+  o.sweep = {1024, 8192, 2};
+  o.warmup_iters = 0;
+  o.iters = 1;
+  std::vector<std::pair<size_t, std::vector<uint64_t>>> steps;  // (rows so far, sizes left) on rank 0
+  std::mutex mu;
+  auto st = run_simulated(spec, [&](Comm& c) -> Status {
+    BenchStepSink sink;
+    if (c.rank() == 0)
+      sink = [&](const BenchResult& so_far, const std::vector<uint64_t>& left) {
+        std::lock_guard lk(mu);
+        CHECK(so_far.ranks == 2);
+        for (size_t k = 0; k < so_far.results.size(); ++k) CHECK(so_far.results[k].busbw_bytes_per_s > 0);
+        steps.emplace_back(so_far.results.size(), left);
+      };
+    auto r = run_collective_bench(c, o, no_progress(), sink);
+    return r ? Status(Ok{}) : Status(r.error());
+  });
+  REQUIRE(st.ok());
+  using Left = std::vector<uint64_t>;
+  REQUIRE(steps.size() == 5);
+  CHECK(steps[0] == std::make_pair(size_t{0}, Left{1024, 2048, 4096, 8192}));
+  CHECK(steps[1] == std::make_pair(size_t{1}, Left{2048, 4096, 8192}));
+  CHECK(steps[3] == std::make_pair(size_t{3}, Left{8192}));
+  CHECK(steps[4] == std::make_pair(size_t{4}, Left{}));
+}

@@ -144,3 +144,30 @@ TEST_CASE("pairwise options are checked") {
   o.warmup_iters = -1;
   CHECK_FALSE(validate_pairwise_options(o));
 }
+
+TEST_CASE("the step sink sees the matrix after each finished round, before each round and at the end") {
+  SimSpec spec;
+  spec.ranks = 4;  // 3 rounds of 2 pairs
+  PairwiseOptions o;
+  o.size_bytes = 1 << 16;
+  o.iters = 1;
+  std::vector<std::pair<size_t, size_t>> steps;  // (rounds done, measured cells) on rank 0
+  std::mutex mu;
+  auto st = run_simulated(spec, [&](Comm& c) -> Status {
+    PairwiseStepSink sink;
+    if (c.rank() == 0)
+      sink = [&](const PairwiseMatrix& m, size_t done) {
+        size_t cells = 0;
+        for (const auto& row : m.matrix_bytes_per_s)
+          for (double v : row) cells += std::isfinite(v) ? 1 : 0;
+        std::lock_guard lk(mu);
+        CHECK(m.rounds.size() == 3);
+        steps.emplace_back(done, cells);
+      };
+    auto m = run_pairwise(c, o, no_progress(), sink);
+    return m ? Status(Ok{}) : Status(m.error());
+  });
+  REQUIRE(st.ok());
+  // Each round measures 2 pairs, both directions: 4 more cells.
+  CHECK(steps == std::vector<std::pair<size_t, size_t>>{{0, 0}, {1, 4}, {2, 8}, {3, 12}});
+}

@@ -49,3 +49,24 @@ TEST_CASE("parse_format") {
   CHECK(parse_format("json") == Format::kJson);
   CHECK_FALSE(parse_format("xml").has_value());
 }
+
+TEST_CASE("a cut run opens with a PARTIAL line in table and Markdown, and JSON lines are one line each") {
+  Envelope env = make_envelope("fabdiag.bench/1");
+  Document doc;
+  doc.title = "fabdiag bench all_reduce";
+  std::string whole = render_table(env, doc);
+  CHECK(whole.find("PARTIAL") == std::string::npos);
+  env.partial = true;
+  env.cut = Cut{"interrupted by SIGINT", "size 1M of all_reduce (5 of 8)", "sizes 2M..8M of all_reduce"};
+  std::string table = render_table(env, doc);
+  CHECK(table.rfind("fabdiag bench all_reduce\n\nPARTIAL: interrupted by SIGINT during size 1M of all_reduce (5 of 8);", 0) == 0);
+  CHECK(table.find("\n  sizes 2M..8M of all_reduce\n\n") != std::string::npos);  // wrapped, indented
+  std::string md = render_markdown(env, doc);
+  CHECK(md.find("# fabdiag bench all_reduce\n\n**PARTIAL:** interrupted by SIGINT during size 1M") == 0);
+  std::string line = render_json_line(env);
+  CHECK(line.back() == '\n');
+  CHECK(line.find('\n') == line.size() - 1);
+  auto j = nlohmann::json::parse(line);
+  CHECK(j["partial"] == true);
+  CHECK(j["cut"]["during"] == "size 1M of all_reduce (5 of 8)");
+}

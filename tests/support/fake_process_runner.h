@@ -1,5 +1,5 @@
 // Test helper: a ProcessRunner that starts nothing. It answers each argv with scripted results
-// (a queue per argv; the last answer repeats), feeds the scripted stderr to the line sink as a
+// (a queue per argv; the last answer repeats), feeds the scripted stderr and stdout to the line sinks as a
 // real child's would arrive, and records every call, so tests of code that launches programs
 // (triage's mpirun launches, the silent-host probe) run without sh, mpirun or a network.
 #pragma once
@@ -37,7 +37,8 @@ class FakeProcessRunner final : public ProcessRunner {
   }
 
   Result<ProcessResult> run(const std::vector<std::string>& argv, double timeout_s,
-                            const StderrLineSink& on_stderr_line) const override {
+                            const StderrLineSink& on_stderr_line,
+                            const StderrLineSink& on_stdout_line) const override {
     Result<ProcessResult> answer = make_error(ErrorCode::kNotFound, "no script for this argv", argv.empty() ? "" : argv[0]);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -53,6 +54,11 @@ class FakeProcessRunner final : public ProcessRunner {
       std::istringstream in(answer->stderr_tail);
       std::string line;
       while (std::getline(in, line)) on_stderr_line(line);
+    }
+    if (answer.ok() && on_stdout_line) {
+      std::istringstream in(answer->stdout_text);
+      std::string line;
+      while (std::getline(in, line)) on_stdout_line(line);
     }
     return answer;
   }
@@ -87,16 +93,16 @@ inline ProcessResult exited(int exit_code, std::string stdout_text = {}, std::st
   return r;
 }
 
-/// A child killed at its deadline (SIGTERM to its group: exit 143).
-inline ProcessResult timed_out(std::string stderr_text = {}) {
-  ProcessResult r = exited(143, {}, std::move(stderr_text));
+/// A child killed at its deadline (SIGTERM to its group: exit 143), after writing the given text.
+inline ProcessResult timed_out(std::string stderr_text = {}, std::string stdout_text = {}) {
+  ProcessResult r = exited(143, std::move(stdout_text), std::move(stderr_text));
   r.timed_out = true;
   return r;
 }
 
-/// A child stopped because `sig` (SIGINT/SIGTERM) reached us.
-inline ProcessResult interrupted(int sig) {
-  ProcessResult r = exited(143);
+/// A child stopped because `sig` (SIGINT/SIGTERM) reached us, after writing `stdout_text`.
+inline ProcessResult interrupted(int sig, std::string stdout_text = {}) {
+  ProcessResult r = exited(143, std::move(stdout_text));
   r.interrupted_by = sig;
   return r;
 }

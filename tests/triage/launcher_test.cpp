@@ -110,7 +110,7 @@ const std::vector<std::string> kHosts = {"node01", "node02", "node03", "node04"}
 struct Watched {
   std::vector<std::string> lines, progress;
   LaunchWatch watch() {
-    return {[this](const std::string& l) { lines.push_back(l); }, [this](const std::string& l) { progress.push_back(l); }};
+    return {[this](const std::string& l) { lines.push_back(l); }, [this](const std::string& l) { progress.push_back(l); }, {}};
   }
 };
 
@@ -233,4 +233,75 @@ TEST_CASE("the silent-host probe covers more hosts than one batch of 16 and keep
   size_t first_n17 = 0;
   while (calls[first_n17].argv != probe_argv("n17")) ++first_n17;
   CHECK(first_n17 >= 16);
+}
+
+// ---- rank 0 streams one envelope per line: checkpoints, then the result ----
+
+namespace {
+
+// One line of rank 0's stream: a checkpoint (partial, during `during`) or the whole result.
+std::string stream_line(const std::string& during, bool partial) {
+  Envelope e = make_envelope("fabdiag.triage/1");
+  e.data = {{"hosts", kHosts}, {"suspects", nlohmann::json::array()}};
+  if (partial) {
+    e.partial = true;
+    e.cut = Cut{"running: checkpoint", during, "the decision"};
+  }
+  return nlohmann::json(e).dump() + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("each line rank 0 streams reaches on_result as it comes, and the last whole one is the result") {
+  FakeProcessRunner runner;
+  runner.script(kJobArgv, fabdiag::testing::exited(0, stream_line("pairwise round 1 of 3", true) +
+                                                          "some Open MPI line on stdout\n" +
+                                                          stream_line("pairwise round 2 of 3", true) +
+                                                          stream_line("", false)));
+  std::vector<std::string> seen;
+  LaunchWatch watch;
+  watch.on_result = [&](const Envelope& e) { seen.push_back(e.partial ? e.cut.during : "whole"); };
+  auto out = run_launch(runner, emulated_spec(4), kHosts, 300, watch);
+  REQUIRE(out.ok());
+  CHECK(seen == std::vector<std::string>{"pairwise round 1 of 3", "pairwise round 2 of 3", "whole"});
+  REQUIRE(out->result.has_value());
+  CHECK_FALSE(out->result->partial);
+  CHECK(out->failure.message.empty());
+}
+
+TEST_CASE("a job that dies after a checkpoint keeps that checkpoint and names the host that died") {
+  FakeProcessRunner runner;
+  runner.script(kJobArgv,
+                fabdiag::testing::exited(137, stream_line("pairwise round 2 of 7", true),
+                                         "fabdiag: triage: pairwise: round 2/7 (4 pairs)\n"
+                                         "mpirun noticed that process rank 3 with PID 0 on node node04 exited on signal 9 (Killed).\n"));
+  auto out = run_launch(runner, emulated_spec(4), kHosts, 60, {});
+  REQUIRE(out.ok());
+  REQUIRE(out->result.has_value());
+  CHECK(out->result->partial);
+  CHECK(out->result->cut.during == "pairwise round 2 of 7");
+  CHECK(out->failure.source == "node04");
+  CHECK(out->last_progress == "pairwise: round 2/7 (4 pairs)");
+  CHECK(runner.calls().size() == 1);
+}
+
+TEST_CASE("Ctrl-C or the deadline keep what rank 0 streamed before it") {
+  FakeProcessRunner runner;
+  runner.script(kJobArgv, fabdiag::testing::interrupted(SIGINT, stream_line("the alltoall sweep (2 of 2)", true)));
+  auto out = run_launch(runner, emulated_spec(4), kHosts, 60, {});
+  REQUIRE(out.ok());
+  CHECK(out->interrupted_by == SIGINT);
+  REQUIRE(out->result.has_value());
+  CHECK(out->result->cut.during == "the alltoall sweep (2 of 2)");
+
+  FakeProcessRunner late;
+  late.script(kJobArgv, fabdiag::testing::timed_out("fabdiag: triage: bench: alltoall on 4 nodes\n",
+                                                    stream_line("the alltoall sweep (2 of 2)", true)));
+  late.script_default(fabdiag::testing::exited(0));  // every host answers the probe
+  auto cut = run_launch(late, emulated_spec(4), kHosts, 60, {});
+  REQUIRE(cut.ok());
+  CHECK(cut->timed_out);
+  REQUIRE(cut->result.has_value());
+  CHECK(cut->result->partial);
+  CHECK(cut->failure.code == ErrorCode::kTimeout);
 }

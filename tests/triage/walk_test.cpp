@@ -144,3 +144,50 @@ TEST_CASE("an unreadable node's counters are a reported gap, not a failure of th
   REQUIRE(rep.errors.size() == 1);
   CHECK(rep.errors[0].source == "node04");
 }
+
+TEST_CASE("the step sink sees the walk so far before every step, and nothing decided before the end") {
+  FakeCluster c(8);
+  c.factor_[2] = 0.03;
+  struct Step {
+    std::string during, not_run;
+    size_t bench = 0, measured = 0, confirmation_rounds = 0, suspects = 0;
+    int rounds = 0;
+  };
+  std::vector<Step> steps;
+  auto sink = [&](const TriageReport& so_far, const std::string& during, const std::string& not_run) {
+    Step s{during, not_run, so_far.bench.size(), 0, so_far.confirmation.is_array() ? so_far.confirmation.size() : 0,
+           so_far.suspects.size(), so_far.rounds};
+    if (so_far.pairwise.contains("matrix_bytes_per_s"))
+      for (const auto& row : so_far.pairwise["matrix_bytes_per_s"])
+        for (const auto& v : row) s.measured += v.is_number() ? 1 : 0;
+    steps.push_back(s);
+  };
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress(), sink);
+  REQUIRE(rep.suspects.size() == 1);  // the same walk as without a sink
+  REQUIRE(steps.size() == 1 + 2 + 7 + 1 + 3 + 1);
+  const std::string tail = "counters after the screen, the confirmation, the final counters, the decision";
+  CHECK(steps[0].during == "counters before the tests on 8 nodes");
+  CHECK(steps[0].not_run == "the collective sweeps, the pairwise screen, " + tail);
+  CHECK(steps[1].during == "the all_reduce sweep (1 of 2)");
+  CHECK(steps[1].not_run == "the alltoall sweep, the pairwise screen, " + tail);
+  CHECK(steps[2].during == "the alltoall sweep (2 of 2)");
+  CHECK(steps[2].bench == 1);
+  CHECK(steps[3].during == "pairwise round 1 of 7");
+  CHECK(steps[3].not_run == "pairwise rounds 2..7, " + tail);
+  CHECK(steps[3].bench == 2);
+  CHECK(steps[3].measured == 0);
+  CHECK(steps[6].during == "pairwise round 4 of 7");
+  CHECK(steps[6].measured == 3 * 4 * 2);  // 3 rounds of 4 pairs, both cells of each
+  CHECK(steps[6].rounds == 3);
+  CHECK(steps[8].not_run == "pairwise round 7, " + tail);
+  CHECK(steps[9].not_run == tail);
+  CHECK(steps[10].during == "counters after the screen");
+  CHECK(steps[10].measured == 28 * 2);
+  CHECK(steps[11].during == "confirmation round 1 of 3");
+  CHECK(steps[11].not_run == "confirmation rounds 2..3, the final counters, the decision");
+  CHECK(steps[12].confirmation_rounds == 3);  // planned rounds, the later ones not yet measured
+  CHECK(steps[14].during == "the final counters");
+  CHECK(steps[14].not_run == "the decision");
+  CHECK(steps[14].rounds == 10);
+  for (const auto& s : steps) CHECK(s.suspects == 0);
+}

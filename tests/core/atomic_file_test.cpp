@@ -1,0 +1,47 @@
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "core/atomic_file.h"
+
+using namespace fabdiag;
+
+TEST_CASE("check_output_path accepts what write_file_atomic can write and refuses the rest, writing nothing") {
+  char tmpl[] = "/tmp/fabdiag-outpath.XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl;
+  const std::string fresh = dir + "/checkpoint.json";
+
+  CHECK(check_output_path(fresh).ok());
+  CHECK(access(fresh.c_str(), F_OK) != 0);  // nothing created
+  REQUIRE(write_file_atomic(fresh, "{}\n").ok());
+  CHECK(check_output_path(fresh).ok());     // an existing regular file is replaced later
+  REQUIRE(symlink(fresh.c_str(), (dir + "/link.json").c_str()) == 0);
+  CHECK(check_output_path(dir + "/link.json").ok());
+
+  auto device = check_output_path("/dev/null");
+  REQUIRE_FALSE(device.ok());
+  CHECK(device.error().code == ErrorCode::kInvalidArgument);
+  CHECK(device.error().message.find("character device") != std::string::npos);
+  auto directory = check_output_path(dir);
+  REQUIRE_FALSE(directory.ok());
+  CHECK(directory.error().code == ErrorCode::kInvalidArgument);
+  auto missing = check_output_path(dir + "/no/such/dir/x.json");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::kNotFound);
+  CHECK(missing.error().source == dir + "/no/such/dir/x.json");
+  REQUIRE(mkfifo((dir + "/fifo").c_str(), 0600) == 0);
+  auto fifo = check_output_path(dir + "/fifo");
+  REQUIRE_FALSE(fifo.ok());
+  CHECK(fifo.error().message.find("FIFO") != std::string::npos);
+
+  std::remove((dir + "/fifo").c_str());
+  std::remove((dir + "/link.json").c_str());
+  std::remove(fresh.c_str());
+  rmdir(dir.c_str());
+}
