@@ -26,7 +26,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-# mpi_yield_when_idle: busy-polling ranks on 2 cores otherwise starve each other (EMULATION.md).
+# mpi_yield_when_idle: busy-polling ranks on 2 cores otherwise starve each other (docs/emulation.md#mpirun-flags).
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl tcp,self --mca mpi_yield_when_idle 1)
 # Sizes 1K..64M with many iterations: the small sizes finish at once, the big ones take long.
 long_bench=(bench all_reduce -b 1K -e 64M -f 2 -w 0 -n 300)
