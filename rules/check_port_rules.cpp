@@ -185,7 +185,7 @@ Finding no_majority_finding(const RateGroup& g) {
 void peer_rate_findings(const std::string& key, const std::vector<const RdmaPortFacts*>& ports,
                         std::vector<Finding>& out) {
   if (ports.size() < 2) return;
-  RateGroup g{key, ports, {}};
+  RateGroup g{key, ports, {}, false, ""};
   for (const auto* p : ports) g.by_rate[std::round(*p->rate_gbps * 10) / 10].push_back(p);
   if (g.by_rate.size() < 2) return;
   g.unknown_model = ports.front()->model.empty() && ports.front()->board_id.empty();
