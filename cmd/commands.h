@@ -63,6 +63,7 @@ int run_baseline(const GlobalOptions& g, const BaselineOptions& o);
 struct ImportNcclTestsOptions {
   std::string file;        ///< nccl-tests output; "-" = stdin.
   std::string collective;  ///< Collective of tables the output does not name.
+  size_t max_findings = 200;  ///< Tables, findings and errors of one kind listed; 0 = all.
 };
 int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o);
 // ---- counters ----
@@ -85,12 +86,13 @@ struct CountersOptions {
   std::vector<std::string> from;  ///< Saved tool outputs to read instead of sysfs ("-" = stdin).
   std::string from_format;        ///< Their format (import/counter_formats.h); empty/"auto" = detect.
   std::string netdev;             ///< Netdev name for ethtool -S / -m text that does not say it.
+  size_t max_findings = 200;      ///< --from: findings of one code, errors of one kind listed; 0 = all.
   // ---- end counters-kb ----
 };
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
 // ---- end counters ----
 // ---- counters-kb: import of counter tool outputs ----
-/// `fabdiag import ethtool-s|ethtool-m|perfquery|ibqueryerrors|rdma-statistic|syslog FILE`:
+/// `fabdiag import ethtool-s|ethtool-m|ethtool-fec|perfquery|ibqueryerrors|rdma-statistic|syslog FILE`:
 /// the counters of a saved tool output, interpreted like `fabdiag counters` (same schema
 /// fabdiag.counters/1, same findings). Exit codes: 0 healthy, 1 a warn/error/critical finding,
 /// 2 FILE missing or not in that format, 4 part of the input could not be read.
@@ -100,6 +102,7 @@ struct ImportCountersOptions {
   std::string netdev;       ///< ethtool-s / ethtool-m: the netdev the text is about.
   double interval_s = 0;    ///< Seconds between "###" sections (0 = unknown: deltas, no rates).
   bool all = false;         ///< Also list zero / unmoved counters.
+  size_t max_findings = 200;  ///< Findings of one code and errors of one kind listed; 0 = all.
 };
 int run_import_counters(const GlobalOptions& g, const ImportCountersOptions& o);
 // ---- end counters-kb ----
@@ -121,6 +124,7 @@ int run_check(const GlobalOptions& g, const CheckOptions& o);
 struct ImportHostOptions {
   std::string format;  ///< "lspci", "ibstat", "ibstatus", "ibv-devinfo" (set by the parser).
   std::string file;    ///< The saved output; "-" = stdin.
+  size_t max_findings = 200;  ///< Errors of one kind listed; 0 = all.
 };
 int run_import_host(const GlobalOptions& g, const ImportHostOptions& o);
 // ---- end check ----

@@ -17,6 +17,7 @@
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/exit_codes.h"
+#include "core/repeats.h"
 #include "probes/counters/counter_delta.h"
 #include "rules/counter_interpret.h"
 #include "rules/counter_rules.h"
@@ -202,6 +203,10 @@ Envelope counters_envelope(const CountersRun& r, bool with_data) {
   env.findings = r.interp.findings;
   for (const auto& e : in.gaps)
     if (is_failure(e)) env.errors.push_back(e);
+  if (in.imported) {  // a saved output may be huge: repeats summarised (core/repeats.h)
+    cap_findings(env.findings, r.o.max_findings);
+    cap_errors(env.errors, r.o.max_findings);
+  }
   if (!with_data) return env;
   add_counters_params(env, r);
   nlohmann::json shown = nlohmann::json::array();

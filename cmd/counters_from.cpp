@@ -1,4 +1,4 @@
-// `fabdiag counters --from FILE...` and `fabdiag import ethtool-s|ethtool-m|perfquery|
+// `fabdiag counters --from FILE...` and `fabdiag import ethtool-s|ethtool-m|ethtool-fec|perfquery|
 // ibqueryerrors|rdma-statistic|syslog FILE`: the flags of saved tool outputs, read by
 // import/counter_files.h into the counter model.
 #include "cmd/counters_input.h"
@@ -21,7 +21,8 @@ std::optional<int> read_counters_from_files(const CountersOptions& o, CountersIn
   spec.netdev = o.netdev;
   spec.interval_s = o.interval_s;
   spec.devices = o.devices;
-  auto imported = import_counter_files(spec, read_input);
+  spec.limits.max_listed = o.max_findings;
+  auto imported = import_counter_files(spec, open_input_lines);
   if (!imported) return fail_input(imported.error());
   in.imported = true;
   in.ports = std::move(imported->input.ports);
@@ -41,6 +42,7 @@ int run_import_counters(const GlobalOptions& g, const ImportCountersOptions& o) 
   c.netdev = o.netdev;
   c.interval_s = o.interval_s;
   c.all = o.all;
+  c.max_findings = o.max_findings;
   return run_counters(g, c);
 }
 

@@ -6,6 +6,7 @@
 #include "import/nccl_tests.h"
 #include "cmd/commands.h"
 #include "cmd/input.h"
+#include "core/repeats.h"
 #include "report/humanize.h"
 
 namespace fabdiag::cmd {
@@ -56,12 +57,33 @@ Section table_section(const baseline::NcclTestsTable& t) {
   return s;
 }
 
+// The tables past --max-findings: each collective and size, with its busbw over the runs.
+Section not_listed_section(const baseline::NcclTestsNotListed& n, size_t max) {
+  Section s;
+  s.title = "... and " + std::to_string(n.tables) + " more tables like these (not listed past --max-findings " +
+            std::to_string(max) + "; lines " + std::to_string(n.first_header_line) + ".." +
+            std::to_string(n.last_header_line) + ")";
+  if (n.wrong_tables) s.fields.emplace_back("with wrong results", std::to_string(n.wrong_tables));
+  Table tab;
+  tab.columns = {"collective", "dtype", "size", "runs", "busbw min", "busbw mean", "busbw max"};
+  tab.align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight};
+  for (const auto& r : n.sizes) {
+    bool bw = r.runs_with_busbw > 0;
+    double mean = bw ? r.busbw_sum_bytes_per_s / static_cast<double>(r.runs_with_busbw) : 0;
+    tab.rows.push_back({r.collective, r.dtype, format_bytes_iec(static_cast<double>(r.size_bytes)), std::to_string(r.runs),
+                        bw ? format_gbytes_per_s(r.busbw_min_bytes_per_s) : "-", bw ? format_gbytes_per_s(mean) : "-",
+                        bw ? format_gbytes_per_s(r.busbw_max_bytes_per_s) : "-"});
+  }
+  s.tables.push_back(std::move(tab));
+  return s;
+}
+
 }  // namespace
 
 int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o) {
-  auto text = read_input(o.file);
-  if (!text) return fail_input(text.error());
-  auto imp = baseline::parse_nccl_tests(*text, o.file, o.collective);
+  auto lines = open_input_lines(o.file);
+  if (!lines) return fail_input(lines.error());
+  auto imp = baseline::parse_nccl_tests(**lines, o.file, o.collective, ReadLimits{o.max_findings});
   if (!imp) return fail_input(imp.error());
 
   Envelope env = make_envelope("fabdiag.bench/1");
@@ -70,10 +92,12 @@ int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& 
   env.data = baseline::to_bench_envelope_data(*imp);
   env.findings = baseline::nccl_tests_findings(*imp, o.file);
   env.errors = imp->gaps;
+  cap_findings(env.findings, o.max_findings);
 
   Document doc;
   doc.title = "fabdiag import nccl-tests " + o.file;
   for (const auto& t : imp->tables) doc.sections.push_back(table_section(t));
+  if (imp->not_listed.tables > 0) doc.sections.push_back(not_listed_section(imp->not_listed, o.max_findings));
   return emit(g, env, doc);
 }
 

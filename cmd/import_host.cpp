@@ -67,15 +67,19 @@ int run_import_host(const GlobalOptions& g, const ImportHostOptions& o) {
     print_error("import: unknown format '" + o.format + "'");
     return kExitUsage;
   }
-  auto text = read_input(o.file);
-  if (!text) return fail_input(text.error());
-  auto facts = import_host_facts(*text, o.file, *format);
+  auto opened = open_input_lines(o.file);
+  if (!opened) return fail_input(opened.error());
+  PeekedLineSource lines(std::move(*opened), 256);
+  if (auto st = check_named_tool(tool_of(*format), lines.head(), o.file); !st) return fail_input(st.error());
+  nlohmann::json listings = nlohmann::json::array();
+  auto facts = import_host_facts(lines, o.file, *format, ReadLimits{o.max_findings},
+                                 *format == InputFormat::kLspci ? &listings : nullptr);
   if (!facts) return fail_input(facts.error());
 
   Envelope env = make_envelope("fabdiag.hostfacts/1");
   env.hosts.clear();  // the file comes from another host
   env.params = {{"importer", o.format}, {"file", o.file}};
-  env.data = host_facts_data(*facts, *text, o.file, *format);
+  env.data = host_facts_data(*facts, std::move(listings), *format);
   env.errors = facts->gaps;
 
   Document doc;

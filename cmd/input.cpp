@@ -17,6 +17,11 @@ Result<std::string> read_input(const std::string& file) {
   return ss.str();
 }
 
+Result<std::unique_ptr<LineSource>> open_input_lines(const std::string& file) {
+  if (file == "-") return fd_line_source(0, "-");
+  return open_line_source(file);
+}
+
 int fail_input(const Error& e) {
   print_error(e.to_string());
   switch (e.code) {

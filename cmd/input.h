@@ -2,8 +2,10 @@
 // stdin, and the exit code when an input cannot be used.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "core/line_source.h"
 #include "core/result.h"
 
 namespace fabdiag::cmd {
@@ -12,6 +14,10 @@ namespace fabdiag::cmd {
 /// Errors: those of read_file (kNotFound, kPermission, kIo, kInvalidArgument for a directory)
 /// naming the file; kIo naming "-" when stdin cannot be read.
 Result<std::string> read_input(const std::string& file);
+
+/// FILE, or stdin when `file` is "-", as lines read as they are needed (the readers of
+/// import/ stream: memory is what they keep, not the file). Errors: as read_input().
+Result<std::unique_ptr<LineSource>> open_input_lines(const std::string& file);
 
 /// Prints `e` ("fabdiag: error: SOURCE: MESSAGE") and returns the exit code: 2 when the
 /// user can fix the input (kNotFound, kInvalidArgument, kParse, kUnsupported: missing file,

@@ -159,6 +159,15 @@ CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
   return baseline;
 }
 
+// --max-findings of the import subcommands: huge inputs give bounded output (core/repeats.h).
+void add_max_findings_flag(CLI::App* sub, size_t& max_findings) {
+  sub->add_option("--max-findings", max_findings,
+                  "List at most N findings of one code, N errors of one kind (and N nccl-tests tables); "
+                  "the rest are summarised as \"... and K more like this\" (0 = list all)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+}
+
 CLI::App* add_import_nccl_tests_command(CLI::App& import_cmd, ImportNcclTestsOptions& o) {
   auto* sub = import_cmd.add_subcommand(
       "nccl-tests",
@@ -167,8 +176,10 @@ CLI::App* add_import_nccl_tests_command(CLI::App& import_cmd, ImportNcclTestsOpt
       ->required();
   sub->add_option("--collective", o.collective,
                   "Collective of tables the output does not name (all_reduce, alltoall, ...)");
+  add_max_findings_flag(sub, o.max_findings);
   sub->footer(
-      "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[].\n"
+      "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[];\n"
+      "past --max-findings tables, the rest -> data.tables_not_listed (busbw min/mean/max per size).\n"
       "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
       "result table, 4 some rows or tables could not be read (listed under errors).");
   return sub;
@@ -182,6 +193,7 @@ void add_import_counters_commands(CLI::App& import_cmd, ImportCountersOptions& o
   const CounterImporter counter_importers[] = {
       {"ethtool-s", "`ethtool -S NETDEV` text: one snapshot, or \"###\" sections for a delta"},
       {"ethtool-m", "`ethtool -m NETDEV` text: optical power, bias, temperature against the module's thresholds"},
+      {"ethtool-fec", "`ethtool -I --show-fec NETDEV` text: FEC mode, corrected/uncorrectable blocks per lane"},
       {"perfquery", "`perfquery` (-x, -E, -D) text: IB port counters (4-octet data words shown in bytes)"},
       {"ibqueryerrors", "`ibqueryerrors` text: per-port error counters of a fabric (saturated = at least)"},
       {"rdma-statistic", "`rdma statistic show` (default, -p or -j): RDMA hw counters"},
@@ -193,7 +205,8 @@ void add_import_counters_commands(CLI::App& import_cmd, ImportCountersOptions& o
                     "Seconds between the \"###\" sections (gives rates; default: unknown)")
         ->check(CLI::Range(0.001, 1e9));
     sub->add_flag("--all", o.all, "Also list zero / unmoved counters");
-    if (std::string(ci.name) == "ethtool-s" || std::string(ci.name) == "ethtool-m")
+    add_max_findings_flag(sub, o.max_findings);
+    if (std::string(ci.name).rfind("ethtool-", 0) == 0)
       sub->add_option("--netdev", o.netdev,
                       "The netdev the text is about (when no \"### ethtool -S NAME\" title says)");
     sub->footer("Same output and findings as `fabdiag counters --from FILE`. Exit codes: 0 healthy,\n"
@@ -213,6 +226,7 @@ std::vector<CLI::App*> add_import_host_commands(CLI::App& import_cmd, ImportHost
     auto* sub = import_cmd.add_subcommand(name, std::string(what) + " -> the host facts fabdiag check judges");
     sub->add_option("FILE", o.file, "The saved output ('-' = stdin); '### <what>' sections are split")
         ->required();
+    add_max_findings_flag(sub, o.max_findings);
     sub->footer("Prints the parsed model (fabdiag.hostfacts/1); run `fabdiag check --from FILE` for the verdict.\n"
                 "Exit codes: 0 ok, 2 FILE missing or not in this format, 4 some sections could not be read.");
     sub->callback([&o, n = std::string(name)] { o.format = n; });

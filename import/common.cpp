@@ -1,6 +1,7 @@
 #include "import/common.h"
 
 #include "core/text.h"
+#include "import/format_detect.h"
 #include "probes/counters/sysfs_counters.h"
 
 namespace fabdiag {
@@ -32,17 +33,34 @@ std::string line_source(const std::string& source, size_t line) {
   return source + ":" + std::to_string(line);
 }
 
+void LineTally::add(size_t line, std::string_view text) {
+  if (count++ == 0) {
+    first = line;
+    first_text = quote_line(text);
+  }
+}
+
+Error not_this_format(const std::string& expected, const std::string& source, const LineTally& other) {
+  if (other.count == 0) return make_error(ErrorCode::kParse, "expected " + expected + ", but the input is empty", source);
+  return make_error(ErrorCode::kParse,
+                    "expected " + expected + ", found none; the first line that is not: " + other.first_text,
+                    line_source(source, other.first));
+}
+
+bool is_sysfs_line(std::string_view line) {
+  std::string path, value;
+  if (!split_line(trim(line), path, value)) return false;
+  std::string cp = class_path(path);
+  return starts_with(cp, "class/infiniband/") || starts_with(cp, "class/net/");
+}
+
 bool looks_like_sysfs_lines(std::string_view text) {
   size_t lines = 0, sysfs = 0;
   for (const auto& raw : split(text, '\n')) {
     std::string t = trim(raw);
     if (t.empty()) continue;
     ++lines;
-    std::string path, value;
-    if (split_line(t, path, value)) {
-      std::string cp = class_path(path);
-      if (starts_with(cp, "class/infiniband/") || starts_with(cp, "class/net/")) ++sysfs;
-    }
+    sysfs += is_sysfs_line(t);
   }
   return lines > 0 && sysfs * 2 > lines;
 }
@@ -68,74 +86,80 @@ void merge_port(std::vector<PortInfo>& ports, const PortInfo& p) {
   ports.push_back(p);
 }
 
+namespace {
+
+// class/infiniband/<ibdev>/... split into parts: a counter or a port attribute.
+void read_infiniband(const std::vector<std::string>& parts, const std::string& path, const std::string& value,
+                     const std::string& src, Snapshot& snap, std::vector<PortInfo>& ports) {
+  const std::string& ibdev = parts[2];
+  std::string driver = ibdev;  // width rules match "mlx5_0" like "mlx5_core"
+  if (parts.size() == 5 && parts[3] == "hw_counters") {
+    if (parts[4] == "lifespan") return;
+    auto v = parse_counter_text(value, src);
+    if (!v) return snap.gaps.push_back(v.error());
+    snap.samples.push_back(make_counter(ibdev, CounterGroup::kIbHwCounters, parts[4], *v, driver, src));
+    return;
+  }
+  if (parts.size() < 6 || parts[3] != "ports" || !parse_u64(parts[4])) return;
+  PortInfo p;
+  p.device = ibdev + "/" + parts[4];
+  p.ibdev = ibdev;
+  p.port = static_cast<int>(*parse_u64(parts[4]));
+  p.is_rdma = true;
+  p.sysfs_dir = path.substr(0, path.rfind('/'));
+  if (parts.size() == 7 && (parts[5] == "counters" || parts[5] == "hw_counters")) {
+    merge_port(ports, p);
+    if (parts[6] == "lifespan") return;
+    auto v = parse_counter_text(value, src);
+    if (!v) return snap.gaps.push_back(v.error());
+    auto group = parts[5] == "counters" ? CounterGroup::kIbPortCounters : CounterGroup::kIbHwCounters;
+    bool ext = group == CounterGroup::kIbHwCounters || *v > 0xFFFFFFFFull;
+    snap.samples.push_back(make_counter(p.device, group, parts[6], *v, driver, src, ext));
+  } else if (parts.size() == 6) {
+    if (parts[5] == "state") p.state = value;
+    else if (parts[5] == "phys_state") p.phys_state = value;
+    else if (parts[5] == "rate") p.rate = value;
+    else if (parts[5] == "link_layer") p.link_layer = value;
+    else return;
+    merge_port(ports, p);
+  }
+}
+
+// class/net/<if>/statistics/<name> and class/net/<if>/carrier_*.
+void read_net(const std::vector<std::string>& parts, const std::string& value, const std::string& src,
+              Snapshot& snap, std::vector<PortInfo>& ports) {
+  const std::string& nd = parts[2];
+  std::string name;
+  if (parts.size() == 5 && parts[3] == "statistics") name = parts[4];
+  else if (parts.size() == 4 && starts_with(parts[3], "carrier_")) name = parts[3];
+  else return;
+  PortInfo p;
+  p.device = p.netdev = nd;
+  merge_port(ports, p);
+  auto v = parse_counter_text(value, src);
+  if (!v) return snap.gaps.push_back(v.error());
+  snap.samples.push_back(make_counter(nd, CounterGroup::kNetdevStats, name, *v, "", src));
+}
+
+}  // namespace
+
+bool read_sysfs_line(std::string_view line, const std::string& source, size_t line_no, Snapshot& snap,
+                     std::vector<PortInfo>& ports) {
+  std::string path, value;
+  if (!split_line(trim(line), path, value)) return false;
+  std::string cp = class_path(path);
+  if (!starts_with(cp, "class/infiniband/") && !starts_with(cp, "class/net/")) return false;
+  auto parts = split(cp, '/');
+  std::string src = line_source(source, line_no);
+  if (parts.size() >= 4 && parts[1] == "infiniband") read_infiniband(parts, path, value, src, snap, ports);
+  else if (parts.size() >= 4 && parts[1] == "net") read_net(parts, value, src, snap, ports);
+  return true;
+}
+
 void read_sysfs_lines(const TextSection& section, const std::string& source, Snapshot& snap,
                       std::vector<PortInfo>& ports) {
   size_t line_no = section.first_line - 1;
-  for (const auto& raw : split(section.text, '\n')) {
-    ++line_no;
-    std::string t = trim(raw);
-    if (t.empty()) continue;
-    std::string path, value;
-    if (!split_line(t, path, value)) continue;
-    std::string cp = class_path(path);
-    auto parts = split(cp, '/');
-    std::string src = line_source(source, line_no);
-    if (parts.size() >= 4 && parts[1] == "infiniband") {
-      const std::string& ibdev = parts[2];
-      std::string driver = ibdev;  // width rules match "mlx5_0" like "mlx5_core"
-      if (parts.size() == 5 && parts[3] == "hw_counters") {
-        if (parts[4] == "lifespan") continue;
-        auto v = parse_counter_text(value, src);
-        if (!v) {
-          snap.gaps.push_back(v.error());
-          continue;
-        }
-        snap.samples.push_back(make_counter(ibdev, CounterGroup::kIbHwCounters, parts[4], *v, driver, src));
-        continue;
-      }
-      if (parts.size() < 6 || parts[3] != "ports" || !parse_u64(parts[4])) continue;
-      PortInfo p;
-      p.device = ibdev + "/" + parts[4];
-      p.ibdev = ibdev;
-      p.port = static_cast<int>(*parse_u64(parts[4]));
-      p.is_rdma = true;
-      p.sysfs_dir = path.substr(0, path.rfind('/'));
-      if (parts.size() == 7 && (parts[5] == "counters" || parts[5] == "hw_counters")) {
-        merge_port(ports, p);
-        if (parts[6] == "lifespan") continue;
-        auto v = parse_counter_text(value, src);
-        if (!v) {
-          snap.gaps.push_back(v.error());
-          continue;
-        }
-        auto group = parts[5] == "counters" ? CounterGroup::kIbPortCounters : CounterGroup::kIbHwCounters;
-        bool ext = group == CounterGroup::kIbHwCounters || *v > 0xFFFFFFFFull;
-        snap.samples.push_back(make_counter(p.device, group, parts[6], *v, driver, src, ext));
-      } else if (parts.size() == 6) {
-        if (parts[5] == "state") p.state = value;
-        else if (parts[5] == "phys_state") p.phys_state = value;
-        else if (parts[5] == "rate") p.rate = value;
-        else if (parts[5] == "link_layer") p.link_layer = value;
-        else continue;
-        merge_port(ports, p);
-      }
-    } else if (parts.size() >= 4 && parts[1] == "net") {
-      const std::string& nd = parts[2];
-      std::string name;
-      if (parts.size() == 5 && parts[3] == "statistics") name = parts[4];
-      else if (parts.size() == 4 && starts_with(parts[3], "carrier_")) name = parts[3];
-      else continue;
-      PortInfo p;
-      p.device = p.netdev = nd;
-      merge_port(ports, p);
-      auto v = parse_counter_text(value, src);
-      if (!v) {
-        snap.gaps.push_back(v.error());
-        continue;
-      }
-      snap.samples.push_back(make_counter(nd, CounterGroup::kNetdevStats, name, *v, "", src));
-    }
-  }
+  for (const auto& raw : split(section.text, '\n')) read_sysfs_line(raw, source, ++line_no, snap, ports);
 }
 
 }  // namespace fabdiag

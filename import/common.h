@@ -11,6 +11,7 @@
 
 #include "core/result.h"
 #include "probes/counters/counter_model.h"
+#include "import/snapshot_series.h"
 #include "import/text_sections.h"
 
 namespace fabdiag {
@@ -22,8 +23,9 @@ struct CounterImport {
   std::vector<PortInfo> ports;
   /// One time series per device stream (for example the `ethtool -S` sections of one netdev,
   /// or one block of sysfs lines): snapshots in time order. One snapshot = cumulative readings;
-  /// two or more = a delta from the first to the second (later ones are kept for the record).
-  std::vector<std::vector<Snapshot>> series;
+  /// two or more = a delta from the first to the second (the latest is kept for the record,
+  /// those in between only counted: import/snapshot_series.h).
+  std::vector<SnapshotSeries> series;
   std::vector<ModuleDiagnostics> optics;  ///< Optical modules (ethtool -m).
   std::vector<Error> gaps;   ///< What could not be read (lines, truncated sections).
   nlohmann::json facts = nlohmann::json::object();  ///< Format-specific facts (tool summaries, aggregates).
@@ -33,6 +35,14 @@ struct CounterImport {
 /// True when most non-blank lines of `text` are sysfs "path:value" lines under
 /// class/infiniband or class/net (with or without a leading /sys/).
 bool looks_like_sysfs_lines(std::string_view text);
+
+/// True when `line` is a sysfs "path:value" line under class/infiniband or class/net.
+bool is_sysfs_line(std::string_view line);
+
+/// Reads one sysfs "path:value" line (as read_sysfs_lines() below) numbered `line_no` into
+/// `snap` and `ports`; false when it is not such a line (nothing is read).
+bool read_sysfs_line(std::string_view line, const std::string& source, size_t line_no, Snapshot& snap,
+                     std::vector<PortInfo>& ports);
 
 /// Reads sysfs "path:value" lines into `snap` (counters and port attributes) and `ports`:
 ///   [/sys/]class/infiniband/<ibdev>/ports/<n>/counters/<name>     ib_port_counters
@@ -51,5 +61,18 @@ void merge_port(std::vector<PortInfo>& ports, const PortInfo& p);
 
 /// "file:line" for evidence and errors.
 std::string line_source(const std::string& source, size_t line);
+
+/// Lines of one kind counted while streaming: how many, and the first (number and text).
+struct LineTally {
+  size_t count = 0;
+  size_t first = 0;         ///< 1-based line number of the first; 0 when none.
+  std::string first_text;   ///< That line, quoted and cut (quote_line()).
+  void add(size_t line, std::string_view text = {});
+};
+
+/// The error of an input that is not the named format: kParse naming "SOURCE:LINE" of the first
+/// line that is not `expected` ("expected perfquery output (...), found none; the first line:
+/// \"...\""), or SOURCE alone for an empty input.
+Error not_this_format(const std::string& expected, const std::string& source, const LineTally& other);
 
 }  // namespace fabdiag

@@ -5,6 +5,8 @@
 namespace fabdiag {
 namespace {
 
+constexpr size_t kDetectionLines = 256;  // lines looked at to tell the format
+
 // The port of `device` among `ports` (the last one, as the importers may repeat a device).
 const PortInfo* port_of(const std::vector<PortInfo>& ports, const std::string& device) {
   const PortInfo* p = nullptr;
@@ -31,22 +33,19 @@ InterpretInput select_devices(InterpretInput& all, const std::vector<std::string
 
 }  // namespace
 
-Result<ImportedCounters> import_counter_files(const CounterFilesSpec& spec, const InputTextReader& read) {
+Result<ImportedCounters> import_counter_files(const CounterFilesSpec& spec, const InputLineReader& read) {
   ImportedCounters out;
   std::vector<CounterImport> imports;
   for (const auto& file : spec.files) {
-    auto text = read(file);
-    if (!text) return text.error();
-    auto format = spec.format ? spec.format : detect_counter_import_format(*text);
-    if (!format)
-      return make_error(ErrorCode::kInvalidArgument,
-                        "cannot tell which tool wrote this (give --from-format: ethtool-s, ethtool-m, "
-                        "perfquery, ibqueryerrors, rdma-statistic or syslog)",
-                        file);
-    auto imp = import_counters(*format, *text, file, spec.netdev);
+    auto opened = read(file);
+    if (!opened) return opened.error();
+    PeekedLineSource lines(std::move(*opened), kDetectionLines);
+    auto format = counter_format_of(spec.format, lines.head(), file);
+    if (!format) return format.error();
+    auto imp = import_counters(*format, lines, file, spec.netdev, spec.limits);
     if (!imp) return imp.error().with_context("importing " + std::string(to_string(*format)));
     size_t snapshots = 0;
-    for (const auto& s : imp->series) snapshots += s.size();
+    for (const auto& s : imp->series) snapshots += s.read();
     out.files.push_back({{"file", file}, {"format", to_string(*format)}, {"snapshots", snapshots}, {"facts", imp->facts}});
     imports.push_back(std::move(*imp));
   }

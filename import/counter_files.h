@@ -22,6 +22,7 @@ struct CounterFilesSpec {
   double interval_s = 0;   ///< Seconds between "###" sections; 0 = unknown (deltas, no rates).
   /// Only these devices (an ibdev, a port "mlx5_0/1" or a netdev); empty = all.
   std::vector<std::string> devices;
+  ReadLimits limits;       ///< Repeats listed per kind (--max-findings).
 };
 
 /// The merged imports, ready for the interpretation.
@@ -33,14 +34,15 @@ struct ImportedCounters {
   nlohmann::json files = nlohmann::json::array();
 };
 
-/// Reads each of spec.files through `read`, detects its format (detect_counter_import_format())
-/// unless spec.format is given, imports it (import_counters()), merges all (combine_imports(),
+/// Reads each of spec.files through `read`, streamed: its format from its first lines
+/// (counter_format_of(): spec.format checked against other tools' markers, else detected),
+/// then the importer over all its lines (import_counters()); merges all (combine_imports(),
 /// window = spec.interval_s when > 0; a note when there is no delta for it to apply to) and
 /// keeps the devices spec.devices picks (device_filter.h: a port by its name, ibdev or netdev;
 /// a counter by its device's port; a module by its netdev).
-/// Errors, at the first file or name that fails: those of `read`; kInvalidArgument naming the
-/// file when no format fits it; the importer's error, with context "importing FORMAT";
+/// Errors, at the first file or name that fails: those of `read`; those of counter_format_of()
+/// (another tool's output, nothing known); the importer's error, with context "importing FORMAT";
 /// kNotFound "no device named "NAME" in the imported files" for a name that picks no port.
-Result<ImportedCounters> import_counter_files(const CounterFilesSpec& spec, const InputTextReader& read);
+Result<ImportedCounters> import_counter_files(const CounterFilesSpec& spec, const InputLineReader& read);
 
 }  // namespace fabdiag

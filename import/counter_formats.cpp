@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/text.h"
+#include "import/ethtool_fec.h"
 #include "import/ethtool_m.h"
 #include "import/ethtool_s.h"
 #include "import/ibqueryerrors.h"
@@ -16,6 +17,7 @@ const char* to_string(CounterImportFormat f) {
   switch (f) {
     case CounterImportFormat::kEthtoolS: return "ethtool-s";
     case CounterImportFormat::kEthtoolM: return "ethtool-m";
+    case CounterImportFormat::kEthtoolFec: return "ethtool-fec";
     case CounterImportFormat::kPerfquery: return "perfquery";
     case CounterImportFormat::kIbqueryerrors: return "ibqueryerrors";
     case CounterImportFormat::kRdmaStatistic: return "rdma-statistic";
@@ -26,8 +28,9 @@ const char* to_string(CounterImportFormat f) {
 
 std::vector<CounterImportFormat> all_counter_import_formats() {
   return {CounterImportFormat::kEthtoolS,      CounterImportFormat::kEthtoolM,
-          CounterImportFormat::kPerfquery,     CounterImportFormat::kIbqueryerrors,
-          CounterImportFormat::kRdmaStatistic, CounterImportFormat::kSyslog};
+          CounterImportFormat::kEthtoolFec,    CounterImportFormat::kPerfquery,
+          CounterImportFormat::kIbqueryerrors, CounterImportFormat::kRdmaStatistic,
+          CounterImportFormat::kSyslog};
 }
 
 std::optional<CounterImportFormat> parse_counter_import_format(std::string_view name) {
@@ -36,52 +39,78 @@ std::optional<CounterImportFormat> parse_counter_import_format(std::string_view 
   return std::nullopt;
 }
 
-std::optional<CounterImportFormat> detect_counter_import_format(std::string_view text) {
-  size_t lines = 0, timestamped = 0, name_number = 0;
-  bool first_record = true;
-  std::string first_word;
-  for (const auto& raw : split(text, '\n')) {
-    std::string t = trim(raw);
-    if (t.empty() || starts_with(t, "###")) continue;
-    ++lines;
-    if (starts_with(t, "Errors for ") || starts_with(t, "## Summary:"))
-      return CounterImportFormat::kIbqueryerrors;
-    if (starts_with(t, "#") && t.find("counters:") != std::string::npos &&
-        t.find("Lid") != std::string::npos)
-      return CounterImportFormat::kPerfquery;
-    if (first_record) {
-      first_record = false;
-      auto words = split_ws(t);
-      first_word = words.empty() ? "" : words[0];
-      if (first_word == "link" && words.size() >= 2 && words[1].find('/') != std::string::npos)
-        return CounterImportFormat::kRdmaStatistic;
-      if (t[0] == '[' && text.find("\"ifname\"") != std::string_view::npos)
-        return CounterImportFormat::kRdmaStatistic;
-    }
-    if ((t.find(" mW / ") != std::string::npos && t.find("dBm") != std::string::npos) ||
-        starts_with(t, "Module temperature") || starts_with(t, "Laser output power"))
-      return CounterImportFormat::kEthtoolM;
-    if (log_line_time_s(t)) ++timestamped;
-    size_t colon = t.rfind(':');
-    if (colon != std::string::npos && parse_u64(t.substr(colon + 1))) ++name_number;
+ToolText tool_of(CounterImportFormat f) {
+  switch (f) {
+    case CounterImportFormat::kEthtoolS: return ToolText::kEthtoolS;
+    case CounterImportFormat::kEthtoolM: return ToolText::kEthtoolM;
+    case CounterImportFormat::kEthtoolFec: return ToolText::kEthtoolFec;
+    case CounterImportFormat::kPerfquery: return ToolText::kPerfquery;
+    case CounterImportFormat::kIbqueryerrors: return ToolText::kIbqueryerrors;
+    case CounterImportFormat::kRdmaStatistic: return ToolText::kRdmaStatistic;
+    case CounterImportFormat::kSyslog: return ToolText::kSyslog;
   }
-  if (lines == 0) return std::nullopt;
-  if (timestamped * 2 > lines) return CounterImportFormat::kSyslog;
-  if (name_number * 2 > lines || looks_like_sysfs_lines(text)) return CounterImportFormat::kEthtoolS;
+  return ToolText::kUnknown;
+}
+
+namespace {
+
+std::optional<CounterImportFormat> counter_format_of_tool(ToolText t) {
+  for (auto f : all_counter_import_formats())
+    if (tool_of(f) == t) return f;
   return std::nullopt;
+}
+
+std::vector<std::string> head_of(std::string_view text) {
+  auto lines = text_line_source(std::string(text));
+  PeekedLineSource peeked(std::move(lines), 256);
+  return peeked.head();
+}
+
+}  // namespace
+
+std::optional<CounterImportFormat> detect_counter_import_format(std::string_view text) {
+  return counter_format_of_tool(detect_tool(head_of(text)).tool);
+}
+
+Result<CounterImportFormat> counter_format_of(std::optional<CounterImportFormat> named,
+                                              const std::vector<std::string>& head, const std::string& source) {
+  if (named) {
+    if (auto st = check_named_tool(tool_of(*named), head, source); !st) return st.error();
+    return *named;
+  }
+  ToolEvidence ev = detect_tool(head);
+  if (auto f = counter_format_of_tool(ev.tool)) return *f;
+  std::string seen = ev.binary ? "binary data (NUL bytes)"
+                     : ev.tool != ToolText::kUnknown
+                         ? std::string(describe(ev.tool)) + ", not counters (line " + std::to_string(ev.line) +
+                               ": " + ev.text + ")"
+                     : ev.line ? "text of no known tool (line " + std::to_string(ev.line) + ": " + ev.text + ")"
+                               : "an empty input";
+  return make_error(ErrorCode::kInvalidArgument,
+                    "cannot tell which tool wrote this: it looks like " + seen +
+                        " (give --from-format: ethtool-s, ethtool-m, ethtool-fec, perfquery, ibqueryerrors, "
+                        "rdma-statistic or syslog)",
+                    source);
+}
+
+Result<CounterImport> import_counters(CounterImportFormat format, LineSource& lines, const std::string& source,
+                                      const std::string& device, const ReadLimits& limits) {
+  switch (format) {
+    case CounterImportFormat::kEthtoolS: return import_ethtool_s(lines, source, device, limits);
+    case CounterImportFormat::kEthtoolM: return import_ethtool_m(lines, source, device, limits);
+    case CounterImportFormat::kEthtoolFec: return import_ethtool_fec(lines, source, device, limits);
+    case CounterImportFormat::kPerfquery: return import_perfquery(lines, source, limits);
+    case CounterImportFormat::kIbqueryerrors: return import_ibqueryerrors(lines, source, limits);
+    case CounterImportFormat::kRdmaStatistic: return import_rdma_statistic(lines, source, limits);
+    case CounterImportFormat::kSyslog: return import_syslog(lines, source, limits);
+  }
+  return make_error(ErrorCode::kInternal, "unknown import format", source);
 }
 
 Result<CounterImport> import_counters(CounterImportFormat format, std::string_view text,
                                       const std::string& source, const std::string& device) {
-  switch (format) {
-    case CounterImportFormat::kEthtoolS: return import_ethtool_s(text, source, device);
-    case CounterImportFormat::kEthtoolM: return import_ethtool_m(text, source, device);
-    case CounterImportFormat::kPerfquery: return import_perfquery(text, source);
-    case CounterImportFormat::kIbqueryerrors: return import_ibqueryerrors(text, source);
-    case CounterImportFormat::kRdmaStatistic: return import_rdma_statistic(text, source);
-    case CounterImportFormat::kSyslog: return import_syslog(text, source);
-  }
-  return make_error(ErrorCode::kInternal, "unknown import format", source);
+  auto lines = text_line_source(std::string(text));
+  return import_counters(format, *lines, source, device);
 }
 
 CombinedImport combine_imports(const std::vector<CounterImport>& imports,
@@ -94,7 +123,7 @@ CombinedImport combine_imports(const std::vector<CounterImport>& imports,
     for (const auto& g : imp.gaps) out.gaps.push_back(g);
     for (const auto& n : imp.notes) out.notes.push_back(imp.source + ": " + n);
     for (const auto& series : imp.series) {
-      out.snapshots += series.size();
+      out.snapshots += series.read();
       if (series.empty()) continue;
       if (series.size() == 1) {
         for (auto& ch : snapshot_readings(series[0])) out.input.changes.push_back(std::move(ch));
@@ -103,9 +132,9 @@ CombinedImport combine_imports(const std::vector<CounterImport>& imports,
       out.has_deltas = true;
       for (auto& ch : compute_delta(series[0], series[1], window_s.value_or(0)).changes)
         out.input.changes.push_back(std::move(ch));
-      if (series.size() > 2) {
+      if (series.read() > 2) {
         std::string dev = series[0].samples.empty() ? std::string("?") : series[0].samples[0].device;
-        out.notes.push_back(imp.source + ": " + std::to_string(series.size() - 2) +
+        out.notes.push_back(imp.source + ": " + std::to_string(series.read() - 2) +
                             " later snapshot(s) of " + dev +
                             " read but not used: the window is the first two");
       }

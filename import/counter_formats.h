@@ -7,30 +7,51 @@
 #include <string_view>
 #include <vector>
 
+#include "core/line_source.h"
 #include "rules/counter_interpret.h"
 #include "import/common.h"
+#include "import/format_detect.h"
+#include "import/input_reader.h"
 
 namespace fabdiag {
 
 /// The formats `fabdiag import` and `fabdiag counters --from` read.
-enum class CounterImportFormat { kEthtoolS, kEthtoolM, kPerfquery, kIbqueryerrors, kRdmaStatistic, kSyslog };
+enum class CounterImportFormat {
+  kEthtoolS, kEthtoolM, kEthtoolFec, kPerfquery, kIbqueryerrors, kRdmaStatistic, kSyslog
+};
 
-/// "ethtool-s", "ethtool-m", "perfquery", "ibqueryerrors", "rdma-statistic", "syslog".
+/// "ethtool-s", "ethtool-m", "ethtool-fec", "perfquery", "ibqueryerrors", "rdma-statistic", "syslog".
 const char* to_string(CounterImportFormat f);
 /// Parses the names above; nullopt for anything else.
 std::optional<CounterImportFormat> parse_counter_import_format(std::string_view name);
 /// Every format, in the order above.
 std::vector<CounterImportFormat> all_counter_import_formats();
 
-/// Guesses the format from the text: ibqueryerrors ("Errors for", "## Summary"), perfquery
-/// ("# ... counters: Lid N port N"), rdma statistic (a record starting with "link", or a JSON
-/// array of {"ifname"}), ethtool -m ("mW / ... dBm", "Module temperature"), a log with
-/// carrier-loss lines (timestamped lines), ethtool -S ("name: number" lines or sysfs lines).
-/// nullopt when none fits.
+/// The tool of a counter format (import/format_detect.h).
+ToolText tool_of(CounterImportFormat f);
+
+/// Guesses the format from the text (detect_tool() of import/format_detect.h over its first
+/// lines): a marker line of perfquery, ibqueryerrors, rdma statistic, ethtool -m, ethtool
+/// --show-fec or ethtool -S ("NIC statistics:"), else most lines timestamped (syslog) or
+/// "name: integer" / sysfs lines (ethtool -S). nullopt when none fits, or when the text is
+/// another tool's (ibstat, ibv_devinfo, lspci, ... are not counters).
 std::optional<CounterImportFormat> detect_counter_import_format(std::string_view text);
 
-/// Runs the importer of `format`. `device` names the netdev for formats whose text may not
-/// (ethtool -S, ethtool -m); empty = from the text. Errors: those of the importer.
+/// The format of an input from its first lines: `named` when given (checked against the
+/// markers: check_named_tool()), else detected as above.
+/// Errors: kParse naming "SOURCE:LINE" when `named` is refuted by another tool's marker;
+/// kInvalidArgument naming the source when nothing fits, saying what the text looks like
+/// (another tool's output, binary data, or nothing known).
+Result<CounterImportFormat> counter_format_of(std::optional<CounterImportFormat> named,
+                                              const std::vector<std::string>& head, const std::string& source);
+
+/// Runs the importer of `format` over `lines` (streamed). `device` names the netdev for
+/// formats whose text may not (ethtool -S, -m, --show-fec); empty = from the text. `limits`
+/// bounds the repeats listed. Errors: those of the importer.
+Result<CounterImport> import_counters(CounterImportFormat format, LineSource& lines, const std::string& source,
+                                      const std::string& device, const ReadLimits& limits = {});
+
+/// The same over a text held in memory (tests).
 Result<CounterImport> import_counters(CounterImportFormat format, std::string_view text,
                                       const std::string& source, const std::string& device);
 
@@ -45,7 +66,7 @@ struct CombinedImport {
 
 /// Merges `imports`: ports by device; each series of one snapshot becomes readings, a series of
 /// two or more a delta from its first to its second snapshot (over `window_s` when given: the
-/// time between the snapshots; else deltas without rates). When the input holds exactly one
+/// time between the snapshots; else deltas without rates); a note counts the later ones. When the input holds exactly one
 /// RDMA port without a netdev and exactly one netdev with counters, they are paired (and a
 /// note says so) so that the port's loss is judged with its netdev's PFC counters.
 CombinedImport combine_imports(const std::vector<CounterImport>& imports, std::optional<double> window_s);

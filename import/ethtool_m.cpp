@@ -96,56 +96,53 @@ bool read_identity(const std::string& l, const std::string& value, ModuleDiagnos
   return true;
 }
 
-// Reads one section into `m`; returns the number of values and thresholds found.
-size_t read_section(const TextSection& sec, ModuleDiagnostics& m) {
-  size_t found = 0;
-  for (const auto& raw : split(sec.text, '\n')) {
-    size_t colon = raw.find(':');
-    if (colon == std::string::npos) continue;
-    std::string label = trim(raw.substr(0, colon));
-    std::string value = trim(raw.substr(colon + 1));
-    std::string l = lower(label);
-    if (read_identity(l, value, m)) continue;
-    Quantity q = quantity_of(l);
-    if (q == Quantity::kNone) continue;
-    int level = level_of(l);
-    int lane = std::max(1, channel_of(label));  // no channel: a single-lane module (lane 1)
-    if (level >= 0 && has(l, "threshold")) {
-      std::optional<double> v = q == Quantity::kTxPower || q == Quantity::kRxPower
-                                    ? parse_optical_power_mw(value)
-                                    : parse_leading_double(value);
-      if (!v) continue;
-      ModuleThresholds& t = q == Quantity::kTxPower       ? m.tx_power_limits_mw
-                            : q == Quantity::kRxPower     ? m.rx_power_limits_mw
-                            : q == Quantity::kBias        ? m.tx_bias_limits_ma
-                            : q == Quantity::kTemperature ? m.temperature_limits_c
-                                                          : m.vcc_limits_v;
-      *limit_slot(t, level) = *v;
-      ++found;
-      continue;
-    }
-    if (level >= 0 || has(l, "alarm") || has(l, "warning")) {  // a flag line: On / Off
-      if (lower(value) == "on") m.raised_flags.push_back(label);
-      continue;
-    }
+// Reads one line into `m`; returns the number of values and thresholds found (0 or 1).
+size_t read_line(std::string_view raw, ModuleDiagnostics& m) {
+  size_t colon = raw.find(':');
+  if (colon == std::string::npos) return 0;
+  std::string label = trim(raw.substr(0, colon));
+  std::string value = trim(raw.substr(colon + 1));
+  std::string l = lower(label);
+  if (read_identity(l, value, m)) return 0;
+  Quantity q = quantity_of(l);
+  if (q == Quantity::kNone) return 0;
+  int level = level_of(l);
+  int lane = std::max(1, channel_of(label));  // no channel: a single-lane module (lane 1)
+  if (level >= 0 && has(l, "threshold")) {
     std::optional<double> v = q == Quantity::kTxPower || q == Quantity::kRxPower
                                   ? parse_optical_power_mw(value)
                                   : parse_leading_double(value);
-    if (!v) continue;
-    ++found;
-    switch (q) {
-      case Quantity::kTxPower: m.lane(lane).tx_power_mw = *v; break;
-      case Quantity::kRxPower:
-        m.lane(lane).rx_power_mw = *v;
-        if (has(l, "oma")) m.rx_power_is_average = false;
-        break;
-      case Quantity::kBias: m.lane(lane).tx_bias_ma = *v; break;
-      case Quantity::kTemperature: m.temperature_c = *v; break;
-      case Quantity::kVoltage: m.vcc_v = *v; break;
-      case Quantity::kNone: break;
-    }
+    if (!v) return 0;
+    ModuleThresholds& t = q == Quantity::kTxPower       ? m.tx_power_limits_mw
+                          : q == Quantity::kRxPower     ? m.rx_power_limits_mw
+                          : q == Quantity::kBias        ? m.tx_bias_limits_ma
+                          : q == Quantity::kTemperature ? m.temperature_limits_c
+                                                        : m.vcc_limits_v;
+    *limit_slot(t, level) = *v;
+    return 1;
   }
-  return found;
+  if (level >= 0 || has(l, "alarm") || has(l, "warning")) {  // a flag line: On / Off
+    if (lower(value) == "on" &&
+        std::find(m.raised_flags.begin(), m.raised_flags.end(), label) == m.raised_flags.end())
+      m.raised_flags.push_back(label);
+    return 0;
+  }
+  std::optional<double> v = q == Quantity::kTxPower || q == Quantity::kRxPower
+                                ? parse_optical_power_mw(value)
+                                : parse_leading_double(value);
+  if (!v) return 0;
+  switch (q) {
+    case Quantity::kTxPower: m.lane(lane).tx_power_mw = *v; break;
+    case Quantity::kRxPower:
+      m.lane(lane).rx_power_mw = *v;
+      if (has(l, "oma")) m.rx_power_is_average = false;
+      break;
+    case Quantity::kBias: m.lane(lane).tx_bias_ma = *v; break;
+    case Quantity::kTemperature: m.temperature_c = *v; break;
+    case Quantity::kVoltage: m.vcc_v = *v; break;
+    case Quantity::kNone: break;
+  }
+  return 1;
 }
 
 }  // namespace
@@ -171,36 +168,67 @@ std::optional<double> parse_optical_power_mw(std::string_view text) {
   return std::nullopt;
 }
 
-Result<CounterImport> import_ethtool_m(std::string_view text, const std::string& source,
-                                       const std::string& device) {
+namespace {
+
+// One module's reading done: kept, or replacing the same netdev's earlier one.
+void keep_module(CounterImport& imp, std::map<std::string, size_t>& index, ModuleDiagnostics m) {
+  if (auto it = index.find(m.netdev); it != index.end()) {
+    imp.optics[it->second] = std::move(m);
+    return;
+  }
+  index[m.netdev] = imp.optics.size();
+  PortInfo p;
+  p.device = p.netdev = m.netdev;
+  merge_port(imp.ports, p);
+  imp.optics.push_back(std::move(m));
+}
+
+}  // namespace
+
+Result<CounterImport> import_ethtool_m(LineSource& lines, const std::string& source, const std::string& device,
+                                       const ReadLimits&) {
   CounterImport imp;
   imp.format = "ethtool-m";
   imp.source = source;
   std::map<std::string, size_t> index;
-  for (const auto& sec : split_sections(text)) {
-    std::string nd = netdev_in_title(sec.title);
-    if (nd.empty()) nd = device.empty() ? "module" : device;
+  auto start = [&](const std::string& title) {
+    std::string nd = netdev_in_title(title);
     ModuleDiagnostics m;
-    m.netdev = nd;
+    m.netdev = nd.empty() ? (device.empty() ? "module" : device) : nd;
     m.source = source;
-    if (read_section(sec, m) == 0) continue;
-    if (auto it = index.find(nd); it != index.end()) {
-      imp.optics[it->second] = m;
-    } else {
-      index[nd] = imp.optics.size();
-      imp.optics.push_back(m);
-      PortInfo p;
-      p.device = p.netdev = nd;
-      merge_port(imp.ports, p);
+    return m;
+  };
+  ModuleDiagnostics m = start("");
+  size_t found = 0;
+  LineTally other;
+  while (auto l = lines.next()) {
+    std::string title;
+    if (is_section_title(*l, &title)) {
+      if (found) keep_module(imp, index, std::move(m));
+      m = start(title);
+      found = 0;
+      continue;
     }
+    size_t n = read_line(*l, m);
+    found += n;
+    if (!n && imp.optics.empty() && !found && !trim(*l).empty()) other.add(lines.line_no(), *l);
   }
+  if (found) keep_module(imp, index, std::move(m));
+  if (lines.error()) return *lines.error();
   if (imp.optics.empty())
-    return make_error(ErrorCode::kParse, "no optical power, bias, temperature or voltage value "
-                      "(not `ethtool -m` output, or the module has no diagnostics)", source);
+    return not_this_format("`ethtool -m` output (optical power, bias, temperature or voltage values; or the "
+                           "module has no diagnostics)",
+                           source, other);
   if (device.empty() && index.count("module"))
     imp.notes.push_back("the input does not name the netdev: the module is called \"module\" "
                         "(give --netdev NAME)");
   return imp;
+}
+
+Result<CounterImport> import_ethtool_m(std::string_view text, const std::string& source,
+                                       const std::string& device) {
+  auto lines = text_line_source(std::string(text));
+  return import_ethtool_m(*lines, source, device, ReadLimits{});
 }
 
 }  // namespace fabdiag

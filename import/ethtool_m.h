@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "import/common.h"
+#include "import/input_reader.h"
 
 namespace fabdiag {
 
@@ -25,6 +26,10 @@ namespace fabdiag {
 /// title ("### ethtool -m swp1"), else `device`, else "module". Each "###" section with another
 /// netdev is another module; the same netdev again replaces the earlier reading.
 /// Errors: kParse when no diagnostic value or threshold is found.
+Result<CounterImport> import_ethtool_m(LineSource& lines, const std::string& source, const std::string& device,
+                                       const ReadLimits& limits);
+
+/// The same over a text held in memory, with the default limits.
 Result<CounterImport> import_ethtool_m(std::string_view text, const std::string& source,
                                        const std::string& device);
 

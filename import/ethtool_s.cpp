@@ -4,103 +4,195 @@
 #include <set>
 
 #include "core/text.h"
+#include "import/format_detect.h"
 #include "probes/counters/ethtool_s_text.h"
 #include "probes/counters/sysfs_counters.h"
 
 namespace fabdiag {
 namespace {
 
-// "ethtool -S enp178s0f0 | grep prio (before)" -> "enp178s0f0".
-std::string netdev_in_title(const std::string& title) {
-  auto words = split_ws(title);
+constexpr size_t kListedLines = 8;  // line numbers named in one "not name: number" gap
+
+// "ethtool -S enp178s0f0 | grep prio (before)" or "root@h:~# ethtool -S eth1" -> the netdev.
+std::string netdev_in_command(std::string_view text) {
+  auto words = split_ws(std::string(text));
   for (size_t i = 0; i + 1 < words.size(); ++i)
-    if ((words[i] == "-S" || words[i] == "--statistics") && words[i + 1][0] != '-')
+    if ((words[i] == "-S" || words[i] == "--statistics") && words[i + 1][0] != '-' &&
+        (i == 0 || words[i - 1] == "ethtool" || ends_with(words[i - 1], "/ethtool")))
       return words[i + 1];
   return {};
 }
 
-std::string list_lines(const std::vector<size_t>& lines) {
-  std::vector<std::string> numbers;
-  for (size_t n : lines) numbers.push_back(std::to_string(n));
-  return join_first(numbers, 8, ", ", "...");
-}
-
-// True when `cut` holds fewer names than `full` and they are exactly its first ones.
-bool is_prefix(const std::vector<EthtoolStat>& cut, const std::vector<EthtoolStat>& full) {
+// True when `cut` holds fewer counters than `full` and they are exactly its first ones.
+bool is_prefix(const std::vector<Counter>& cut, const std::vector<Counter>& full) {
   if (cut.empty() || cut.size() >= full.size()) return false;
   for (size_t i = 0; i < cut.size(); ++i)
     if (cut[i].name != full[i].name) return false;
   return true;
 }
 
+// The reading of one input: the section and snapshot being read, the series so far.
+class Reader {
+ public:
+  Reader(const std::string& source, const std::string& device, const ReadLimits& limits)
+      : device_(device), gaps_(limits.max_listed) {
+    imp_.format = "ethtool-s";
+    imp_.source = source;
+    start_section("");
+  }
+
+  void line(std::string_view raw, size_t line_no) {
+    std::string title;
+    if (is_section_title(raw, &title)) {
+      finish_snapshots();
+      start_section(title);
+      return;
+    }
+    if (read_sysfs_line(raw, imp_.source, line_no, sys_, imp_.ports)) return;
+    EthtoolSLine l = parse_ethtool_s_line(raw);
+    switch (l.kind) {
+      case EthtoolSLineKind::kSkip: return;
+      case EthtoolSLineKind::kHeader:  // a repeated header: the next snapshot of the netdev
+        if (!eth_.samples.empty()) finish_ethtool();
+        return;
+      case EthtoolSLineKind::kStat:
+        eth_.samples.push_back(make_counter(netdev(), CounterGroup::kEthtoolStats, l.stat.name, l.stat.value, "",
+                                            line_source(imp_.source, line_no)));
+        return;
+      case EthtoolSLineKind::kBad: break;
+    }
+    if (std::string nd = netdev_in_command(raw); !nd.empty()) {  // a prompt line names the next netdev
+      if (!eth_.samples.empty() || bad_count_) finish_ethtool();
+      netdev_ = nd;
+      return;
+    }
+    if (!first_bad_line_) {
+      first_bad_line_ = line_no;
+      first_bad_text_ = quote_line(raw);
+    }
+    if (bad_count_++ < kListedLines) bad_lines_.push_back(std::to_string(line_no));
+  }
+
+  Result<CounterImport> finish(const LineSource& lines) {
+    finish_snapshots();
+    if (lines.error()) return *lines.error();
+    if (counters_ == 0) {
+      std::string seen = first_bad_line_ ? "; the first line that is not one: " + first_bad_text_ : "; the input is empty";
+      return make_error(ErrorCode::kParse,
+                        "expected `ethtool -S` output (\"name: number\" counter lines, after an optional "
+                        "\"NIC statistics:\"), found no counter line" + seen,
+                        line_source(imp_.source, first_bad_line_ ? first_bad_line_ : 1));
+    }
+    if (lines.cut_lines())
+      gaps_.add("cut", make_error(ErrorCode::kParse,
+                                  std::to_string(lines.cut_lines()) + " line(s) longer than " +
+                                      std::to_string(kMaxLineBytes >> 20) + " MiB were cut (not ethtool -S lines)",
+                                  imp_.source));
+    imp_.gaps = gaps_.take();
+    if (unnamed_)
+      imp_.notes.push_back("the input does not name the netdev: it is called \"netdev\" (give --netdev NAME)");
+    return std::move(imp_);
+  }
+
+ private:
+  void start_section(const std::string& title) {
+    title_ = title;
+    netdev_ = netdev_in_command(title);
+    if (netdev_.empty()) netdev_ = device_;
+  }
+
+  // The netdev of the snapshot being read: the section title's, a prompt line's, --netdev's.
+  const std::string& netdev() const {
+    static const std::string kUnnamed = "netdev";
+    return netdev_.empty() ? kUnnamed : netdev_;
+  }
+
+  std::string where() const {
+    return title_.empty() ? imp_.source : imp_.source + " (section \"" + title_ + "\")";
+  }
+
+  void finish_snapshots() {
+    finish_ethtool();
+    finish_sysfs();
+  }
+
+  void push(const std::string& key, Snapshot snap) {
+    counters_ += snap.samples.size();
+    auto [it, fresh] = series_of_.emplace(key, imp_.series.size());
+    if (fresh) imp_.series.emplace_back();
+    imp_.series[it->second].push(std::move(snap));
+  }
+
+  void finish_ethtool();
+  void finish_sysfs();
+
+  CounterImport imp_;
+  std::string device_, title_, netdev_;
+  BoundedErrors gaps_;
+  std::map<std::string, size_t> series_of_;  // stream key -> index in imp_.series
+  Snapshot eth_, sys_;
+  size_t bad_count_ = 0, first_bad_line_ = 0, counters_ = 0;
+  std::vector<std::string> bad_lines_;
+  std::string first_bad_text_;
+  bool unnamed_ = false;
+};
+
+void Reader::finish_ethtool() {
+  if (eth_.samples.empty() && bad_count_ == 0) return;
+  const std::string& nd = netdev();
+  unnamed_ = unnamed_ || netdev_.empty();
+  PortInfo port;
+  port.device = port.netdev = nd;
+  merge_port(imp_.ports, port);
+  if (bad_count_)
+    gaps_.add("not name: number",
+              make_error(ErrorCode::kParse,
+                         std::to_string(bad_count_) + " line(s) are not \"name: number\" (lines " +
+                             join(bad_lines_, ", ") + (bad_count_ > bad_lines_.size() ? ", ...)" : ")"),
+                         where()));
+  std::string key = "ethtool " + nd;
+  if (auto it = series_of_.find(key); it != series_of_.end()) {
+    const Snapshot& prev = imp_.series[it->second].back();
+    if (is_prefix(eth_.samples, prev.samples)) {
+      eth_.truncated = true;
+      gaps_.add("ends early", make_error(ErrorCode::kParse,
+                                         "the capture ends early after " + eth_.samples.back().name + ": " +
+                                             std::to_string(prev.samples.size() - eth_.samples.size()) +
+                                             " counter(s) of the previous section are missing here (unknown, not zero)",
+                                         where()));
+    }
+  }
+  push(key, std::move(eth_));
+  eth_ = Snapshot{};
+  bad_count_ = 0;
+  bad_lines_.clear();
+}
+
+void Reader::finish_sysfs() {
+  if (sys_.samples.empty() && sys_.gaps.empty()) return;
+  for (auto& g : sys_.gaps) gaps_.add("sysfs value", std::move(g));
+  sys_.gaps.clear();
+  std::set<std::string> devices;
+  for (const auto& c : sys_.samples) devices.insert(c.device);
+  std::string key = "sysfs";
+  for (const auto& d : devices) key += " " + d;
+  push(key, std::move(sys_));
+  sys_ = Snapshot{};
+}
+
 }  // namespace
+
+Result<CounterImport> import_ethtool_s(LineSource& lines, const std::string& source, const std::string& device,
+                                       const ReadLimits& limits) {
+  Reader r(source, device, limits);
+  while (auto l = lines.next()) r.line(*l, lines.line_no());
+  return r.finish(lines);
+}
 
 Result<CounterImport> import_ethtool_s(std::string_view text, const std::string& source,
                                        const std::string& device) {
-  CounterImport imp;
-  imp.format = "ethtool-s";
-  imp.source = source;
-  std::map<std::string, size_t> series_of;            // stream key -> index in imp.series
-  std::map<std::string, std::vector<EthtoolStat>> last;  // netdev -> previous section's stats
-  bool unnamed = false;
-  size_t counters = 0;
-  for (const auto& sec : split_sections(text)) {
-    Snapshot snap;
-    std::string key;
-    if (looks_like_sysfs_lines(sec.text)) {
-      read_sysfs_lines(sec, source, snap, imp.ports);
-      std::set<std::string> devices;
-      for (const auto& c : snap.samples) devices.insert(c.device);
-      key = "sysfs";
-      for (const auto& d : devices) key += " " + d;
-    } else {
-      // kLenient never fails: bad lines are collected.
-      EthtoolSText p = *parse_ethtool_s_text(sec.text, source, EthtoolSStrictness::kLenient, sec.first_line);
-      if (p.stats.empty() && p.bad_lines.empty()) continue;
-      std::string nd = netdev_in_title(sec.title);
-      if (nd.empty()) nd = device;
-      if (nd.empty()) {
-        nd = "netdev";
-        unnamed = true;
-      }
-      PortInfo port;
-      port.device = port.netdev = nd;
-      merge_port(imp.ports, port);
-      std::string where = sec.title.empty() ? source : source + " (section \"" + sec.title + "\")";
-      for (size_t i = 0; i < p.stats.size(); ++i)
-        snap.samples.push_back(make_counter(nd, CounterGroup::kEthtoolStats, p.stats[i].name,
-                                            p.stats[i].value, "", line_source(source, p.stat_lines[i])));
-      if (!p.bad_lines.empty())
-        snap.gaps.push_back(make_error(ErrorCode::kParse,
-                                       std::to_string(p.bad_lines.size()) +
-                                           " line(s) are not \"name: number\" (lines " +
-                                           list_lines(p.bad_lines) + ")",
-                                       where));
-      if (auto it = last.find(nd); it != last.end() && is_prefix(p.stats, it->second)) {
-        snap.truncated = true;
-        snap.gaps.push_back(make_error(
-            ErrorCode::kParse,
-            "the capture ends early after " + p.stats.back().name + ": " +
-                std::to_string(it->second.size() - p.stats.size()) +
-                " counter(s) of the previous section are missing here (unknown, not zero)",
-            where));
-      }
-      last[nd] = p.stats;
-      key = "ethtool " + nd;
-    }
-    counters += snap.samples.size();
-    for (const auto& g : snap.gaps) imp.gaps.push_back(g);
-    snap.gaps.clear();
-    auto [it, fresh] = series_of.emplace(key, imp.series.size());
-    if (fresh) imp.series.emplace_back();
-    imp.series[it->second].push_back(std::move(snap));
-  }
-  if (counters == 0)
-    return make_error(ErrorCode::kParse, "no \"name: number\" counter lines (not `ethtool -S` output?)",
-                      source);
-  if (unnamed)
-    imp.notes.push_back("the input does not name the netdev: it is called \"netdev\" (give --netdev NAME)");
-  return imp;
+  auto lines = text_line_source(std::string(text));
+  return import_ethtool_s(*lines, source, device, ReadLimits{});
 }
 
 }  // namespace fabdiag

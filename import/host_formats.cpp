@@ -2,12 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/repeats.h"
 #include "core/text.h"
+#include "import/format_detect.h"
 #include "import/ibstat.h"
 #include "import/ibstatus.h"
 #include "import/ibv_devinfo.h"
 #include "import/lspci.h"
-#include "probes/topo/pci.h"
 
 namespace fabdiag {
 
@@ -30,14 +31,6 @@ std::optional<uint64_t> number_after(const std::string& line, const std::string&
   while (j < rest.size() && std::isdigit(static_cast<unsigned char>(rest[j]))) ++j;
   if (j == i) return std::nullopt;
   return parse_u64(rest.substr(i, j - i));
-}
-
-bool looks_like_lspci_header(const std::string& line) {
-  if (line.empty() || line[0] == ' ' || line[0] == '\t') return false;
-  auto sp = line.find(' ');
-  if (sp == std::string::npos || line.find(": ", sp) == std::string::npos) return false;
-  std::string tok = line.substr(0, sp);
-  return parse_pci_address(tok).has_value() || parse_pci_address("0000:" + tok).has_value();
 }
 
 Result<HostFacts> import_section(const TextSection& s, const std::string& source, InputFormat fmt) {
@@ -99,15 +92,29 @@ std::optional<InputFormat> parse_input_format(const std::string& name) {
   return std::nullopt;
 }
 
+ToolText tool_of(InputFormat f) {
+  switch (f) {
+    case InputFormat::kLspci: return ToolText::kLspci;
+    case InputFormat::kIbstat: return ToolText::kIbstat;
+    case InputFormat::kIbstatus: return ToolText::kIbstatus;
+    case InputFormat::kIbvDevinfo: return ToolText::kIbvDevinfo;
+    case InputFormat::kNcclLog: return ToolText::kNcclLog;
+    case InputFormat::kAuto: break;
+  }
+  return ToolText::kUnknown;
+}
+
 InputFormat detect_format(std::string_view text) {
   bool lspci = false, nccl = false, ibstat = false, ibstatus = false;
   for (const auto& raw : split(text, '\n')) {
-    std::string t = trim(raw);
-    if (starts_with(t, "hca_id:")) return InputFormat::kIbvDevinfo;
-    if (starts_with(t, "CA '")) ibstat = true;
-    if (starts_with(t, "Infiniband device '") && ends_with(t, "status:")) ibstatus = true;
-    if (looks_like_lspci_header(raw) || starts_with(t, "ACSCtl:") || starts_with(t, "LnkSta:")) lspci = true;
-    if (t.find("NCCL WARN") != std::string::npos || t.find("NCCL INFO") != std::string::npos) nccl = true;
+    switch (marker_of_line(raw)) {
+      case ToolText::kIbvDevinfo: return InputFormat::kIbvDevinfo;
+      case ToolText::kIbstat: ibstat = true; break;
+      case ToolText::kIbstatus: ibstatus = true; break;
+      case ToolText::kLspci: lspci = true; break;
+      case ToolText::kNcclLog: nccl = true; break;
+      default: break;
+    }
   }
   if (ibstat) return InputFormat::kIbstat;
   if (ibstatus) return InputFormat::kIbstatus;
@@ -145,43 +152,66 @@ std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::stri
   return out;
 }
 
-Result<HostFacts> import_host_facts(std::string_view text, const std::string& source, InputFormat format) {
+namespace {
+
+// Imports one section into `facts` (any = it gave facts) or `failures`; its lspci listing into
+// `listings` when asked.
+void import_one_section(const TextSection& s, const std::string& source, InputFormat format, HostFacts& facts,
+                        bool& any, std::vector<Error>& failures, nlohmann::json* listings) {
+  if (trim(s.text).empty()) return;
+  InputFormat fmt = format == InputFormat::kAuto ? detect_format(s.text) : format;
+  auto r = import_section(s, source, fmt);
+  if (!r) {
+    Error e = r.error();
+    if (!s.title.empty()) e = e.with_context("section '" + s.title + "' (line " + std::to_string(s.first_line - 1) + ")");
+    failures.push_back(e);
+    return;
+  }
+  any = true;
+  merge_facts(facts, std::move(*r));
+  if (listings && fmt == InputFormat::kLspci)
+    if (auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line))) listings->push_back(*l);
+}
+
+}  // namespace
+
+Result<HostFacts> import_host_facts(LineSource& lines, const std::string& source, InputFormat format,
+                                    const ReadLimits& limits, nlohmann::json* lspci_listings) {
   HostFacts facts;
   bool any = false;
   std::vector<Error> failures;
-  for (const auto& s : split_sections(text)) {
-    if (trim(s.text).empty()) continue;
-    InputFormat fmt = format == InputFormat::kAuto ? detect_format(s.text) : format;
-    auto r = import_section(s, source, fmt);
-    if (!r) {
-      Error e = r.error();
-      if (!s.title.empty()) e = e.with_context("section '" + s.title + "' (line " + std::to_string(s.first_line - 1) + ")");
-      failures.push_back(e);
-      continue;
-    }
-    any = true;
-    merge_facts(facts, std::move(*r));
-  }
+  SectionReader sections(lines);
+  while (auto s = sections.next()) import_one_section(*s, source, format, facts, any, failures, lspci_listings);
+  if (lines.error()) return *lines.error();
   if (!any) {
     if (failures.size() == 1) return failures.front();
     return make_error(ErrorCode::kParse,
                       "no section could be read (expected lspci -vvv, ibstat, ibstatus, ibv_devinfo or an NCCL log)",
                       source);
   }
+  cap_errors(failures, limits.max_listed);
   for (auto& e : failures) facts.gaps.push_back(std::move(e));
   return facts;
 }
 
+Result<HostFacts> import_host_facts(std::string_view text, const std::string& source, InputFormat format) {
+  auto lines = text_line_source(std::string(text));
+  return import_host_facts(*lines, source, format, ReadLimits{0}, nullptr);
+}
+
+nlohmann::json host_facts_data(const HostFacts& facts, nlohmann::json lspci_listings, InputFormat format) {
+  nlohmann::json data = facts;
+  if (format == InputFormat::kLspci) data["lspci"] = std::move(lspci_listings);
+  return data;
+}
+
 nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, const std::string& source,
                                InputFormat format) {
-  nlohmann::json data = facts;
-  if (format == InputFormat::kLspci) {
-    nlohmann::json listings = nlohmann::json::array();
+  nlohmann::json listings = nlohmann::json::array();
+  if (format == InputFormat::kLspci)
     for (const auto& s : split_sections(text))
       if (auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line))) listings.push_back(*l);
-    data["lspci"] = listings;
-  }
-  return data;
+  return host_facts_data(facts, std::move(listings), format);
 }
 
 Result<HostFacts> import_host_files(const std::vector<std::string>& files, const InputTextReader& read,

@@ -12,6 +12,7 @@
 
 #include "core/result.h"
 #include "probes/check/check_model.h"
+#include "import/format_detect.h"
 #include "import/input_reader.h"
 #include "import/text_sections.h"
 
@@ -24,7 +25,10 @@ const char* to_string(InputFormat f);
 /// Parses the names above; nullopt for anything else.
 std::optional<InputFormat> parse_input_format(const std::string& name);
 
-/// Recognizes a text: "hca_id:" -> ibv_devinfo; "CA '<name>'" -> ibstat; "Infiniband device
+/// The tool of a format (import/format_detect.h); kUnknown for kAuto.
+ToolText tool_of(InputFormat f);
+
+/// Recognizes a text by the markers of import/format_detect.h (marker_of_line()): "hca_id:" -> ibv_devinfo; "CA '<name>'" -> ibstat; "Infiniband device
 /// '<name>' port <n> status:" -> ibstatus; a "17:00.0 <class>: ..." header or an ACSCtl/LnkSta
 /// line -> lspci; "NCCL WARN" / "NCCL INFO" -> NCCL log. kAuto when none matches.
 InputFormat detect_format(std::string_view text);
@@ -34,9 +38,17 @@ InputFormat detect_format(std::string_view text);
 /// vendor_err=<v> ... hca <dev>" (newer). Sources are "SOURCE line N".
 std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line = 1);
 
-/// Imports one file's text: every section is parsed as `format` (or as what detect_format says
-/// when kAuto) and the facts are merged. A section that cannot be recognized or parsed becomes a
-/// gap. Errors: kParse naming `source` when no section gives any fact (nothing recognized).
+/// Imports one input, streamed a "###" section at a time (memory: the largest section and the
+/// facts): every section is parsed as `format` (or as what detect_format says when kAuto) and
+/// the facts are merged. A section that cannot be recognized or parsed becomes a gap (past
+/// limits.max_listed of one kind, summarised). With `lspci_listings`, each lspci section's
+/// listing (parse_lspci()) is appended to it.
+/// Errors: kParse naming `source` when no section gives any fact (nothing recognized); the read
+/// error of `lines`.
+Result<HostFacts> import_host_facts(LineSource& lines, const std::string& source, InputFormat format,
+                                    const ReadLimits& limits, nlohmann::json* lspci_listings);
+
+/// The same over a text held in memory, every gap listed.
 Result<HostFacts> import_host_facts(std::string_view text, const std::string& source, InputFormat format);
 
 /// The data of the fabdiag.hostfacts/1 document of one imported file: `facts` as JSON and, for
@@ -44,6 +56,9 @@ Result<HostFacts> import_host_facts(std::string_view text, const std::string& so
 /// not only the facts the rules read; parse_lspci()).
 nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, const std::string& source,
                                InputFormat format);
+
+/// The same with the lspci listings already read (import_host_facts(lines, ..., &listings)).
+nlohmann::json host_facts_data(const HostFacts& facts, nlohmann::json lspci_listings, InputFormat format);
 
 /// `fabdiag check --from FILE...`: each file's text through `read`, imported
 /// (import_host_facts()) and merged in order (merge_facts()). Errors, at the first file that

@@ -55,22 +55,29 @@ void summary_numbers(const std::string& line, nlohmann::json& summary) {
 }  // namespace
 
 Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::string& source) {
+  auto lines = text_line_source(std::string(text));
+  return import_ibqueryerrors(*lines, source, ReadLimits{});
+}
+
+Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string& source, const ReadLimits&) {
   CounterImport imp;
   imp.format = "ibqueryerrors";
   imp.source = source;
-  imp.series.emplace_back(1);  // one snapshot; "###" sections add later ones
+  imp.series.emplace_back();
+  imp.series[0].push_empty();  // one snapshot; "###" sections add later ones
   nlohmann::json aggregates = nlohmann::json::object();
   nlohmann::json summary = nlohmann::json::object();
   std::string node;
   size_t blocks = 0, line_no = 0;
-  std::vector<size_t> bad;
+  LineTally bad;
   bool section_used = false;
-  for (const auto& raw : split(text, '\n')) {
-    ++line_no;
-    std::string line = trim(raw);
+  while (auto raw = lines.next()) {
+    line_no = lines.line_no();
+    std::string line = trim(*raw);
     if (line.empty()) continue;
     if (starts_with(line, "###")) {  // a later run
-      if (section_used) imp.series[0].emplace_back();
+      if (section_used) imp.series[0].push_empty();
+      section_used = false;
       continue;
     }
     if (starts_with(line, "##")) {
@@ -87,7 +94,7 @@ Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::str
     std::vector<Item> items;
     if (node.empty() || colon == std::string::npos || words.size() < 2 ||
         words[words.size() - 2] != "port" || !parse_items(line.substr(colon + 1), items)) {
-      bad.push_back(line_no);
+      bad.add(line_no, line);
       continue;
     }
     const std::string& port = words.back();
@@ -97,7 +104,7 @@ Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::str
     }
     auto pnum = parse_u64(port);
     if (!pnum) {
-      bad.push_back(line_no);
+      bad.add(line_no, line);
       continue;
     }
     PortInfo p;
@@ -114,13 +121,14 @@ Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::str
                                                           it.value > 0xFFFFFFFFull));
     section_used = true;
   }
+  if (lines.error()) return *lines.error();
   if (blocks == 0 && summary.empty())
-    return make_error(ErrorCode::kParse, "no \"Errors for\" block and no \"## Summary\" (not "
-                      "ibqueryerrors output?)", source);
-  if (!bad.empty())
+    return not_this_format("ibqueryerrors output (\"Errors for <GUID> \"<node>\"\" blocks, a \"## Summary\")",
+                           source, bad);
+  if (bad.count)
     imp.gaps.push_back(make_error(ErrorCode::kParse,
-                                  std::to_string(bad.size()) + " line(s) not understood, first at "
-                                  "line " + std::to_string(bad[0]),
+                                  std::to_string(bad.count) + " line(s) not understood, first at "
+                                  "line " + std::to_string(bad.first),
                                   source));
   if (!aggregates.empty()) {
     imp.facts["aggregates"] = aggregates;

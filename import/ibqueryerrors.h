@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "import/common.h"
+#include "import/input_reader.h"
 
 namespace fabdiag {
 
@@ -17,6 +18,10 @@ namespace fabdiag {
 /// unknown (it prints only those beyond its thresholds), never zero. The summary's numbers go to
 /// facts.summary. "###" sections are later runs (snapshots in time order).
 /// Errors: kParse when there is no "Errors for" block and no summary.
+/// Streams `lines` (memory: the ports and snapshots kept, never the input).
+Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string& source, const ReadLimits& limits);
+
+/// The same over a text held in memory, with the default limits.
 Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::string& source);
 
 }  // namespace fabdiag

@@ -26,7 +26,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/finding.h"
+#include "core/line_source.h"
 #include "core/result.h"
+#include "import/input_reader.h"
 
 namespace fabdiag::baseline {
 
@@ -81,19 +83,48 @@ struct NcclTestsTable {
   size_t header_line = 0;  ///< 1-based line of the column-name header.
 };
 
+/// One message size of the tables not listed: how its out-of-place busbw ranged over the runs.
+struct NcclTestsRepeat {
+  std::string collective;  ///< As NcclTestsTable::collective.
+  std::string dtype;
+  uint64_t size_bytes = 0;
+  size_t runs = 0;                  ///< Rows of this collective, dtype and size.
+  size_t runs_with_busbw = 0;       ///< Of those, rows with a busbw value.
+  double busbw_min_bytes_per_s = 0, busbw_max_bytes_per_s = 0, busbw_sum_bytes_per_s = 0;
+};
+
+/// The result tables past the listing bound (ReadLimits::max_listed; a huge log of repeated
+/// sweeps), summarised: counted, their hosts kept, each size's busbw as min/mean/max.
+struct NcclTestsNotListed {
+  size_t tables = 0;
+  size_t first_header_line = 0, last_header_line = 0;
+  size_t wrong_tables = 0;           ///< Of those, tables with wrong results (see findings).
+  std::vector<NcclTestsRepeat> sizes;  ///< Per collective, dtype and size, in first-seen order.
+  std::vector<std::string> hosts;      ///< Rank hosts, each once.
+};
+
 /// Everything read from one input.
 struct NcclTestsImport {
+  /// The first ReadLimits::max_listed tables, and tables with wrong results up to as many more.
   std::vector<NcclTestsTable> tables;
-  /// What could not be read (rows that do not match their header, tables cut short, tables
-  /// whose collective is unknown); `source` is "FILE:LINE".
+  NcclTestsNotListed not_listed;  ///< The other tables, summarised.
+  /// What could not be read (rows that do not match their header, tables cut short, sections
+  /// named after a program that hold no table, tables whose collective is unknown); `source`
+  /// is "FILE:LINE". Past ReadLimits::max_listed of one kind, summarised (core/repeats.h).
   std::vector<Error> gaps;
 };
 
-/// Parses every result table in `text`. `source` names the input in errors ("run.log").
+/// Parses every result table in `lines`, streamed: memory is the listed tables and one table
+/// being read, never the input. `source` names the input in errors ("run.log").
 /// `collective_hint` ("all_reduce", "all_reduce_perf", "allreduce") names the collective of
-/// tables whose input does not say it.
+/// tables whose input does not say it. A "### <program>" section (all_reduce_perf, ...) that
+/// ends before any result table (the output cut right after its header) is a kParse gap.
 /// Errors: kParse naming `source` when no result table is found; kInvalidArgument when the
-/// hint is not a collective nccl-tests knows.
+/// hint is not a collective nccl-tests knows; the read error of `lines`.
+Result<NcclTestsImport> parse_nccl_tests(LineSource& lines, const std::string& source,
+                                         const std::string& collective_hint, const ReadLimits& limits);
+
+/// The same over a text held in memory, with the default limits.
 Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::string& source,
                                          const std::string& collective_hint = {});
 
@@ -112,11 +143,15 @@ std::optional<std::string> normalize_collective_name(std::string_view name);
 nlohmann::json to_bench_data(const NcclTestsTable& table);
 
 /// The data of the one fabdiag.bench/1 envelope of an import: the table's bench data when
-/// there is one table, else {"tables": [bench data, ...]} in input order.
+/// there is one table, else {"tables": [bench data, ...]} in input order; with tables not
+/// listed, also "tables_not_listed": {tables, first_header_line, last_header_line,
+/// wrong_tables, hosts, sizes: [{collective, dtype, size_bytes, runs, busbw_min_bytes_per_s,
+/// busbw_mean_bytes_per_s, busbw_max_bytes_per_s}]}.
 nlohmann::json to_bench_envelope_data(const NcclTestsImport& import);
 
 /// Findings of an import: an error `nccl_tests_wrong_results` (L1) per table whose
-/// "Out of bounds values" line is non-zero or FAILED, or whose "#wrong" column is non-zero.
+/// "Out of bounds values" line is non-zero or FAILED, or whose "#wrong" column is non-zero,
+/// and one more for the wrong tables among those not listed.
 /// The older "error" column is never judged (see NcclTestsHalf::max_error).
 std::vector<Finding> nccl_tests_findings(const NcclTestsImport& import, const std::string& source);
 

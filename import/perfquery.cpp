@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "core/text.h"
 #include "probes/counters/sysfs_counters.h"
@@ -72,6 +73,11 @@ std::optional<uint64_t> parse_perfquery_value(std::string_view text, bool& appro
 }
 
 Result<CounterImport> import_perfquery(std::string_view text, const std::string& source) {
+  auto lines = text_line_source(std::string(text));
+  return import_perfquery(*lines, source, ReadLimits{});
+}
+
+Result<CounterImport> import_perfquery(LineSource& lines, const std::string& source, const ReadLimits&) {
   CounterImport imp;
   imp.format = "perfquery";
   imp.source = source;
@@ -79,17 +85,19 @@ Result<CounterImport> import_perfquery(std::string_view text, const std::string&
   std::optional<Header> cur;
   size_t cur_series = 0;  // the block's snapshot is imp.series[cur_series].back()
   size_t headers = 0, line_no = 0;
-  std::vector<size_t> orphan, bad;
+  LineTally orphan, bad, other;  // other: lines that are neither a header nor a comment
+  std::set<std::string> aggregate_lids;
   nlohmann::json aggregates = nlohmann::json::object();
-  for (const auto& raw : split(text, '\n')) {
-    ++line_no;
-    std::string line = trim(raw);
+  while (auto raw = lines.next()) {
+    line_no = lines.line_no();
+    std::string line = trim(*raw);
     if (line.empty() || starts_with(line, "###")) continue;
     if (auto h = parse_header(line)) {
       ++headers;
       cur = h;
       if (h->port == 255) {
-        imp.notes.push_back("Lid " + h->lid + " port 255 is the sum of all ports (perfquery -a), "
+        if (aggregate_lids.insert(h->lid).second)
+          imp.notes.push_back("Lid " + h->lid + " port 255 is the sum of all ports (perfquery -a), "
                             "not a port: its values are kept under facts.aggregates only");
         continue;
       }
@@ -104,14 +112,15 @@ Result<CounterImport> import_perfquery(std::string_view text, const std::string&
       std::string key = h->kind + "|" + h->lid + "|" + std::to_string(h->port);
       auto [it, fresh] = series_of.emplace(key, imp.series.size());
       if (fresh) imp.series.emplace_back();
-      imp.series[it->second].emplace_back();
+      imp.series[it->second].push_empty();
       cur_series = it->second;
       continue;
     }
     if (starts_with(line, "#")) continue;  // another comment
+    if (headers == 0) other.add(line_no, line);
     size_t colon = line.find(':');
     if (colon == std::string::npos) {
-      bad.push_back(line_no);
+      bad.add(line_no);
       continue;
     }
     std::string name = trim(line.substr(0, colon));
@@ -119,14 +128,14 @@ Result<CounterImport> import_perfquery(std::string_view text, const std::string&
     size_t first = rest.find_first_not_of('.');
     rest = first == std::string::npos ? "" : rest.substr(first);
     if (!cur) {
-      orphan.push_back(line_no);
+      orphan.add(line_no);
       continue;
     }
     if (not_a_counter(name)) continue;
     bool approx = false;
     auto v = parse_perfquery_value(rest, approx);
     if (!v) {
-      bad.push_back(line_no);
+      bad.add(line_no);
       continue;
     }
     if (cur->port == 255) {
@@ -139,18 +148,19 @@ Result<CounterImport> import_perfquery(std::string_view text, const std::string&
     imp.series[cur_series].back().samples.push_back(
         make_counter(device, CounterGroup::kIbPortCounters, name, *v, "", src, ext));
   }
+  if (lines.error()) return *lines.error();
   if (headers == 0)
-    return make_error(ErrorCode::kParse,
-                      "no \"# ... counters: Lid N port N\" header (not perfquery output?)", source);
-  if (!orphan.empty())
+    return not_this_format("perfquery output (\"# Port counters: Lid N port N\" headers, then \"Name:....value\")",
+                           source, other);
+  if (orphan.count)
     imp.gaps.push_back(make_error(ErrorCode::kParse,
-                                  std::to_string(orphan.size()) + " value line(s) before any header "
-                                  "(no port to give them to), first at line " + std::to_string(orphan[0]),
+                                  std::to_string(orphan.count) + " value line(s) before any header "
+                                  "(no port to give them to), first at line " + std::to_string(orphan.first),
                                   source));
-  if (!bad.empty())
+  if (bad.count)
     imp.gaps.push_back(make_error(ErrorCode::kParse,
-                                  std::to_string(bad.size()) + " line(s) are not \"Name:....value\", "
-                                  "first at line " + std::to_string(bad[0]),
+                                  std::to_string(bad.count) + " line(s) are not \"Name:....value\", "
+                                  "first at line " + std::to_string(bad.first),
                                   source));
   if (!aggregates.empty()) imp.facts["aggregates"] = aggregates;
   return imp;

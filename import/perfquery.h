@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "import/common.h"
+#include "import/input_reader.h"
 
 namespace fabdiag {
 
@@ -21,6 +22,11 @@ namespace fabdiag {
 /// have 64-bit data counters; basic ones 32-bit (saturating) unless a value exceeds 2^32 - 1.
 /// A value line outside any block, or a value that is not a number, is a kParse gap.
 /// Errors: kParse when there is no header at all.
+/// Streams `lines` (memory: the ports and snapshots kept, never the input); gaps of one kind past
+/// `limits.max_listed` are summarised.
+Result<CounterImport> import_perfquery(LineSource& lines, const std::string& source, const ReadLimits& limits);
+
+/// The same over a text held in memory, with the default limits.
 Result<CounterImport> import_perfquery(std::string_view text, const std::string& source);
 
 /// Parses a perfquery value: "36298026860928", "0x0000", "2779 (2.779K)" -> exact; "(2.779K)"

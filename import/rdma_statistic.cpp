@@ -30,45 +30,65 @@ void add(CounterImport& imp, Snapshot& snap, const std::string& device, const st
 }
 
 // The text forms: a token stream where "link <dev>" starts a record and name/value pairs follow,
-// whatever the line breaks.
-size_t read_text(const TextSection& sec, CounterImport& imp, Snapshot& snap) {
-  std::vector<Token> tokens;
-  size_t line_no = sec.first_line - 1;
-  for (const auto& raw : split(sec.text, '\n')) {
-    ++line_no;
-    for (auto& w : split_ws(raw)) tokens.push_back({w, line_no});
+// whatever the line breaks; read one token at a time, with one token of lookahead.
+class TokenReader {
+ public:
+  TokenReader(CounterImport& imp, Snapshot& snap) : imp_(imp), snap_(snap) {}
+
+  void line(std::string_view raw, size_t line_no) {
+    for (auto& w : split_ws(std::string(raw))) token(w, line_no);
   }
-  std::string device;
-  size_t records = 0;
-  std::vector<size_t> bad;
-  for (size_t i = 0; i < tokens.size();) {
-    if (tokens[i].text == "link" && i + 1 < tokens.size()) {
-      device = tokens[i + 1].text;
-      ++records;
-      i += 2;
-      continue;
-    }
-    if (device.empty() || i + 1 >= tokens.size()) {
-      bad.push_back(tokens[i].line);
-      ++i;
-      continue;
-    }
-    auto v = parse_u64(tokens[i + 1].text);
-    if (!v || parse_u64(tokens[i].text)) {
-      bad.push_back(tokens[i].line);
-      ++i;
-      continue;
-    }
-    add(imp, snap, device, tokens[i].text, *v, line_source(imp.source, tokens[i].line));
-    i += 2;
+
+  // Ends the section; returns the records read.
+  size_t finish() {
+    if (pending_) bad_.add(pending_line_);
+    pending_.reset();
+    if (bad_.count)
+      snap_.gaps.push_back(make_error(ErrorCode::kParse,
+                                      std::to_string(bad_.count) + " token(s) are not \"name value\" "
+                                      "pairs of a record, first at line " + std::to_string(bad_.first),
+                                      imp_.source));
+    return records_;
   }
-  if (!bad.empty())
-    snap.gaps.push_back(make_error(ErrorCode::kParse,
-                                   std::to_string(bad.size()) + " token(s) are not \"name value\" "
-                                   "pairs of a record, first at line " + std::to_string(bad[0]),
-                                   imp.source));
-  return records;
-}
+
+ private:
+  void token(std::string& w, size_t line_no) {
+    if (!pending_) {
+      pending_ = std::move(w);
+      pending_line_ = line_no;
+      return;
+    }
+    std::string p = std::move(*pending_);
+    size_t p_line = pending_line_;
+    pending_.reset();
+    auto keep = [&] {
+      pending_ = std::move(w);
+      pending_line_ = line_no;
+    };
+    if (p == "link") {
+      device_ = w;
+      ++records_;
+      return;
+    }
+    if (device_.empty()) {
+      bad_.add(p_line);
+      return keep();
+    }
+    auto v = parse_u64(w);
+    if (!v || parse_u64(p)) {
+      bad_.add(p_line);
+      return keep();
+    }
+    add(imp_, snap_, device_, p, *v, line_source(imp_.source, p_line));
+  }
+
+  CounterImport& imp_;
+  Snapshot& snap_;
+  std::string device_;
+  std::optional<std::string> pending_;
+  size_t pending_line_ = 0, records_ = 0;
+  LineTally bad_;
+};
 
 size_t read_json(const TextSection& sec, CounterImport& imp, Snapshot& snap) {
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(sec.text, nullptr, false);
@@ -95,24 +115,67 @@ size_t read_json(const TextSection& sec, CounterImport& imp, Snapshot& snap) {
 
 }  // namespace
 
-Result<CounterImport> import_rdma_statistic(std::string_view text, const std::string& source) {
+namespace {
+
+// One "###" section: the text forms streamed, or a JSON array (first character '[') held and parsed.
+size_t read_section(LineSource& lines, CounterImport& imp, Snapshot& snap, std::optional<std::string>& title,
+                    LineTally& other) {
+  TokenReader tokens(imp, snap);
+  std::optional<TextSection> json;
+  bool text_form = false;
+  title.reset();
+  while (auto l = lines.next()) {
+    std::string t;
+    if (is_section_title(*l, &t)) {
+      title = std::move(t);
+      break;
+    }
+    if (json) {
+      json->text.append(*l).append("\n");
+      continue;
+    }
+    std::string tl = trim(*l);
+    if (tl.empty()) continue;
+    if (tl[0] == '[' && !text_form) {
+      json = TextSection{"", lines.line_no(), std::string(*l) + "\n"};
+      continue;
+    }
+    text_form = true;
+    if (other.count == 0 && !starts_with(tl, "link ")) other.add(lines.line_no(), tl);
+    tokens.line(*l, lines.line_no());
+  }
+  size_t records = tokens.finish();
+  if (json) records += read_json(*json, imp, snap);
+  return records;
+}
+
+}  // namespace
+
+Result<CounterImport> import_rdma_statistic(LineSource& lines, const std::string& source, const ReadLimits&) {
   CounterImport imp;
   imp.format = "rdma-statistic";
   imp.source = source;
   imp.series.emplace_back();
   size_t records = 0;
-  for (const auto& sec : split_sections(text)) {
+  LineTally other;
+  std::optional<std::string> title;
+  do {
     Snapshot snap;
-    std::string t = trim(sec.text);
-    records += (!t.empty() && t[0] == '[') ? read_json(sec, imp, snap) : read_text(sec, imp, snap);
+    records += read_section(lines, imp, snap, title, other);
     for (const auto& g : snap.gaps) imp.gaps.push_back(g);
     snap.gaps.clear();
-    if (!snap.samples.empty()) imp.series[0].push_back(std::move(snap));
-  }
+    if (!snap.samples.empty()) imp.series[0].push(std::move(snap));
+  } while (title);
+  if (lines.error()) return *lines.error();
   if (records == 0)
-    return make_error(ErrorCode::kParse, "no \"link <dev>/<port>\" record (not `rdma statistic "
-                      "show` output?)", source);
+    return not_this_format("`rdma statistic show` output (\"link <dev>/<port> name value ...\" records, or "
+                           "`rdma -j` JSON)", source, other);
   return imp;
+}
+
+Result<CounterImport> import_rdma_statistic(std::string_view text, const std::string& source) {
+  auto lines = text_line_source(std::string(text));
+  return import_rdma_statistic(*lines, source, ReadLimits{});
 }
 
 }  // namespace fabdiag

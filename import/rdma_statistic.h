@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "import/common.h"
+#include "import/input_reader.h"
 
 namespace fabdiag {
 
@@ -19,6 +20,11 @@ namespace fabdiag {
 /// 32-bit). "###" sections are snapshots in time order. A name without a number, or a number
 /// without a name, is a kParse gap naming the line.
 /// Errors: kParse when there is no "link" record.
+/// Streams `lines`: the text forms token by token, a JSON section (one record: `rdma -j` prints
+/// one array) held while it is parsed.
+Result<CounterImport> import_rdma_statistic(LineSource& lines, const std::string& source, const ReadLimits& limits);
+
+/// The same over a text held in memory, with the default limits.
 Result<CounterImport> import_rdma_statistic(std::string_view text, const std::string& source);
 
 }  // namespace fabdiag

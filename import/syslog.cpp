@@ -72,9 +72,14 @@ std::pair<size_t, size_t> find_phrase(const std::string& l) {
   return {std::string::npos, 0};
 }
 
+// Event times kept per interface for the busiest 24 h: enough for any real log (a flap a
+// second for 18 h); past it the window's count is a lower bound.
+constexpr size_t kMaxTimes = size_t{1} << 16;
+
 struct Events {
   size_t count = 0;
   std::vector<double> times;
+  size_t timed = 0;  // events with a timestamp (times holds the first kMaxTimes)
   size_t first_line = 0, last_line = 0;
   size_t merged = 0;  // lines folded into an event already counted
 };
@@ -119,42 +124,91 @@ std::optional<double> log_line_time_s(std::string_view raw) {
   return std::nullopt;
 }
 
-Result<CounterImport> import_syslog(std::string_view text, const std::string& source) {
+namespace {
+
+// A line a logger wrote: a timestamp, a kernel ring-buffer priority ("<6>"), or a
+// "kernel:" / "systemd-networkd[...]:" tag.
+bool looks_logged(const std::string& line) {
+  if (log_line_time_s(line)) return true;
+  std::string t = trim(line);
+  if (t.size() > 2 && t[0] == '<' && std::isdigit(static_cast<unsigned char>(t[1])) && t.find('>') < 5) return true;
+  return t.find("kernel: ") != std::string::npos || t.find("]: ") != std::string::npos;
+}
+
+// The interface a carrier-loss line is about, or "" when it is not one.
+std::string carrier_loss_iface(std::string_view raw) {
+  std::string l = lower(raw);
+  auto [at, len] = find_phrase(l);
+  if (at == std::string::npos) return {};
+  auto before = split_ws(raw.substr(0, at));
+  while (!before.empty() && lower(before.back()) == "nic") before.pop_back();
+  if (before.empty()) return {};
+  std::string iface = before.back();
+  while (!iface.empty() && iface.back() == ':') iface.pop_back();
+  if (!iface_like(iface) || iface == "kernel") return {};
+  return iface;
+}
+
+void count_event(Events& e, std::string_view raw, size_t line_no) {
+  auto t = log_line_time_s(raw);
+  if (t && !e.times.empty() && e.timed == e.count && std::abs(*t - e.times.back()) <= kSameEvent_s) {
+    ++e.merged;
+    return;
+  }
+  ++e.count;
+  if (t) {
+    ++e.timed;
+    if (e.times.size() < kMaxTimes) e.times.push_back(*t);
+    else e.times.back() = *t;  // the last time still merges the next line of the same flap
+  }
+  if (!e.first_line) e.first_line = line_no;
+  e.last_line = line_no;
+}
+
+// Most events within any 24 h of the sorted `t`.
+size_t max_in_a_day(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  size_t best = 0;
+  for (size_t i = 0, k = 0; i < t.size(); ++i) {
+    while (t[i] - t[k] > kDay_s) ++k;
+    best = std::max(best, i - k + 1);
+  }
+  return best;
+}
+
+}  // namespace
+
+Result<CounterImport> import_syslog(LineSource& lines, const std::string& source, const ReadLimits&) {
   CounterImport imp;
   imp.format = "syslog";
   imp.source = source;
   std::map<std::string, Events> events;
   std::vector<std::string> order;
-  size_t lines = 0, line_no = 0;
-  for (const auto& raw : split(text, '\n')) {
-    ++line_no;
-    if (trim(raw).empty()) continue;
-    ++lines;
-    std::string l = lower(raw);
-    auto [at, len] = find_phrase(l);
-    if (at == std::string::npos) continue;
-    auto before = split_ws(std::string_view(raw).substr(0, at));
-    while (!before.empty() && lower(before.back()) == "nic") before.pop_back();
-    if (before.empty()) continue;
-    std::string iface = before.back();
-    while (!iface.empty() && iface.back() == ':') iface.pop_back();
-    if (!iface_like(iface) || iface == "kernel") continue;
+  size_t non_blank = 0, logged = 0;
+  LineTally other;
+  while (auto raw = lines.next()) {
+    if (trim(*raw).empty()) continue;
+    ++non_blank;
+    std::string line(*raw);
+    std::string iface = carrier_loss_iface(line);
+    if (!iface.empty() || looks_logged(line)) ++logged;
+    else other.add(lines.line_no(), line);
+    if (iface.empty()) continue;
     auto [it, fresh] = events.try_emplace(iface);
     if (fresh) order.push_back(iface);
-    Events& e = it->second;
-    auto t = log_line_time_s(raw);
-    if (t && !e.times.empty() && e.times.size() == e.count && std::abs(*t - e.times.back()) <= kSameEvent_s) {
-      ++e.merged;
-      continue;
-    }
-    ++e.count;
-    if (t) e.times.push_back(*t);
-    if (!e.first_line) e.first_line = line_no;
-    e.last_line = line_no;
+    count_event(it->second, line, lines.line_no());
   }
-  if (lines == 0) return make_error(ErrorCode::kParse, "the log is empty", source);
-  imp.series.emplace_back(1);
-  Snapshot& snap = imp.series[0][0];
+  if (lines.error()) return *lines.error();
+  if (non_blank == 0) return make_error(ErrorCode::kParse, "the log is empty", source);
+  if (logged == 0 || (lines.nul_bytes() > 0 && logged * 2 < non_blank)) {
+    Error e = not_this_format("syslog, journal or dmesg lines (a timestamp such as \"Jan 10 12:00:01\", "
+                              "\"2024-01-10T12:00:01\" or \"[12345.678]\", or a carrier-loss message)",
+                              source, other);
+    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
+    return e;
+  }
+  imp.series.emplace_back();
+  Snapshot& snap = imp.series[0].push_empty();
   nlohmann::json ifaces = nlohmann::json::object();
   for (const auto& name : order) {
     const Events& e = events[name];
@@ -169,26 +223,26 @@ Result<CounterImport> import_syslog(std::string_view text, const std::string& so
                         {"first_line", e.first_line},
                         {"last_line", e.last_line},
                         {"lines_merged_into_one_event", e.merged}};
-    if (e.times.size() == e.count) {
-      std::vector<double> t = e.times;
-      std::sort(t.begin(), t.end());
-      size_t best = 0;
-      for (size_t i = 0, k = 0; i < t.size(); ++i) {
-        while (t[i] - t[k] > kDay_s) ++k;
-        best = std::max(best, i - k + 1);
-      }
+    if (e.timed == e.count) {
+      size_t best = max_in_a_day(e.times);
       snap.samples.push_back(make_counter(name, CounterGroup::kLogEvents,
                                           "carrier_lost_events_max_24h", best, "", src));
-      j["span_s"] = t.back() - t.front();
+      if (e.timed > e.times.size()) snap.samples.back().saturated = true;  // a lower bound
+      j["span_s"] = e.times.back() - e.times.front();
       j["max_in_24h"] = best;
     } else {
       j["span_s"] = nullptr;
     }
     ifaces[name] = j;
   }
-  imp.facts["lines_read"] = lines;
+  imp.facts["lines_read"] = non_blank;
   imp.facts["interfaces"] = ifaces;
   return imp;
+}
+
+Result<CounterImport> import_syslog(std::string_view text, const std::string& source) {
+  auto lines = text_line_source(std::string(text));
+  return import_syslog(*lines, source, ReadLimits{});
 }
 
 }  // namespace fabdiag

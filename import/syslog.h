@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "import/common.h"
+#include "import/input_reader.h"
 
 namespace fabdiag {
 
@@ -23,8 +24,15 @@ namespace fabdiag {
 /// Result: one snapshot, group log_events, per interface "carrier_lost_events" (the count) and,
 /// when every event has a timestamp, "carrier_lost_events_max_24h" (most events within any 24 h;
 /// Azure NHC fails at >= 5). facts.interfaces gives first/last event and the span. Other lines
-/// are ignored; a log without carrier loss is a valid, healthy input.
-/// Errors: kParse when the text holds no line at all.
+/// are ignored; a log without carrier loss is a valid, healthy input. Streamed: memory is the
+/// interfaces' event times (at most 65,536 per interface; past that the 24 h count is "at least").
+/// Errors: kParse when the text holds no line at all, or when no line looks logged (no
+/// timestamp, no "<6>" priority, no "kernel:" / "proc[pid]:" tag, no carrier-loss message) or
+/// it is binary (NUL bytes) with most lines not logged: "expected syslog, journal or dmesg
+/// lines ..." naming "SOURCE:LINE" of the first such line.
+Result<CounterImport> import_syslog(LineSource& lines, const std::string& source, const ReadLimits& limits);
+
+/// The same over a text held in memory, with the default limits.
 Result<CounterImport> import_syslog(std::string_view text, const std::string& source);
 
 /// Seconds of a log line's timestamp on a scale that only compares within one log (see above),

@@ -11,8 +11,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev doctest-dev libopenmpi-dev openmpi-bin
   # optional libraries (detected by CMake)
   libnl-3-dev libnl-genl-3-dev libibverbs-dev libyaml-cpp-dev
-  # tests, emulated cluster and benchmarks
-  iproute2 ethtool iperf3 python3 procps util-linux
+  # tests, emulated cluster and benchmarks (GNU time: peak RSS in scripts/bench-import-memory.sh)
+  iproute2 ethtool iperf3 python3 procps util-linux time
   # tests: read-only checks of the live host trace fabdiag's system calls
   strace
   # tests: a real node_exporter scrapes the `counters --format prometheus` textfile (the

@@ -14,6 +14,27 @@ bool is_header(const std::string& line) {
 
 }  // namespace
 
+EthtoolSLine parse_ethtool_s_line(std::string_view raw) {
+  EthtoolSLine out;
+  std::string line = trim(raw);
+  if (line.empty() || line[0] == '#') return out;  // ethtool never starts a line with '#'
+  if (is_header(line)) {
+    out.kind = EthtoolSLineKind::kHeader;
+    return out;
+  }
+  size_t colon = line.rfind(':');
+  out.has_name = colon != std::string::npos && colon > 0;
+  std::optional<uint64_t> v;
+  if (out.has_name) v = parse_u64(line.substr(colon + 1));
+  if (!v) {
+    out.kind = EthtoolSLineKind::kBad;
+    return out;
+  }
+  out.kind = EthtoolSLineKind::kStat;
+  out.stat = EthtoolStat{trim(line.substr(0, colon)), *v};
+  return out;
+}
+
 Result<EthtoolSText> parse_ethtool_s_text(std::string_view text, const std::string& source,
                                           EthtoolSStrictness strictness, size_t first_line) {
   EthtoolSText out;
@@ -21,29 +42,24 @@ Result<EthtoolSText> parse_ethtool_s_text(std::string_view text, const std::stri
   bool header_allowed = true;
   for (const auto& raw : split(text, '\n')) {
     ++line_no;
-    std::string line = trim(raw);
-    if (line.empty() || line[0] == '#') continue;  // ethtool never starts a line with '#'
-    if (header_allowed && is_header(line)) {
-      header_allowed = false;
+    EthtoolSLine l = parse_ethtool_s_line(raw);
+    if (l.kind == EthtoolSLineKind::kSkip) continue;
+    bool header = l.kind == EthtoolSLineKind::kHeader && header_allowed;
+    header_allowed = false;
+    if (header) continue;
+    if (l.kind == EthtoolSLineKind::kStat) {
+      out.stats.push_back(std::move(l.stat));
+      out.stat_lines.push_back(line_no);
       continue;
     }
-    header_allowed = false;
-    size_t colon = line.rfind(':');
-    bool has_name = colon != std::string::npos && colon > 0;
-    std::optional<uint64_t> v;
-    if (has_name) v = parse_u64(line.substr(colon + 1));
-    if (!v) {
-      if (strictness == EthtoolSStrictness::kLenient) {
-        out.bad_lines.push_back(line_no);
-        continue;
-      }
-      return make_error(ErrorCode::kParse,
-                        "line " + std::to_string(line_no) +
-                            (has_name ? " has no unsigned value: " : " is not \"name: value\": ") + line,
-                        source);
+    if (strictness == EthtoolSStrictness::kLenient) {
+      out.bad_lines.push_back(line_no);
+      continue;
     }
-    out.stats.push_back(EthtoolStat{trim(line.substr(0, colon)), *v});
-    out.stat_lines.push_back(line_no);
+    return make_error(ErrorCode::kParse,
+                      "line " + std::to_string(line_no) +
+                          (l.has_name ? " has no unsigned value: " : " is not \"name: value\": ") + trim(raw),
+                      source);
   }
   return out;
 }

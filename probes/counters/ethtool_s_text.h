@@ -26,6 +26,26 @@ struct EthtoolSText {
   std::vector<size_t> bad_lines;   ///< Lines that are not "name: number" (kLenient only).
 };
 
+/// What one line of `ethtool -S` output is.
+enum class EthtoolSLineKind {
+  kSkip,    ///< Blank, or a '#' comment.
+  kHeader,  ///< "NIC statistics:" (any "... statistics:") or "Standard stats for <if>:".
+  kStat,    ///< "<name>: <u64>", split at the last ':'.
+  kBad,     ///< Anything else.
+};
+
+/// One line, classified; `stat` is set for kStat; `has_name` tells a kBad line with a ':' (a
+/// value that is not an unsigned number) from one without.
+struct EthtoolSLine {
+  EthtoolSLineKind kind = EthtoolSLineKind::kSkip;
+  EthtoolStat stat;
+  bool has_name = false;
+};
+
+/// Classifies one line of `ethtool -S` output (the rules of parse_ethtool_s_text() below; a
+/// header is kHeader wherever it stands: the caller decides what a header after counters means).
+EthtoolSLine parse_ethtool_s_line(std::string_view line);
+
 /// Parses `ethtool -S` output: an optional header as the first line that is neither blank nor a
 /// '#' comment ("NIC statistics:", or "Standard stats for <if>:"), then "<name>: <u64>" lines,
 /// split at the last ':' (names may hold '.', '[', ']', so `ethtool -S <if> | grep prio` works

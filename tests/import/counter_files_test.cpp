@@ -17,11 +17,11 @@ constexpr const char* kPerfquery = "tests/fixtures/cases/017-perfquery-clean-xmi
 // Reads repository files by their relative name; counts the reads.
 struct RepoReader {
   int reads = 0;
-  InputTextReader reader() {
-    return [this](const std::string& name) -> Result<std::string> {
+  InputLineReader reader() {
+    return line_reader_of([this](const std::string& name) -> Result<std::string> {
       ++reads;
       return repo_text(name);
-    };
+    });
   }
 };
 
@@ -84,10 +84,10 @@ TEST_CASE("import_counter_files: errors name the file or the device") {
     int reads = 0;
     CounterFilesSpec spec;
     spec.files = {"missing.txt", kCrcRising};
-    auto r = import_counter_files(spec, [&](const std::string& name) -> Result<std::string> {
+    auto r = import_counter_files(spec, line_reader_of([&](const std::string& name) -> Result<std::string> {
       ++reads;
       return make_error(ErrorCode::kNotFound, "no such file", name);
-    });
+    }));
     REQUIRE_FALSE(r.ok());
     CHECK(reads == 1);
     CHECK(r.error().code == ErrorCode::kNotFound);
@@ -96,9 +96,9 @@ TEST_CASE("import_counter_files: errors name the file or the device") {
   SUBCASE("text no importer recognizes") {
     CounterFilesSpec spec;
     spec.files = {"notes.txt"};
-    auto r = import_counter_files(spec, [](const std::string&) -> Result<std::string> {
+    auto r = import_counter_files(spec, line_reader_of([](const std::string&) -> Result<std::string> {
       return std::string("just some words\nand more words\n");
-    });
+    }));
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == ErrorCode::kInvalidArgument);
     CHECK(r.error().source == "notes.txt");

@@ -1,0 +1,198 @@
+#include "import/format_detect.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "import/common.h"
+#include "import/syslog.h"
+#include "probes/topo/pci.h"
+
+namespace fabdiag {
+namespace {
+
+constexpr size_t kHeadLines = 256;
+
+bool has(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
+
+bool starts_with_any(std::string_view t, std::initializer_list<std::string_view> prefixes) {
+  for (auto p : prefixes)
+    if (starts_with(t, p)) return true;
+  return false;
+}
+
+// "17:00.0 Ethernet controller: ..." or "0000:17:00.0 ...": the header of an lspci function.
+bool looks_like_lspci_header(std::string_view line) {
+  if (line.empty() || line[0] == ' ' || line[0] == '\t') return false;
+  auto sp = line.find(' ');
+  if (sp == std::string_view::npos || line.find(": ", sp) == std::string_view::npos) return false;
+  std::string tok(line.substr(0, sp));
+  return parse_pci_address(tok).has_value() || parse_pci_address("0000:" + tok).has_value();
+}
+
+// mpirun --tag-output prefixes every line with "[1,0]<stdout>:".
+std::string_view strip_mpirun_tag(std::string_view line) {
+  if (!line.empty() && line[0] == '[')
+    if (auto tag = line.find("]<stdout>:"); tag != std::string_view::npos) return line.substr(tag + 10);
+  return line;
+}
+
+// nccl-tests' column header ("#  size  count  type  redop  root  time  algbw  busbw ...") or
+// its "# nThread 1 nGpus 1 ..." preamble.
+bool is_nccl_tests_line(std::string_view t) {
+  if (t.empty() || t[0] != '#') return false;
+  size_t body = t.find_first_not_of("# \t");
+  if (body == std::string_view::npos) return false;
+  auto words = split_ws(std::string(t.substr(body)));
+  if (words[0] == "nThread") return true;
+  if (words[0] != "size") return false;
+  for (const char* n : {"count", "type", "time", "algbw", "busbw"})
+    if (std::find(words.begin(), words.end(), n) == words.end()) return false;
+  return true;
+}
+
+// "link mlx5_0/1 ..." (rdma statistic show, text forms).
+bool is_rdma_link_record(std::string_view t) {
+  auto words = split_ws(std::string(t));
+  if (words.size() < 2 || words[0] != "link") return false;
+  auto slash = words[1].find('/');
+  return slash != std::string::npos && slash > 0 && parse_u64(words[1].substr(slash + 1)).has_value();
+}
+
+ToolText structured_marker(std::string_view t) {
+  if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
+    return ToolText::kEthtoolFec;
+  if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
+  if ((has(t, " mW / ") && has(t, "dBm")) || starts_with_any(t, {"Module temperature", "Laser output power"}))
+    return ToolText::kEthtoolM;
+  if (t[0] == '#' && has(t, "counters:") && has(t, "Lid")) return ToolText::kPerfquery;
+  if (starts_with_any(t, {"Errors for ", "## Summary:"})) return ToolText::kIbqueryerrors;
+  if (is_rdma_link_record(t)) return ToolText::kRdmaStatistic;
+  if (starts_with_any(t, {"hca_id:", "node_guid:", "sys_image_guid:", "phys_port_cnt:", "port_lid:", "active_mtu:"}))
+    return ToolText::kIbvDevinfo;
+  if (starts_with_any(t, {"CA '", "CA type:", "Node GUID:", "System image GUID:", "Port GUID:",
+                          "Capability mask:", "Physical state:"}))
+    return ToolText::kIbstat;
+  if ((starts_with(t, "Infiniband device '") && ends_with(t, "status:")) ||
+      starts_with_any(t, {"default gid:", "phys state:"}))
+    return ToolText::kIbstatus;
+  if (starts_with_any(t, {"LnkSta:", "LnkCap:", "ACSCtl:"})) return ToolText::kLspci;
+  if (is_nccl_tests_line(t)) return ToolText::kNcclTests;
+  if (starts_with(t, "GPU0") && has(t, "Affinity")) return ToolText::kNvsmiTopo;
+  return ToolText::kUnknown;
+}
+
+// "name: 123" with a name that holds no blank (or a "[0]: rx_..." queue prefix): the shape of
+// `ethtool -S` lines; ibstat's "Base lid: 12" and "Node GUID: 0x..." are not.
+bool is_counter_shaped(const std::string& t) {
+  size_t colon = t.rfind(':');
+  if (colon == std::string::npos || colon == 0 || !parse_u64(t.substr(colon + 1))) return false;
+  std::string name = trim(t.substr(0, colon));
+  return name[0] == '[' || name.find_first_of(" \t") == std::string::npos;
+}
+
+}  // namespace
+
+const char* describe(ToolText tool) {
+  switch (tool) {
+    case ToolText::kUnknown: return "text of no tool fabdiag reads";
+    case ToolText::kEthtoolS: return "`ethtool -S` output";
+    case ToolText::kEthtoolM: return "`ethtool -m` output";
+    case ToolText::kEthtoolFec: return "`ethtool --show-fec` output";
+    case ToolText::kPerfquery: return "perfquery output";
+    case ToolText::kIbqueryerrors: return "ibqueryerrors output";
+    case ToolText::kRdmaStatistic: return "`rdma statistic show` output";
+    case ToolText::kSyslog: return "syslog/journal/dmesg lines";
+    case ToolText::kLspci: return "`lspci -vvv` output";
+    case ToolText::kIbstat: return "ibstat output";
+    case ToolText::kIbstatus: return "ibstatus output";
+    case ToolText::kIbvDevinfo: return "ibv_devinfo output";
+    case ToolText::kNcclLog: return "an NCCL log";
+    case ToolText::kNcclTests: return "nccl-tests output";
+    case ToolText::kNvsmiTopo: return "`nvidia-smi topo -m` output";
+  }
+  return "unknown";
+}
+
+std::string quote_line(std::string_view line) {
+  std::string t = trim(line);
+  std::string out;
+  for (char c : t.substr(0, 80)) {  // printable ASCII only: the line may be binary
+    auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u >= 0x7f) ? '?' : c;
+  }
+  return "\"" + out + (t.size() > 80 ? "...\"" : "\"");
+}
+
+ToolText marker_of_line(std::string_view raw) {
+  std::string t = trim(strip_mpirun_tag(raw));
+  if (t.empty() || starts_with(t, "###")) return ToolText::kUnknown;
+  ToolText s = structured_marker(t);
+  if (s != ToolText::kUnknown) return s;
+  if (looks_like_lspci_header(raw)) return ToolText::kLspci;
+  if (has(t, "NCCL WARN") || has(t, "NCCL INFO")) return ToolText::kNcclLog;
+  return ToolText::kUnknown;
+}
+
+ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line) {
+  ToolEvidence log_marker, first;
+  size_t lines = 0, timestamped = 0, counters = 0, sysfs = 0;
+  bool binary = false;
+  for (size_t i = 0; i < head.size(); ++i) {
+    const std::string& raw = head[i];
+    binary = binary || raw.find('\0') != std::string::npos;
+    std::string t = trim(raw);
+    if (t.empty() || starts_with(t, "###")) continue;
+    ++lines;
+    if (first.line == 0) first = {ToolText::kUnknown, first_line + i, quote_line(t), false};
+    if (log_line_time_s(t)) {  // a log line: whatever it quotes is not a marker
+      ++timestamped;
+      continue;
+    }
+    ToolText m = marker_of_line(raw);
+    if (m == ToolText::kNcclLog && log_marker.line == 0) log_marker = {m, first_line + i, quote_line(t), false};
+    else if (m != ToolText::kUnknown && m != ToolText::kNcclLog)
+      return {m, first_line + i, quote_line(t), binary};
+    if (looks_like_sysfs_lines(t)) ++sysfs;
+    else if (is_counter_shaped(t)) ++counters;
+  }
+  ToolEvidence out = first;
+  out.binary = binary;
+  if (lines == 0) return out;
+  if (timestamped * 2 > lines) out.tool = ToolText::kSyslog;
+  else if (log_marker.line) out = {log_marker.tool, log_marker.line, log_marker.text, binary};
+  else if ((counters + sysfs) * 2 > lines) out.tool = ToolText::kEthtoolS;
+  return out;
+}
+
+ToolEvidence detect_tool_in_text(std::string_view text) {
+  std::vector<std::string> head;
+  size_t pos = 0;
+  while (pos < text.size() && head.size() < kHeadLines) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view l = text.substr(pos, end - pos);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    head.emplace_back(l);
+    pos = end + 1;
+  }
+  return detect_tool(head);
+}
+
+Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
+                        size_t first_line) {
+  if (named == ToolText::kSyslog || named == ToolText::kNcclLog || named == ToolText::kNcclTests)
+    return Ok{};
+  for (size_t i = 0; i < head.size(); ++i) {
+    std::string t = trim(head[i]);
+    if (t.empty() || log_line_time_s(t)) continue;
+    ToolText m = marker_of_line(head[i]);
+    if (m == ToolText::kUnknown || m == ToolText::kNcclLog || m == named) continue;
+    return make_error(ErrorCode::kParse,
+                      std::string("expected ") + describe(named) + ", but this is " + describe(m) + ": " +
+                          quote_line(t),
+                      line_source(source, first_line + i));
+  }
+  return Ok{};
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,74 @@
+// Which tool wrote a text: the one place that knows every reader's markers, used by
+// `counters --from` (import/counter_formats.h), `check --from` (import/host_formats.h) and
+// every `fabdiag import FORMAT` to detect a format or to refuse a file that is another tool's.
+// Detection needs positive evidence: a marker line only that tool prints, or (syslog, ethtool -S)
+// a majority of lines of its shape; a text that is nobody's is kUnknown, never a guess.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace fabdiag {
+
+/// The tools whose text fabdiag reads.
+enum class ToolText {
+  kUnknown,
+  kEthtoolS,       ///< `ethtool -S` (and `grep "" /sys/class/{infiniband,net}/...` path:value lines)
+  kEthtoolM,       ///< `ethtool -m`
+  kEthtoolFec,     ///< `ethtool [-I] --show-fec`
+  kPerfquery,      ///< `perfquery`
+  kIbqueryerrors,  ///< `ibqueryerrors`
+  kRdmaStatistic,  ///< `rdma statistic show`
+  kSyslog,         ///< syslog, journal or dmesg lines
+  kLspci,          ///< `lspci -vvv`
+  kIbstat,         ///< `ibstat`
+  kIbstatus,       ///< `ibstatus`
+  kIbvDevinfo,     ///< `ibv_devinfo`
+  kNcclLog,        ///< NCCL_DEBUG log lines ("NCCL INFO", "NCCL WARN")
+  kNcclTests,      ///< nccl-tests result tables
+  kNvsmiTopo,      ///< `nvidia-smi topo -m`
+};
+
+/// "`ethtool -S` output", "ibstat output", ... for messages.
+const char* describe(ToolText tool);
+
+/// The tool a single line betrays by a marker only that tool prints ("CA 'mlx5_0'" -> ibstat,
+/// "hca_id:" -> ibv_devinfo, "FEC parameters for eth0:" -> ethtool --show-fec, "NIC
+/// statistics:" -> ethtool -S, ...); kUnknown when the line could be anyone's. "###" titles of
+/// case files are not markers.
+ToolText marker_of_line(std::string_view line);
+
+/// What the first lines of an input say about its tool.
+struct ToolEvidence {
+  ToolText tool = ToolText::kUnknown;
+  size_t line = 0;   ///< 1-based line of the evidence (the marker, or the first line counted).
+  std::string text;  ///< That line, trimmed and cut to 80 characters.
+  bool binary = false;  ///< The lines hold NUL bytes (no text tool prints one).
+};
+
+/// Names the tool of `head` (the first lines of an input, line i numbered first_line + i):
+/// the first marker line wins; without one, syslog when most non-blank lines start with a
+/// timestamp, ethtool -S when most are "name: integer" with a name without blanks, or sysfs
+/// path:value lines; kUnknown otherwise.
+ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line = 1);
+
+/// The same over a whole text (tests, small inputs): its first 256 lines.
+ToolEvidence detect_tool_in_text(std::string_view text);
+
+/// Checks that `head` may be `named`'s output: kParse naming "SOURCE:LINE" when a marker line
+/// says it is another tool's ("expected `ethtool -S` output, but this is ibstat output: line 1
+/// \"CA 'mlx5_0'\""). Logs (syslog, NCCL logs) and nccl-tests output carry other tools' lines,
+/// so only the structured formats are refused this way.
+Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
+                        size_t first_line = 1);
+
+/// A line for messages: trimmed, cut to 80 characters, bytes other than printable ASCII as
+/// '?', quoted: "\"CA 'mlx5_0'\"".
+std::string quote_line(std::string_view line);
+
+}  // namespace fabdiag

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `fabdiag import` / `counters --from` on inputs that are not the named format: exit 2 with a
+# message naming the file:line and what the text is; a cut nccl-tests section is exit 4 with
+# the section under errors[]; --max-findings summarises repeated tables.
+#   tests/cli/import_refusals_test.sh FABDIAG
+set -u
+bin=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+f=$src/tests/fixtures
+fail=0
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+
+# expect RC PATTERN ARGS...: the exit code, and an extended regex stderr must match.
+expect() {
+  local rc=$1 pattern=$2; shift 2
+  "$bin" "$@" >"$t/out" 2>"$t/err" </dev/null
+  local got=$?
+  if [ "$got" != "$rc" ] || ! grep -aEq -- "$pattern" "$t/err"; then
+    echo "FAIL: fabdiag $* -> exit $got (expected $rc), stderr: $(head -c 400 "$t/err")"
+    echo "      wanted /$pattern/"
+    fail=$((fail + 1))
+  fi
+}
+
+ibstat=$f/cases/013-ibstat-cx7-two-ports-down.input.txt
+fec=$f/cases/036-ethtool-show-fec-per-lane-corrected-uncorrectable-blocks.input.txt
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected \`ethtool -S\` output, but this is ibstat output: \"CA 'mlx5_0'\"" \
+  import ethtool-s "$ibstat"
+expect 2 "cannot tell which tool wrote this: it looks like ibstat output, not counters \(line 1" counters --from "$ibstat"
+expect 2 "it looks like ibv_devinfo output" counters --from "$f/ibv_devinfo/verbose-roce.txt"
+expect 2 "it looks like binary data" counters --from "$f/import/binary-junk.bin"
+expect 2 "036-ethtool-show-fec[^:]*:2: expected \`ethtool -S\` output, but this is \`ethtool --show-fec\` output" \
+  import ethtool-s "$fec"
+expect 2 "binary-junk.bin:1: expected syslog, journal or dmesg lines.*NUL bytes" import syslog "$f/import/binary-junk.bin"
+expect 2 "verbose-roce.txt:1: expected ibstat output, but this is ibv_devinfo output" import ibstat "$f/ibv_devinfo/verbose-roce.txt"
+
+# A cut section: exit 4, the section under errors[].
+"$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --format json >"$t/cut.json" 2>/dev/null
+rc=$?
+if [ "$rc" != 4 ] || ! grep -q 'holds no result table: NOT READ' "$t/cut.json" ||
+   ! grep -q 'cut-after-section-header.txt:10' "$t/cut.json"; then
+  echo "FAIL: import nccl-tests of a cut section: exit $rc, errors: $(grep -o '"errors".*' "$t/cut.json" | head -c 300)"
+  fail=$((fail + 1))
+fi
+
+# --max-findings 1: case 001's two tables -> one listed, one summarised.
+"$bin" import nccl-tests "$f/cases/001-nccltests-allreduce-alltoall-8node-ib.input.txt" --max-findings 1 \
+  --format json >"$t/one.json" 2>/dev/null
+python3 - "$t/one.json" <<'PY' || fail=$((fail + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+assert len(d["tables"]) == 1, d.keys()
+n = d["tables_not_listed"]
+assert n["tables"] == 1 and n["sizes"][0]["collective"] == "alltoall" and n["sizes"][0]["runs"] == 1, n
+PY
+
+# ethtool-fec reads case 036: the FEC counters on eth0, the mode as a fact.
+"$bin" import ethtool-fec "$fec" --format json >"$t/fec.json" 2>/dev/null
+python3 - "$t/fec.json" <<'PY' || fail=$((fail + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+c = {x["name"]: x["value"] for x in d["counters"] if x["device"] == "eth0"}
+assert c["fec-uncorrectable_blocks"] == 145 and c["fec-uncorrectable_blocks_lane0"] == 128, c
+assert d["imports"][0]["facts"]["fec"]["eth0"]["active"] == "None", d["imports"]
+PY
+
+[ "$fail" -eq 0 ] && echo "import refusals: all passed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,103 @@
+// LineSource: lines of a file, stdin or a text, one at a time in bounded memory.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "core/line_source.h"
+
+using namespace fabdiag;
+
+namespace {
+
+std::vector<std::string> all_lines(LineSource& s) {
+  std::vector<std::string> out;
+  while (auto l = s.next()) out.emplace_back(*l);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("text_line_source: line ends, CRLF, a last line without newline, numbers") {
+  auto s = text_line_source("a\r\n\nb\nlast");
+  CHECK(all_lines(*s) == std::vector<std::string>{"a", "", "b", "last"});
+  CHECK(s->line_no() == 4);
+  CHECK(s->bytes_read() == 10);
+  CHECK(all_lines(*text_line_source("")).empty());
+  CHECK(all_lines(*text_line_source("x\n")) == std::vector<std::string>{"x"});
+}
+
+TEST_CASE("lines across chunk boundaries, a line past the limit is cut, NUL bytes counted") {
+  // A reader giving 3 bytes at a time.
+  std::string text = std::string("0123456789\nab") + '\0' + "c\n" + std::string(100, 'x') + "\nend\n";
+  size_t at = 0;
+  ChunkLineSource s(
+      [&](char* buf, size_t size) -> Result<size_t> {
+        size_t n = std::min<size_t>({size, 3, text.size() - at});
+        std::memcpy(buf, text.data() + at, n);
+        at += n;
+        return n;
+      },
+      16);
+  auto lines = all_lines(s);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] == "0123456789");
+  CHECK(lines[1] == std::string("ab") + '\0' + "c");
+  CHECK(lines[2] == std::string(16, 'x'));
+  CHECK(lines[3] == "end");
+  CHECK(s.cut_lines() == 1);
+  CHECK(s.nul_bytes() == 1);
+}
+
+TEST_CASE("a read error ends the lines and is kept") {
+  int calls = 0;
+  ChunkLineSource s([&](char* buf, size_t) -> Result<size_t> {
+    if (calls++ == 0) {
+      std::memcpy(buf, "one\ntw", 6);
+      return size_t{6};
+    }
+    return make_error(ErrorCode::kIo, "read failed: Input/output error", "f");
+  });
+  CHECK(all_lines(s) == std::vector<std::string>{"one", "tw"});
+  REQUIRE(s.error().has_value());
+  CHECK(s.error()->code == ErrorCode::kIo);
+}
+
+TEST_CASE("open_line_source: a file, a directory, a missing file") {
+  std::string path = "/tmp/fabdiag_line_source_test." + std::to_string(::getpid());
+  std::ofstream(path) << "x: 1\ny: 2\n";
+  auto f = open_line_source(path);
+  REQUIRE(f.ok());
+  CHECK(all_lines(**f) == std::vector<std::string>{"x: 1", "y: 2"});
+  ::unlink(path.c_str());
+  auto dir = open_line_source("/tmp");
+  REQUIRE_FALSE(dir.ok());
+  CHECK(dir.error().code == ErrorCode::kInvalidArgument);
+  auto missing = open_line_source(path);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::kNotFound);
+  CHECK(missing.error().source == path);
+}
+
+TEST_CASE("PeekedLineSource: the head is replayed, then the rest, numbers continue") {
+  PeekedLineSource p(text_line_source("1\n2\n3\n4\n5\n"), 2);
+  CHECK(p.head() == std::vector<std::string>{"1", "2"});
+  CHECK_FALSE(p.head_is_all());
+  CHECK(p.line_no() == 0);
+  CHECK(*p.next() == "1");
+  CHECK(p.line_no() == 1);
+  CHECK(*p.next() == "2");
+  CHECK(p.line_no() == 2);
+  CHECK(*p.next() == "3");
+  CHECK(p.line_no() == 3);
+  CHECK(all_lines(p) == std::vector<std::string>{"4", "5"});
+  PeekedLineSource small(text_line_source("a\n"), 10);
+  CHECK(small.head_is_all());
+  CHECK(all_lines(small) == std::vector<std::string>{"a"});
+  // Reading ahead stops at the byte bound.
+  PeekedLineSource bytes(text_line_source(std::string(50, 'a') + "\nb\nc\n"), 10, 20);
+  CHECK(bytes.head().size() == 1);
+  CHECK(all_lines(bytes).size() == 3);
+}
