@@ -68,6 +68,11 @@ static_assert(ethnl::kStatsGroupCount == __ETHTOOL_STATS_CNT);
 static_assert(ethnl::kBitsetNomask == ETHTOOL_A_BITSET_NOMASK);
 static_assert(ethnl::kBitsetSize == ETHTOOL_A_BITSET_SIZE);
 static_assert(ethnl::kBitsetValue == ETHTOOL_A_BITSET_VALUE);
+static_assert(kNlmFlagCapped == NLM_F_CAPPED);
+static_assert(kNlmFlagAckTlvs == NLM_F_ACK_TLVS);
+static_assert(kNlmsgerrAttrMsg == NLMSGERR_ATTR_MSG);
+static_assert(kNlmsgHeaderLen == NLMSG_HDRLEN);
+static_assert(kNlmsgerrLen == sizeof(nlmsgerr));
 
 namespace {
 
@@ -95,23 +100,15 @@ int on_ack(nl_msg*, void* arg) {
 }
 
 // NLMSG_ERROR: keep the errno and the extended-ack message (NLMSGERR_ATTR_MSG) when present.
+// libnl calls this only for a message that holds a whole struct nlmsgerr.
 int on_error(sockaddr_nl*, nlmsgerr* err, void* arg) {
   auto* ex = static_cast<Exchange*>(arg);
   ex->done = true;
   ex->reply.error = err->error < 0 ? -err->error : err->error;
   const auto* nlh = reinterpret_cast<const nlmsghdr*>(reinterpret_cast<const char*>(err) - NLMSG_HDRLEN);
-  if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
-    size_t skip = sizeof(nlmsgerr);
-    if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) skip += err->msg.nlmsg_len - NLMSG_HDRLEN;
-    size_t total = nlh->nlmsg_len - NLMSG_HDRLEN;
-    if (skip < total) {
-      const auto* tlv = reinterpret_cast<const uint8_t*>(err) + NLMSG_ALIGN(skip);
-      size_t tlv_len = total > NLMSG_ALIGN(skip) ? total - NLMSG_ALIGN(skip) : 0;
-      if (auto attrs = parse_nlattrs(tlv, tlv_len, "netlink extended ack"))
-        for (const auto& a : *attrs)
-          if (a.type == NLMSGERR_ATTR_MSG) ex->reply.error_message = nlattr_string(a);
-    }
-  }
+  std::string message = netlink_extack_message(reinterpret_cast<const uint8_t*>(err),
+                                               nlh->nlmsg_len - NLMSG_HDRLEN, nlh->nlmsg_flags);
+  if (!message.empty()) ex->reply.error_message = std::move(message);
   return NL_STOP;
 }
 

@@ -46,6 +46,24 @@ Result<std::vector<NlAttr>> parse_nlattrs(const uint8_t* data, size_t len, const
   return out;
 }
 
+std::string netlink_extack_message(const uint8_t* err, size_t len, uint16_t nlmsg_flags) {
+  if (!(nlmsg_flags & kNlmFlagAckTlvs) || len < kNlmsgerrLen) return {};
+  size_t skip = kNlmsgerrLen;
+  if (!(nlmsg_flags & kNlmFlagCapped)) {
+    uint32_t request_len;  // nlmsgerr.msg.nlmsg_len: the echoed request, header included
+    std::memcpy(&request_len, err + 4, sizeof request_len);
+    skip += static_cast<uint32_t>(request_len - kNlmsgHeaderLen);  // as the u32 sum in C
+  }
+  if (skip >= len) return {};
+  size_t start = align4(skip);
+  size_t tlv_len = len > start ? len - start : 0;
+  std::string message;
+  if (auto attrs = parse_nlattrs(err + start, tlv_len, "netlink extended ack"))
+    for (const auto& a : *attrs)
+      if (a.type == kNlmsgerrAttrMsg) message = nlattr_string(a);
+  return message;
+}
+
 Result<std::vector<NlAttr>> parse_nested(const NlAttr& nest, const std::string& what) {
   return parse_nlattrs(nest.data, nest.len, what);
 }

@@ -47,6 +47,24 @@ std::string nlattr_string(const NlAttr& a);
 /// Payload as an array of u64 (FEC statistics); nullopt when the length is not a multiple of 8.
 std::optional<std::vector<uint64_t>> nlattr_u64_array(const NlAttr& a);
 
+/// Netlink message header flags of an NLMSG_ERROR (linux:include/uapi/linux/netlink.h):
+/// NLM_F_CAPPED (the request is not echoed back) and NLM_F_ACK_TLVS (extended-ack attributes
+/// follow); NLMSGERR_ATTR_MSG, the attribute holding the kernel's message; the sizes of
+/// struct nlmsghdr and struct nlmsgerr. Checked against the headers in ethtool_netlink.cpp.
+constexpr uint16_t kNlmFlagCapped = 0x100;
+constexpr uint16_t kNlmFlagAckTlvs = 0x200;
+constexpr uint16_t kNlmsgerrAttrMsg = 1;
+constexpr size_t kNlmsgHeaderLen = 16;
+constexpr size_t kNlmsgerrLen = 20;
+
+/// The extended-ack message of an NLMSG_ERROR: `err` is the message's payload (a struct
+/// nlmsgerr: the errno, the header of the request it answers and, unless NLM_F_CAPPED is in
+/// `nlmsg_flags`, the rest of that request), `len` its length (nlmsg_len - 16). When
+/// NLM_F_ACK_TLVS is set, the attributes after it are parsed and the last NLMSGERR_ATTR_MSG
+/// string is returned; empty when there is none, the flag is not set, or the payload is shorter
+/// than struct nlmsgerr or malformed.
+std::string netlink_extack_message(const uint8_t* err, size_t len, uint16_t nlmsg_flags);
+
 /// Builds an attribute area. Nests are opened and closed explicitly:
 ///   NlAttrWriter w; size_t h = w.begin_nest(1); w.put_string(2, "eth0"); w.end_nest(h);
 class NlAttrWriter {
