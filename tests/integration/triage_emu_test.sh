@@ -10,20 +10,8 @@
 #   e2) a host that never answers           -> exit 4 within the timeout, error naming it
 # Needs root (namespaces, tc) and mpirun; prints "SKIPPED: reason" and exits 77 otherwise.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-emu=$root/scripts/emucluster.sh
-state=$(mktemp -d /tmp/fabdiag-triage-test.XXXXXX)
-rmdir "$state"
-export FABDIAG_EMU_STATE=$state
-
-[ "$(id -u)" -eq 0 ] || { echo "SKIPPED: needs root for network namespaces and tc"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIPPED: mpirun not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIPPED: python3 not installed (JSON assertions)"; exit 77; }
-if [ -f /run/fabdiag-emucluster.state ] && [ -f "$(cat /run/fabdiag-emucluster.state 2>/dev/null)/env" ]; then
-  echo "SKIPPED: another emulated cluster is up ($(cat /run/fabdiag-emucluster.state)); not tearing it down"
-  exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+emu_prelude triage-test "$1"
 
 bumper=""
 cleanup() {

@@ -10,20 +10,8 @@
 # Needs root (namespaces, tc), mpirun and python3; prints "SKIPPED: reason" and exits 77
 # otherwise, or when another emulated cluster is up (one per machine).
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-emu=$root/scripts/emucluster.sh
-state=$(mktemp -d /tmp/fabdiag-triage-partial.XXXXXX)
-rmdir "$state"
-export FABDIAG_EMU_STATE=$state
-
-[ "$(id -u)" -eq 0 ] || { echo "SKIPPED: needs root for network namespaces and tc"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIPPED: mpirun not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIPPED: python3 not installed (JSON assertions)"; exit 77; }
-if [ -f /run/fabdiag-emucluster.state ] && [ -f "$(cat /run/fabdiag-emucluster.state 2>/dev/null)/env" ]; then
-  echo "SKIPPED: another emulated cluster is up ($(cat /run/fabdiag-emucluster.state)); not tearing it down"
-  exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+emu_prelude triage-partial "$1"
 set -m  # background jobs keep SIGINT
 
 out=$(mktemp -d)
@@ -40,65 +28,17 @@ walk=(triage --hostfile "$state/hostfile" --mpirun-args-file "$state/mpirun-args
       --pair-size 4M --pair-iters 5)
 fails=0
 
-wait_for_checkpoint() { # file, python expression over d
-  local f=$1 expr=$2 i
-  for i in $(seq 900); do
-    if [ -s "$f" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('yes' if ($expr) else 'no')" "$f" 2>/dev/null | grep -q yes; then
-      return 0
-    fi
-    kill -0 "$job" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-
-finish() { # name: waits (at most 60 s: mpirun's own stop takes up to 10 s) and keeps the exit code
-  local name=$1 i
-  for i in $(seq 600); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$job" 2>/dev/null && { echo "FAIL $name: still running 60 s on"; kill -KILL -- "-$job"; }
-  wait "$job"
-  echo $? >"$out/$name.rc"
-  job=""
-}
-
-check() { # name, python assertions over d (stdout), o (-o file), c (checkpoint), rc
-  local name=$1 code=$2
-  if python3 - "$out" "$name" <<PY
-import json, os, sys
-out, name = sys.argv[1], sys.argv[2]
-def load(path):
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return None
-    text = open(path).read()
-    doc, end = json.JSONDecoder().raw_decode(text)
-    if text[end:].strip():
-        raise SystemExit(f"{path}: more than one JSON document")
-    return doc
-rc = int(open(f"{out}/{name}.rc").read())
-out_text = open(f"{out}/{name}.json").read()
-d = load(f"{out}/{name}.json")
-o = load(f"{out}/{name}.o.json")
-c = load(f"{out}/{name}.ckpt")
-fails = 0
-def ok(what, cond):
-    global fails
-    print(("ok: " if cond else "FAIL: ") + name + ": " + what)
-    fails += 0 if cond else 1
+CHECK_HELPERS='
 def sweeps_with_numbers(doc):
     return [b["collective"] for b in doc["data"]["bench"]
-            if b["results"] and all(r["busbw_bytes_per_s"] > 0 for r in b["results"])]
-$code
-sys.exit(1 if fails else 0)
-PY
-  then :; else fails=$((fails + 1)); grep -v setpgid "$out/$name.err" | tail -5; fi
-}
+            if b["results"] and all(r["busbw_bytes_per_s"] > 0 for r in b["results"])]'
 
 echo "a) SIGINT once both sweeps finished" >&2
-"$bin" "${walk[@]}" --checkpoint "$out/a.ckpt" >"$out/a.json" 2>"$out/a.err" &
+"$bin" "${walk[@]}" --checkpoint "$out/a.ckpt" >"$out/a.out" 2>"$out/a.err" &
 job=$!
-if wait_for_checkpoint "$out/a.ckpt" 'len(d["data"].get("bench", [])) == 2'; then kill -INT "$job"; fi
-finish a
-check a '
+if wait_for_checkpoint "$out/a.ckpt" 'len(d["data"].get("bench", [])) == 2' 90; then kill -INT "$job"; fi
+finish_job a "$out" 60
+check_json "$out" a '
 ok("exit 130", rc == 130)
 ok("stdout one JSON document, partial", d is not None and d.get("partial") is True)
 ok("cut by SIGINT", d["cut"]["reason"] == "interrupted by SIGINT")
@@ -109,10 +49,10 @@ ok("checkpoint valid JSON with the sweeps", c is not None and len(c["data"]["ben
 '
 
 echo "b) --timeout 12 with -o" >&2
-"$bin" "${walk[@]}" --timeout 12 -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.json" 2>"$out/b.err" &
+"$bin" "${walk[@]}" --timeout 12 -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.out" 2>"$out/b.err" &
 job=$!
-finish b
-check b '
+finish_job b "$out" 60
+check_json "$out" b '
 ok("exit 4", rc == 4)
 ok("stdout empty (the result went to -o)", out_text == "")
 ok("-o partial, cut by the deadline", o is not None and o["partial"] is True and o["cut"]["reason"] == "deadline of 12 s (--timeout) passed")
