@@ -34,15 +34,15 @@ void to_json(nlohmann::json& j, const Error& e) {
   if (!e.context.empty()) j["context"] = e.context;
 }
 
-void to_json(nlohmann::json& j, const Envelope& e) {
-  j = nlohmann::json::object();
+nlohmann::json envelope_json_without_data(const Envelope& e) {
+  nlohmann::json j = nlohmann::json::object();
   j["schema"] = e.schema;
   j["tool_version"] = e.tool_version;
   j["hosts"] = e.hosts;
   j["started_at"] = e.started_at;
   j["duration_s"] = e.duration_s;
   j["params"] = e.params;
-  j["data"] = e.data;
+  j["data"] = nullptr;
   j["findings"] = e.findings;
   j["errors"] = nlohmann::json::array();
   for (const auto& err : e.errors) j["errors"].push_back(err);
@@ -50,8 +50,13 @@ void to_json(nlohmann::json& j, const Envelope& e) {
     j["partial"] = true;
     j["cut"] = {{"reason", e.cut.reason}, {"during", e.cut.during}, {"not_run", e.cut.not_run}};
   }
+  return j;
 }
 
+void to_json(nlohmann::json& j, const Envelope& e) {
+  j = envelope_json_without_data(e);
+  j["data"] = e.data;
+}
 
 Result<Envelope> envelope_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return make_error(ErrorCode::kParse, "result document is not a JSON object");

@@ -48,6 +48,9 @@ Envelope make_envelope(const std::string& schema);
 void finish_envelope(Envelope& env, std::chrono::steady_clock::time_point started);
 
 void to_json(nlohmann::json& j, const Envelope& e);
+/// The JSON of `e` with "data": null in data's place: for writers that serialise e.data where
+/// it stands instead of copying it (report/render.cpp).
+nlohmann::json envelope_json_without_data(const Envelope& e);
 /// Errors: kParse when required keys (schema, data) are missing or of the wrong type.
 Result<Envelope> envelope_from_json(const nlohmann::json& j);
 
