@@ -41,7 +41,7 @@ FamilyKey counter_family(CounterCategory c, const std::string& unit) {
 
 bool classified(const Counter& c) {
   if (c.category == CounterCategory::kOther) return false;
-  return classify_counter(c.group, c.name).known;
+  return counter_known(c.group, c.name);
 }
 
 // Drops binary noise from unit conversions (0.0794 mW / 1000 = 7.939999999999999e-05 W):

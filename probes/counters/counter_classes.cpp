@@ -54,9 +54,7 @@ std::string normalize_counter_name(std::string_view name) {
 
 namespace {
 
-// `with_guess`: compute the keyword guess of an unknown name (a hint for classify_counter's
-// callers; make_counter does not keep it, so counter_facts skips the cost).
-CounterClass class_of(const CounterKbEntry* e, std::string_view name, bool with_guess = true) {
+CounterClass class_of(const CounterKbEntry* e, std::string_view name) {
   CounterClass c;
   if (e) {
     c.category = e->category;
@@ -69,7 +67,7 @@ CounterClass class_of(const CounterKbEntry* e, std::string_view name, bool with_
     c.known = true;
     return c;
   }
-  if (with_guess) c.guess = guess_category(name);
+  c.guess = guess_category(name);
   c.canonical = std::string(name);
   return c;
 }
@@ -122,11 +120,21 @@ std::string counter_unit(CounterGroup group, std::string_view name) {
 CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name) {
   const CounterKbEntry* e = counter_kb().find(group, name);
   CounterFacts f;
-  f.cls = class_of(e, name, false);
+  if (e) {
+    f.category = e->category;
+    f.rule = e->rule;
+    f.canonical = e->alias_of.empty() ? std::string(name) : e->alias_of;
+  } else {
+    f.canonical = std::string(name);
+  }
   f.unit = unit_of(e, name);
   f.scale = e ? e->scale : 1;
   f.width = width_of(e, group, driver);
   return f;
+}
+
+bool counter_known(CounterGroup group, std::string_view name) {
+  return counter_kb().find(group, name) != nullptr;
 }
 
 uint64_t counter_scale(CounterGroup group, std::string_view name) {

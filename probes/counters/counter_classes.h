@@ -65,15 +65,22 @@ std::string counter_unit(CounterGroup group, std::string_view name);
 uint64_t counter_scale(CounterGroup group, std::string_view name);
 
 /// Everything make_counter needs to know about one name, from a single knowledge-base lookup:
-/// the same answers as classify_counter (without the keyword guess of an unknown name),
-/// counter_unit, counter_scale and counter_width.
+/// the same answers as classify_counter's category, rule and canonical name (without the
+/// texts: meaning, family and source stay in the knowledge base), counter_unit, counter_scale
+/// and counter_width. Called once per counter read, so it copies no more than that.
 struct CounterFacts {
-  CounterClass cls;
+  CounterCategory category = CounterCategory::kUnknown;
+  CounterRule rule = CounterRule::kUnknown;
+  std::string canonical;
   std::string unit;
   uint64_t scale = 1;
   CounterWidth width;
 };
 CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name);
+
+/// True when the knowledge base has `name` for `group` (classify_counter(...).known, without
+/// building the class).
+bool counter_known(CounterGroup group, std::string_view name);
 
 /// `name` with every run of ASCII digits replaced by one '#'.
 std::string normalize_counter_name(std::string_view name);

@@ -291,9 +291,9 @@ Counter make_counter(std::string device, CounterGroup group, std::string name, u
   CounterFacts facts = counter_facts(group, driver, name);  // one knowledge-base lookup
   c.device = std::move(device);
   c.group = group;
-  c.category = facts.cls.category;
-  c.rule = facts.cls.rule;
-  c.canonical = std::move(facts.cls.canonical);
+  c.category = facts.category;
+  c.rule = facts.rule;
+  c.canonical = std::move(facts.canonical);
   c.unit = std::move(facts.unit);
   c.scale = facts.scale;
   CounterWidth w = facts.width;
