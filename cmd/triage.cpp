@@ -106,9 +106,14 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   }
   perf::Comm& comm = (*session)->world();
   const std::string& host = comm.hosts()[static_cast<size_t>(comm.rank())];
-  triage::NodeReadOptions node{FsRoot(triage::expand_host_placeholder(g.sysfs_root, host),
-                                      triage::expand_host_placeholder(g.procfs_root, host)),
-                               true};
+  auto sysfs = triage::expand_host_placeholder(g.sysfs_root, host);
+  auto procfs = triage::expand_host_placeholder(g.procfs_root, host);
+  if (!sysfs || !procfs) {  // this rank's host only: the others would wait for it, so abort the job
+    print_error(comm.describe_rank(comm.rank()) + ": " + (sysfs ? procfs.error() : sysfs.error()).to_string());
+    if (comm.size() > 1) (*session)->abort(kExitUsage);
+    return kExitUsage;
+  }
+  triage::NodeReadOptions node{FsRoot(*sysfs, *procfs), true};
   if (comm.size() < 2) {
     print_error("triage needs at least 2 nodes: run it under `mpirun -np N --map-by node fabdiag triage` "
                 "or give --hostfile");
