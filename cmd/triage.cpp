@@ -10,6 +10,7 @@
 #include "cmd/triage_view.h"
 #include "cmd/partial_run.h"
 #include "core/atomic_file.h"
+#include "core/environment.h"
 #include "core/exit_codes.h"
 #include "core/run_cut.h"
 #include "core/subprocess.h"
@@ -215,6 +216,13 @@ int emit_cut_launch(const GlobalOptions& g, const TriageOptions& o, const std::v
 }
 
 int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
+  // mpirun is looked up in the caller's PATH and runs the caller's --mpirun-arg flags: running
+  // setuid or setgid, that would run the caller's programs with the file owner's privileges.
+  if (process_environment().secure()) {
+    print_error("--hostfile: refused: fabdiag runs setuid or setgid, and mpirun would be found in the caller's PATH "
+                "(run triage --hostfile as the user who may start the job)");
+    return kExitUsage;
+  }
   auto hosts = triage::read_hostfile(o.hostfile);
   if (!hosts) {
     print_error(hosts.error().to_string());
