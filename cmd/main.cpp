@@ -72,7 +72,8 @@ CLI::App* add_topo_command(CLI::App& app, TopoOptions& o) {
       "topo", "GPU/NIC/CPU/NUMA matrix like `nvidia-smi topo -m`, NVLink, rails, PCIe link speed/width, drift");
   sub->add_option("--nvml-lib", o.nvml_lib,
                   "NVML library to dlopen for GPU names and NVLinks (default: $FABDIAG_NVML_LIB, else "
-                  "libnvidia-ml.so.1 when reading this machine's /sys)")
+                  "libnvidia-ml.so.1 when reading this machine's /sys; running setuid or setgid the variable is "
+                  "ignored and this flag refused)")
       ->type_name("PATH");
   sub->add_option("--against", o.against,
                   "Report what changed since BASELINE, a saved `fabdiag topo --format json` result: lost "

@@ -54,6 +54,12 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
                 "fixture such as tests/fixtures/dgx8)");
     return kExitUsage;
   }
+  // Running setuid/setgid, $FABDIAG_NVML_LIB is ignored and --nvml-lib refused.
+  auto chosen = choose_nvml_library(o.nvml_lib, process_environment());
+  if (!chosen) {
+    print_error(chosen.error().to_string());
+    return kExitUsage;
+  }
   std::optional<nlohmann::json> baseline;
   if (!o.against.empty()) {
     auto b = load_baseline(o.against);
@@ -67,8 +73,7 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
   // NVML: --nvml-lib, else $FABDIAG_NVML_LIB, else the driver's library on a live node. A
   // fixture or capture is not this machine, so its GPUs are not looked up in this machine's
   // NVML unless asked.
-  std::string nvml_lib =
-      !o.nvml_lib.empty() ? o.nvml_lib : process_environment().get_nonempty("FABDIAG_NVML_LIB").value_or("");
+  std::string nvml_lib = *chosen;
   bool explicit_lib = !nvml_lib.empty();
   bool live = is_live_sysfs(*fs);  // NVML describes this machine only
   size_t gpus = 0;

@@ -10,6 +10,7 @@
 #include "cmd/triage_view.h"
 #include "cmd/partial_run.h"
 #include "core/atomic_file.h"
+#include "core/environment.h"
 #include "core/exit_codes.h"
 #include "core/run_cut.h"
 #include "core/subprocess.h"
@@ -106,9 +107,14 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   }
   perf::Comm& comm = (*session)->world();
   const std::string& host = comm.hosts()[static_cast<size_t>(comm.rank())];
-  triage::NodeReadOptions node{FsRoot(triage::expand_host_placeholder(g.sysfs_root, host),
-                                      triage::expand_host_placeholder(g.procfs_root, host)),
-                               true};
+  auto sysfs = triage::expand_host_placeholder(g.sysfs_root, host);
+  auto procfs = triage::expand_host_placeholder(g.procfs_root, host);
+  if (!sysfs || !procfs) {  // this rank's host only: the others would wait for it, so abort the job
+    print_error(comm.describe_rank(comm.rank()) + ": " + (sysfs ? procfs.error() : sysfs.error()).to_string());
+    if (comm.size() > 1) (*session)->abort(kExitUsage);
+    return kExitUsage;
+  }
+  triage::NodeReadOptions node{FsRoot(*sysfs, *procfs), true};
   if (comm.size() < 2) {
     print_error("triage needs at least 2 nodes: run it under `mpirun -np N --map-by node fabdiag triage` "
                 "or give --hostfile");
@@ -210,6 +216,13 @@ int emit_cut_launch(const GlobalOptions& g, const TriageOptions& o, const std::v
 }
 
 int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
+  // mpirun is looked up in the caller's PATH and runs the caller's --mpirun-arg flags: running
+  // setuid or setgid, that would run the caller's programs with the file owner's privileges.
+  if (process_environment().secure()) {
+    print_error("--hostfile: refused: fabdiag runs setuid or setgid, and mpirun would be found in the caller's PATH "
+                "(run triage --hostfile as the user who may start the job)");
+    return kExitUsage;
+  }
   auto hosts = triage::read_hostfile(o.hostfile);
   if (!hosts) {
     print_error(hosts.error().to_string());

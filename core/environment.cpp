@@ -1,5 +1,7 @@
 #include "core/environment.h"
 
+#include <sys/auxv.h>
+
 #include <cstdlib>
 
 namespace fabdiag {
@@ -12,6 +14,7 @@ class ProcessEnvironment final : public Environment {
     if (!v) return std::nullopt;
     return std::string(v);
   }
+  bool secure() const override { return getauxval(AT_SECURE) != 0; }
 };
 }  // namespace
 
@@ -19,6 +22,11 @@ std::optional<std::string> Environment::get_nonempty(const std::string& name) co
   auto v = get(name);
   if (v && v->empty()) return std::nullopt;
   return v;
+}
+
+std::optional<std::string> Environment::library_override(const std::string& name) const {
+  if (secure()) return std::nullopt;
+  return get_nonempty(name);
 }
 
 const Environment& process_environment() {

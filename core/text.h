@@ -18,6 +18,10 @@ std::vector<std::string> split_ws(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 bool ends_with(std::string_view s, std::string_view suffix);
 
+/// `s` safe to print in a message: bytes other than printable ASCII (control characters, NUL,
+/// escape sequences, UTF-8) written as \xNN: "n\xe9ud" for the bytes 6e e9 75 64.
+std::string escape_nonprintable(std::string_view s);
+
 /// `items` with `sep` between them: {"a", "b", "c"} -> "a, b, c"; {} -> "".
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");
 /// The first `max_items` of `items` joined with `sep`; when some are left out, `more` follows

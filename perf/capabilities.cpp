@@ -41,7 +41,7 @@ std::string join_tried(const std::vector<std::string>& tried) { return join_firs
 
 void add_dir_candidates(std::vector<std::string>& out, const Environment& env, const char* var,
                         const char* sub, const std::vector<std::string>& names) {
-  auto dir = env.get_nonempty(var);
+  auto dir = env.library_override(var);  // ignored when running setuid/setgid
   if (!dir) return;
   for (const auto& n : names) out.push_back(*dir + "/" + sub + "/" + n);
 }

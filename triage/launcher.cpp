@@ -1,8 +1,6 @@
 #include "triage/launcher.h"
 
 #include <algorithm>
-#include <cctype>
-#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -10,33 +8,9 @@
 
 #include "core/atomic_file.h"
 #include "core/text.h"
+#include "triage/launch_failure.h"
 
 namespace fabdiag::triage {
-
-Result<std::vector<std::string>> read_hostfile(const std::string& path) {
-  auto text = read_file(path);
-  if (!text) return text.error().with_context("reading the hostfile");
-  std::vector<std::string> hosts;
-  std::istringstream in(*text);
-  std::string line;
-  int lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    line = trim(line.substr(0, line.find('#')));
-    if (line.empty()) continue;
-    std::string host = split_ws(line)[0];
-    host = host.substr(0, host.find(':'));  // MPICH "host:slots"
-    bool valid = !host.empty() && std::all_of(host.begin(), host.end(), [](unsigned char c) {
-      return std::isalnum(c) || c == '.' || c == '-' || c == '_';
-    });
-    if (!valid)
-      return make_error(ErrorCode::kParse,
-                        "line " + std::to_string(lineno) + " is not a host name (letters, digits, '.', '-', '_')", path);
-    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
-  }
-  if (hosts.empty()) return make_error(ErrorCode::kParse, "the hostfile names no host", path);
-  return hosts;
-}
 
 Result<std::vector<std::string>> read_args_file(const std::string& path) {
   auto text = read_file(path);
@@ -70,43 +44,6 @@ std::vector<std::string> compose_mpirun_argv(const LaunchSpec& spec) {
   return argv;
 }
 
-Error diagnose_launch_failure(const std::string& stderr_text, int exit_code, bool timed_out,
-                              double timeout_s, const std::string& last_progress) {
-  std::smatch m;
-  static const std::regex rank_on_node(R"(rank (\d+) with PID \d+ on node (\S+) exited on signal (\d+)(?: \(([^)]*)\))?)");
-  static const std::regex node_only(R"((?:on node|node:|host:?|connect to host) ([A-Za-z0-9._-]+))");
-  static const std::regex daemon(R"(daemon (?:on node|died on|on host) ([A-Za-z0-9._-]+))");
-  std::string host, what;
-  if (std::regex_search(stderr_text, m, rank_on_node)) {
-    host = m[2];
-    what = "rank " + m[1].str() + " on " + host + " died (signal " + m[3].str() +
-           (m[4].matched ? ", " + m[4].str() : "") + ")";
-  } else if (std::regex_search(stderr_text, m, daemon) || std::regex_search(stderr_text, m, node_only)) {
-    host = m[1];
-    what = "the MPI launch failed on " + host;
-  }
-  std::string tail;
-  {
-    auto lines = split(trim(stderr_text), '\n');
-    size_t from = lines.size() > 4 ? lines.size() - 4 : 0;
-    for (size_t i = from; i < lines.size(); ++i) tail += (tail.empty() ? "" : " | ") + trim(lines[i]);
-  }
-  std::string msg;
-  if (timed_out) {
-    msg = "no result within " + std::to_string(static_cast<int>(timeout_s)) + " s";
-    if (!last_progress.empty()) msg += " (last step: " + last_progress + ")";
-    if (!host.empty()) msg += "; " + what;
-    else msg += "; a host did not answer or a rank hangs: rerun with -v, or check each host with `fabdiag doctor`";
-    return make_error(ErrorCode::kTimeout, msg, host.empty() ? "mpirun" : host);
-  }
-  if (!host.empty()) {
-    msg = what + (last_progress.empty() ? "" : " (last progress: '" + last_progress + "')");
-    return make_error(ErrorCode::kUnavailable, msg, host);
-  }
-  msg = "mpirun exited with code " + std::to_string(exit_code) + (tail.empty() ? "" : ": " + tail);
-  return make_error(ErrorCode::kUnavailable, msg, "mpirun");
-}
-
 namespace {
 
 // One probe of one host: `fabdiag --version` there alone. Empty reason = it answered.
@@ -123,10 +60,13 @@ HostAnswer probe_host(const ProcessRunner& runner, const LaunchSpec& spec, const
   auto r = runner.run(compose_mpirun_argv(one), timeout_s, nullptr, nullptr);
   if (!r.ok()) return {r.error().to_string()};
   if (r->interrupted_by) return {"interrupted", r->interrupted_by};
+  if (!r->timed_out && r->exit_code == 0) return {};
+  // The line that says why, when mpirun or ssh said it ("ssh: connect to host ... refused").
+  auto causes = find_launch_causes(r->stderr_tail, {host});
+  if (!causes.empty()) return {"'" + escape_nonprintable(causes[0].line) + "'"};
   if (r->timed_out)
     return {"no process could be started there within " + std::to_string(static_cast<int>(timeout_s)) + " s"};
-  if (r->exit_code != 0) return {"starting fabdiag there failed (mpirun exit " + std::to_string(r->exit_code) + ")"};
-  return {};
+  return {"starting fabdiag there failed (mpirun exit " + std::to_string(r->exit_code) + ")"};
 }
 
 }  // namespace
@@ -214,7 +154,8 @@ Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& 
   out.timed_out = res->timed_out;
   if (out.interrupted_by) return out;
   if (out.result && !out.result->partial) return out;  // the whole result, even after a late failure
-  out.failure = diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, timeout_s, out.last_progress);
+  out.failure = diagnose_launch_failure(res->stderr_tail, res->exit_code, res->timed_out, timeout_s, out.last_progress,
+                                        hosts, spec.hostfile);
   // mpirun did not say who: start a trivial process on each host alone to find the silent ones.
   if (out.failure.source == "mpirun") name_silent_hosts(runner, spec, hosts, timeout_s, watch, out);
   return out;

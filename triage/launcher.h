@@ -13,12 +13,10 @@
 #include "core/progress.h"
 #include "core/result.h"
 #include "core/subprocess.h"
+#include "triage/hostfile.h"
+#include "triage/launch_failure.h"
 
 namespace fabdiag::triage {
-
-/// Host names of an Open MPI / MPICH hostfile ("node01 slots=8", "node02:8", comments with #).
-/// Errors: kNotFound/kPermission naming the file; kParse when it names no host.
-Result<std::vector<std::string>> read_hostfile(const std::string& path);
 
 /// Extra mpirun arguments from a file, one argument per line (as scripts/emucluster.sh writes
 /// STATE/mpirun-args); blank lines and '#' comments skipped. Errors name the file.
@@ -37,13 +35,6 @@ struct LaunchSpec {
 /// mpirun argv: [mpirun, --hostfile, F, -np, N, --map-by, node, <mpirun_args...>, self_exe,
 /// <worker_args...>]. --hostfile/-np/--map-by are left out when mpirun_args already set them.
 std::vector<std::string> compose_mpirun_argv(const LaunchSpec& spec);
-
-/// Reads mpirun's stderr after a failure and names the host (and rank) that failed when the
-/// text says so ("... rank 3 with PID 0 on node node04 exited on signal 9", "ORTE was unable to
-/// reliably start one or more daemons ... node node05", "ssh: connect to host X"). Returns an
-/// kUnavailable Error whose source is the host when found, else one quoting the last lines.
-Error diagnose_launch_failure(const std::string& stderr_text, int exit_code, bool timed_out,
-                              double timeout_s, const std::string& last_progress);
 
 /// The hosts a probe found silent, each with the reason ("no process could be started there
 /// within 30 s"), in hostfile order.

@@ -10,6 +10,8 @@
 #include "perf/pairwise.h"
 #include "collect/counter_pipeline.h"
 #include "probes/counters/counter_snapshot_json.h"
+#include "core/text.h"
+#include "triage/hostfile.h"
 
 namespace fabdiag::triage {
 
@@ -145,7 +147,13 @@ std::vector<Finding> judge_counter_snapshots(const nlohmann::json& before, const
   return interpret_observation(observe_counters(*a, &*b, window_s)).findings;
 }
 
-std::string expand_host_placeholder(const std::string& path, const std::string& host) {
+Result<std::string> expand_host_placeholder(const std::string& path, const std::string& host) {
+  if (path.find("{host}") == std::string::npos) return path;
+  if (!is_valid_hostname(host))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "this host's name '" + escape_nonprintable(host) +
+                          "' is not a host name (RFC 1123), so it cannot replace {host} in " + path,
+                      "{host}");
   std::string out = path;
   for (size_t pos; (pos = out.find("{host}")) != std::string::npos;) out.replace(pos, 6, host);
   return out;

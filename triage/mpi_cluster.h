@@ -55,7 +55,10 @@ std::vector<Finding> judge_counter_snapshots(const nlohmann::json& before, const
                                              double window_s);
 
 /// Replaces "{host}" in a --sysfs-root/--procfs-root value with this rank's host name, so each
-/// emulated node reads its own fixture copy (/tmp/fabdiag-emucluster/{host}/sys).
-std::string expand_host_placeholder(const std::string& path, const std::string& host);
+/// emulated node reads its own fixture copy (/tmp/fabdiag-emucluster/{host}/sys). A path
+/// without "{host}" is returned as is. Errors: kInvalidArgument naming the host when the path
+/// has "{host}" and `host` is not is_valid_hostname() (a '/', "..", a control character or
+/// more than 253 characters would lead the path elsewhere).
+Result<std::string> expand_host_placeholder(const std::string& path, const std::string& host);
 
 }  // namespace fabdiag::triage

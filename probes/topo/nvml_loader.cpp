@@ -193,6 +193,16 @@ std::string nvml_return_name(int code) {
   }
 }
 
+Result<std::string> choose_nvml_library(const std::string& flag, const Environment& env) {
+  if (!flag.empty() && env.secure())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "refused: fabdiag runs setuid or setgid, and a library chosen by the caller would run with the "
+                      "privileges of the file's owner (run it as that user instead, without the setuid bit)",
+                      "--nvml-lib");
+  if (!flag.empty()) return flag;
+  return env.library_override("FABDIAG_NVML_LIB").value_or("");
+}
+
 Capability probe_nvml_capability(const std::string& lib_path) {
   Capability cap;
   cap.name = "nvml";

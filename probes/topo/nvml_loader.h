@@ -8,6 +8,8 @@
 #include <string>
 
 #include "core/capability.h"
+#include "core/environment.h"
+#include "core/result.h"
 #include "probes/topo/gpu_inventory.h"
 
 namespace fabdiag {
@@ -27,6 +29,13 @@ inline constexpr unsigned int kNvmlLinksProbed = 36;
 /// Never throws or exits; safe when the library is absent. Cost: loading NVML initialises the
 /// driver (tens of ms on a GPU node).
 Capability probe_nvml_capability(const std::string& lib_path = kDefaultNvmlLib);
+
+/// The NVML library a command loads when it is asked for one: `flag` (--nvml-lib), else
+/// $FABDIAG_NVML_LIB (through env.library_override(), so ignored when running setuid or
+/// setgid); "" when neither names one (the caller then decides whether kDefaultNvmlLib applies).
+/// Errors: kInvalidArgument when `flag` is given while env.secure(): a caller-chosen library
+/// would run with the privileges of the file's owner.
+Result<std::string> choose_nvml_library(const std::string& flag, const Environment& env);
 
 /// Name of an nvmlReturn_t value ("DRIVER_NOT_LOADED" for 9); "error <n>" when not known.
 std::string nvml_return_name(int code);

@@ -69,6 +69,17 @@ TEST_CASE("baseline names: allowed set, no traversal, no hidden files") {
   CHECK(validate_baseline_name(std::string(128, 'a')).ok());
 }
 
+TEST_CASE("a refused baseline name is named with its control characters escaped") {
+  auto esc = validate_baseline_name("\x1b[31mred");
+  REQUIRE_FALSE(esc.ok());
+  CHECK(esc.error().message.find("invalid baseline name '\\x1b[31mred'") == 0);
+  CHECK(esc.error().message.find('\x1b') == std::string::npos);  // no raw escape sequence reaches a terminal
+  auto nul = validate_baseline_name(std::string("ni\0ghtly", 8));
+  REQUIRE_FALSE(nul.ok());
+  CHECK(nul.error().message.find("'ni\\x00ghtly'") != std::string::npos);
+  CHECK(nul.error().message.find("it contains a character outside the allowed set") != std::string::npos);
+}
+
 TEST_CASE("save writes NAME.json atomically, keeps the document, adds the baseline record") {
   testing::TempTree tmp("store-test");
   BaselineStore store(tmp.str("store/nested"));  // created on first save

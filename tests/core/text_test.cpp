@@ -69,3 +69,11 @@ TEST_CASE("join, join_first and join_prose") {
   CHECK(join_prose(abc, " or ") == "a, b or c");
   CHECK(join_prose({}) == "");
 }
+
+TEST_CASE("escape_nonprintable writes every byte outside printable ASCII as \\xNN") {
+  CHECK(escape_nonprintable("node01 slots=8") == "node01 slots=8");
+  CHECK(escape_nonprintable("n\xe9ud") == "n\\xe9ud");
+  CHECK(escape_nonprintable("\x1b[31m") == "\\x1b[31m");
+  CHECK(escape_nonprintable(std::string("a\0b\n\x7f", 5)) == "a\\x00b\\x0a\\x7f");
+  CHECK(escape_nonprintable("") == "");
+}

@@ -12,6 +12,12 @@ for d in "$t/a" "$t/a/b" "$t/a/b/store"; do
   [ "$(stat -c %a "$d")" = 755 ] || fail "$d has mode $(stat -c %a "$d")"
 done
 [ "$(stat -c %a "$t/a/b/store/nightly.json")" = 644 ] || fail "baseline file mode $(stat -c %a "$t/a/b/store/nightly.json")"
+# a looser umask (000) must not give world-writable directories or files either
+( umask 000; "$fabdiag" baseline save -q --store "$t/o/store" nightly "$result" --format json > /dev/null )
+for d in "$t/o" "$t/o/store"; do
+  [ "$(stat -c %a "$d")" = 755 ] || fail "umask 000: $d has mode $(stat -c %a "$d")"
+done
+[ "$(stat -c %a "$t/o/store/nightly.json")" = 644 ] || fail "umask 000: baseline file mode $(stat -c %a "$t/o/store/nightly.json")"
 # a store under /sys cannot be created (EPERM even for root): exit 2 naming it
 rc=0; "$fabdiag" baseline save -q --store /sys/fabdiag-store nightly "$result" > /dev/null 2> "$t/err" || rc=$?
 [ "$rc" = 2 ] || fail "unwritable store: exit $rc ($(cat "$t/err"))"
@@ -23,4 +29,9 @@ rc=0; "$fabdiag" baseline save -q --store "$t/file/store" nightly "$result" > /d
 # names are validated: no path components
 rc=0; "$fabdiag" baseline save -q --store "$t/s" ../evil "$result" > /dev/null 2> "$t/err" || rc=$?
 [ "$rc" = 2 ] && [ ! -e "$t/evil.json" ] || fail "name ../evil accepted: exit $rc"
-echo "baseline store: 0755/0644 under umask 077; unwritable store exit 2, I/O failure exit 4"
+grep -q "invalid baseline name '../evil'" "$t/err" || fail "the bad name is not named: $(cat "$t/err")"
+# a name with a terminal escape sequence is refused and shown escaped
+rc=0; "$fabdiag" baseline save -q --store "$t/s" "$(printf 'a\033[2Jb')" "$result" > /dev/null 2> "$t/err" || rc=$?
+[ "$rc" = 2 ] || fail "name with ESC accepted: exit $rc"
+grep -qF "invalid baseline name 'a\x1b[2Jb'" "$t/err" || fail "the escape sequence is not escaped: $(cat -v "$t/err")"
+echo "baseline store: 0755/0644 under umask 077 and 000; unwritable store exit 2, I/O failure exit 4"

@@ -27,4 +27,30 @@ env -u FABDIAG_NVML_LIB "$bin" topo -q --sysfs-root "$dgx8" --format table >"$ou
 rc=$?
 [ "$rc" = 0 ] || { echo "FAIL: fixture without NVML: exit $rc, expected 0"; fail=1; }
 grep -q "NVLink: unknown (NVML not read: --sysfs-root" "$out" || { echo "FAIL: fixture without NVML: reason missing"; fail=1; }
+# Setuid (AT_SECURE): $FABDIAG_NVML_LIB is ignored, --nvml-lib and triage --hostfile refused (exit 2). Only root
+# can make a copy setuid to another user; run as root, the copy runs with euid nobody.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  suid_dir=$(mktemp -d "${TMPDIR:-/tmp}/fabdiag-suid.XXXXXX")
+  cp "$bin" "$suid_dir/fabdiag" && chmod 0755 "$suid_dir" && chown nobody "$suid_dir/fabdiag" && chmod 4755 "$suid_dir/fabdiag"
+  if "$suid_dir/fabdiag" --version >/dev/null 2>&1; then
+    FABDIAG_NVML_LIB=$fake "$suid_dir/fabdiag" topo -q --sysfs-root "$dgx8" --format table >"$out" 2>&1
+    rc=$?
+    [ "$rc" = 0 ] || { echo "FAIL: setuid with FABDIAG_NVML_LIB: exit $rc, expected 0"; fail=1; }
+    grep -q "NVLink: unknown (NVML not read: --sysfs-root" "$out" ||
+      { echo "FAIL: setuid: FABDIAG_NVML_LIB was not ignored"; head -12 "$out"; fail=1; }
+    "$suid_dir/fabdiag" topo -q --sysfs-root "$dgx8" --nvml-lib "$fake" --format table >"$out" 2>&1
+    rc=$?
+    [ "$rc" = 2 ] || { echo "FAIL: setuid with --nvml-lib: exit $rc, expected 2"; fail=1; }
+    grep -q "^fabdiag: error: --nvml-lib: refused: fabdiag runs setuid or setgid" "$out" ||
+      { echo "FAIL: setuid --nvml-lib: no refusal message"; cat "$out"; fail=1; }
+    # triage --hostfile would run mpirun from the caller's PATH: refused before anything starts
+    "$suid_dir/fabdiag" triage --hostfile "$src/tests/fixtures/launch/bad-slots.hosts" >"$out" 2>&1
+    rc=$?
+    [ "$rc" = 2 ] && grep -q "^fabdiag: error: --hostfile: refused: fabdiag runs setuid or setgid" "$out" ||
+      { echo "FAIL: setuid triage --hostfile: exit $rc"; cat "$out"; fail=1; }
+  else
+    echo "note: a setuid copy cannot run here (nosuid mount?): setuid cases not checked"
+  fi
+  rm -rf "$suid_dir"
+fi
 exit $fail

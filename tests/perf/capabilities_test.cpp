@@ -50,6 +50,14 @@ TEST_CASE("library candidates: NCCL_HOME and CUDA_HOME from the environment, emp
   CHECK(cudart_library_candidates(MapEnvironment()).size() == 8);
 }
 
+TEST_CASE("library candidates ignore NCCL_HOME and CUDA_HOME when running setuid or setgid") {
+  MapEnvironment setuid({{"NCCL_HOME", "/home/eve/nccl"}, {"CUDA_HOME", "/home/eve/cuda"}}, true);
+  CHECK(nccl_library_candidates(setuid) ==
+        std::vector<std::string>{"libnccl.so.2", "libnccl.so", "/usr/local/cuda/lib64/libnccl.so.2",
+                                 "/usr/local/cuda/lib64/libnccl.so"});
+  CHECK(cudart_library_candidates(setuid).size() == 8);
+}
+
 TEST_CASE("NCCL probe on this host: no NCCL backend in this build, and a reason") {
   Capability c = probe_nccl_capability();
   CHECK_FALSE(c.compiled);  // no NCCL backend in this build

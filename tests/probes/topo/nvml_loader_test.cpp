@@ -154,3 +154,18 @@ TEST_CASE("topology + NVML adapter end to end: dgx8 with the fake HGX H100 NVML"
       CHECK(relation_code(r.matrix[i][j]) == (i == j ? "X" : (i == 3 || j == 3) ? "NV16" : "NV18"));
     }
 }
+
+TEST_CASE("choose_nvml_library: --nvml-lib, else $FABDIAG_NVML_LIB, and setuid ignores the variable and refuses the flag") {
+  MapEnvironment env(std::map<std::string, std::string>{{"FABDIAG_NVML_LIB", "/opt/nvml/libnvidia-ml.so.1"}});
+  CHECK(*choose_nvml_library("", env) == "/opt/nvml/libnvidia-ml.so.1");
+  CHECK(*choose_nvml_library("/x/libnvidia-ml.so.1", env) == "/x/libnvidia-ml.so.1");
+  CHECK(*choose_nvml_library("", MapEnvironment()) == "");
+
+  MapEnvironment setuid({{"FABDIAG_NVML_LIB", "/home/eve/evil.so"}}, true);
+  CHECK(*choose_nvml_library("", setuid) == "");  // the variable is ignored: the default applies
+  auto refused = choose_nvml_library("/home/eve/evil.so", setuid);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().code == ErrorCode::kInvalidArgument);
+  CHECK(refused.error().source == "--nvml-lib");
+  CHECK(refused.error().message.find("setuid or setgid") != std::string::npos);
+}
