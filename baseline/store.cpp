@@ -19,11 +19,17 @@ namespace {
 
 constexpr size_t kMaxNameLength = 128;
 
+// The store path's fault (exit 2: no permission, read-only, missing, a file where a directory
+// belongs) or the disk's (kIo, exit 4: ENOSPC, EIO); the message carries strerror.
 Error fs_error(const std::error_code& ec, const std::string& what, const std::string& path) {
-  ErrorCode code = ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted ||
-                           ec == std::errc::read_only_file_system
-                       ? ErrorCode::kPermission
-                       : ec == std::errc::no_such_file_or_directory ? ErrorCode::kNotFound : ErrorCode::kIo;
+  ErrorCode code = ErrorCode::kIo;
+  if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted ||
+      ec == std::errc::read_only_file_system)
+    code = ErrorCode::kPermission;
+  else if (ec == std::errc::no_such_file_or_directory)
+    code = ErrorCode::kNotFound;
+  else if (ec == std::errc::not_a_directory || ec == std::errc::file_exists || ec == std::errc::is_a_directory)
+    code = ErrorCode::kInvalidArgument;
   return make_error(code, what + ": " + ec.message(), path);
 }
 

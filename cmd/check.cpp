@@ -77,6 +77,7 @@ Document check_document(const HostFacts& facts, const CheckReport& report) {
   Section checks;
   checks.title = "checks";
   checks.fields.emplace_back("input", facts.origin);
+  checks.fields.emplace_back("summary", status_summary(report.checks));
   checks.tables.push_back(checks_table(report));
   doc.sections.push_back(std::move(checks));
   if (facts.rdma_ports && !facts.rdma_ports->empty()) {
@@ -151,6 +152,7 @@ int run_check(const GlobalOptions& g, const CheckOptions& o) {
     env.params["procfs_root"] = g.procfs_root;
   }
   env.data["checks"] = report.checks;
+  env.data["summary"] = status_summary_json(report.checks);
   env.data["facts"] = facts;
   env.findings = report.findings;
   env.errors = facts.gaps;

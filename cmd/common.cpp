@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cmd/error_document.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
 
@@ -30,7 +31,10 @@ Progress stderr_progress(const GlobalOptions& g) {
   return [](const std::string& line) { std::cerr << "fabdiag: " << line << std::endl; };
 }
 
-void print_error(const std::string& text) { std::cerr << "fabdiag: error: " << text << std::endl; }
+void print_error(const std::string& text) {
+  std::cerr << "fabdiag: error: " << text << std::endl;
+  note_error(text);
+}
 
 int exit_code_for(const Envelope& env) {
   auto worst = worst_severity(env.findings);
@@ -67,6 +71,7 @@ int write_result_text(const GlobalOptions& g, const std::string& text) {
 int write_stdout(const std::string& text) {
   // EPIPE, not a silent death by SIGPIPE, when the reader has gone (`fabdiag ... | head`).
   std::signal(SIGPIPE, SIG_IGN);
+  note_stdout_written();
   std::fflush(stdout);
   auto st = write_all(STDOUT_FILENO, text, "stdout");
   if (st) return kExitOk;

@@ -31,7 +31,8 @@ Format resolve_format(const GlobalOptions& g);
 /// Progress sink writing "fabdiag: <line>" to stderr unless --quiet.
 Progress stderr_progress(const GlobalOptions& g);
 
-/// Prints "fabdiag: error: <text>" to stderr.
+/// Prints "fabdiag: error: <text>" to stderr and notes it for the fabdiag.error/1 document of a
+/// usage error under --format json (cmd/error_document.h).
 void print_error(const std::string& text);
 
 /// Exit code for a finished envelope: 1 if any finding is warn or worse, else 4 if the result

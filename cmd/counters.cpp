@@ -242,15 +242,8 @@ int write_counter_metrics(const CountersRun& r, const Envelope& env) {
     print_error(text.error().to_string());
     return kExitInternal;
   }
-  if (!r.g.output.empty()) {
-    if (auto st = write_file_atomic(r.g.output, *text); !st) {
-      print_error("cannot write the metrics: " + st.error().to_string());
-      return kExitInternal;
-    }
-  } else {
-    std::fwrite(text->data(), 1, text->size(), stdout);
-    std::fflush(stdout);
-  }
+  // -o: atomic, regular files only (2 for a bad path, 4 for an I/O error); stdout: every write checked.
+  if (int rc = write_result_text(r.g, *text); rc != kExitOk) return rc;
   return exit_code_for(env);
 }
 

@@ -2,7 +2,9 @@
 // fixture directory and/or a .tar.gz made with the system tar (argv, no shell).
 #include <stdlib.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include "cmd/commands.h"
@@ -44,8 +46,9 @@ int run_gather(const GlobalOptions& g, const GatherOptions& o) {
   if (dir.empty()) {
     std::string tmpl = (std::filesystem::temp_directory_path() / "fabdiag-gather-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) {
-      print_error("cannot create a temporary directory under " + std::filesystem::temp_directory_path().string());
-      return kExitInternal;
+      print_error("cannot create a temporary directory under " + std::filesystem::temp_directory_path().string() +
+                  ": " + std::strerror(errno) + " (give --output DIR)");
+      return kExitPartial;  // runtime I/O: the capture could not be made here
     }
     tmp.path = dir = tmpl;
   }
@@ -60,11 +63,11 @@ int run_gather(const GlobalOptions& g, const GatherOptions& o) {
     auto r = run_process({"tar", "-czf", tar_abs, "-C", dir, "."}, kTarTimeoutS, progress);
     if (!r) {
       print_error(r.error().to_string() + " (gather --tar needs the tar program; use --output DIR without it)");
-      return r.error().code == ErrorCode::kNotFound ? kExitMissingCapability : kExitInternal;
+      return r.error().code == ErrorCode::kNotFound ? kExitMissingCapability : kExitPartial;
     }
     if (r->exit_code != 0 || r->timed_out) {
       print_error("tar failed (exit " + std::to_string(r->exit_code) + ") writing " + tar_abs + ": " + r->stderr_tail);
-      return kExitInternal;
+      return kExitPartial;  // the capture directory exists; the archive could not be written
     }
   }
 

@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "cmd/commands.h"
+#include "cmd/error_document.h"
+#include "cmd/cli_validators.h"
+#include "cmd/help_text.h"
 #include "core/exit_codes.h"
 #include "core/version.h"
 
@@ -112,8 +115,8 @@ CLI::App* add_gather_command(CLI::App& app, GatherOptions& o) {
       "node_desc (host name) and PCIe serial numbers are replaced by stable placeholders.\n"
       "The summary goes to stdout (--format). Example:\n"
       "  fabdiag gather --output node17-sys && fabdiag topo --sysfs-root node17-sys\n"
-      "Exit: 0 ok, 2 no --output/--tar or DIR not empty, 3 no tar program, 4 some files\n"
-      "unreadable, 70 cannot write.");
+      "Exit: 0 ok, 2 no --output/--tar, DIR not empty or not writable, 3 no tar program, 4 some\n"
+      "files unreadable, or the capture or tar failed to write (I/O).");
   return sub;
 }
 
@@ -132,8 +135,9 @@ CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
       "Store: --store DIR, else $FABDIAG_BASELINE_DIR, else $XDG_DATA_HOME/fabdiag/baselines, else\n"
       "~/.local/share/fabdiag/baselines. Exit codes: 0 ok, 1 regression found, 2 bad name or input\n"
       "file (missing, not JSON, not a bench/pairwise/triage result), unknown baseline, existing name\n"
-      "without --force; 4 diff compared only part (sizes, pairs or hosts on one side only);\n"
-      "70 a file or the store could not be read or written (permission, I/O).");
+      "without --force, a store path that cannot be created or written (no permission, read-only,\n"
+      "a file in the way); 4 diff compared only part (sizes, pairs or hosts on one side only), or\n"
+      "an I/O error (disk full, EIO) reading or writing the store.");
   auto* baseline_save = baseline->add_subcommand(
       "save", "Save a result file (fabdiag --format json output) as baseline NAME");
   baseline_save->add_option("NAME", o.name, "Baseline name: letters, digits, '.', '_', '-' (e.g. nightly)")
@@ -150,6 +154,7 @@ CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
   baseline_diff->add_option("--tolerance", o.tolerance,
                             "Allowed drop as a fraction: 0.10 flags below 90% of the baseline as warn, "
                             "below 80% as error")
+      ->check(number_in(0.0, 1.0))
       ->capture_default_str();
   add_store_flag(baseline_diff, o);
   baseline_diff->callback([&o] { o.action = "diff"; });
@@ -204,7 +209,7 @@ void add_import_counters_commands(CLI::App& import_cmd, ImportCountersOptions& o
     sub->add_option("FILE", o.file, "The saved output ('-' = stdin)")->required();
     sub->add_option("--interval", o.interval_s,
                     "Seconds between the \"###\" sections (gives rates; default: unknown)")
-        ->check(CLI::Range(0.001, 1e9));
+        ->check(number_in(0.001, 1e9));
     sub->add_flag("--all", o.all, "Also list zero / unmoved counters");
     add_max_findings_flag(sub, o.max_findings);
     if (std::string(ci.name).rfind("ethtool-", 0) == 0)
@@ -260,44 +265,13 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   cmds.import_nvsmi_topo = add_import_nvsmi_topo_command(*import_cmd, opts.import_nvsmi_topo);
 }
 
-constexpr const char* kCountersFooter =
-    "A single snapshot shows cumulative values since the counters were last reset: it has no\n"
-    "time base, so no rates are given and only absolute-count rules apply. Use --interval to\n"
-    "measure what moves now. IB counters are read from sysfs (each read is a PMA query).\n"
-    "port_xmit_data/port_rcv_data count 4-octet words and are shown in bytes. Driver stats\n"
-    "come from the SIOCETHTOOL ioctl on the live host, or from <root>/ethtool/<netdev>\n"
-    "(`ethtool -S` text) under a fixture --sysfs-root. Link facts (speed, lanes, link state,\n"
-    "FEC, pause), standard statistics (pause frames, FEC blocks, eth-mac FCS errors, ...)\n"
-    "and module optics (temperature, rx/tx power per lane against the module's own\n"
-    "thresholds) come from ethtool netlink, with the ioctl as fallback, or module pages\n"
-    "from <root>/ethtool-module/<netdev> under a fixture root. What a driver does not\n"
-    "support (veth/virtio: pause, FEC, module) is listed as not available, not an error.\n"
-    "A missing --sysfs-root or --after-sysfs-root directory is a usage error (exit 2).\n"
-    "--watch redraws the top movers (per-second rates, health counters before traffic)\n"
-    "every --interval seconds (default 1) on a terminal, or appends plain blocks when\n"
-    "stdout is not a terminal; Ctrl-C ends it with exit 0.\n"
-    "--format prometheus writes the node_exporter textfile format (fabdiag_<category>_total\n"
-    "and friends, base units, atomically with --output FILE.prom).\n"
-    "Each port gets one line saying what is happening (PFC storm, congestion, lossy RoCE,\n"
-    "physical degradation, link flaps, receiver starvation, ECN not enabled, optics);\n"
-    "counters not in the knowledge base are listed with category \"unknown\".\n"
-    "--from FILE... interprets saved ethtool -S / -m, perfquery, ibqueryerrors, rdma\n"
-    "statistic and syslog outputs the same way.\n"
-    "Examples:\n"
-    "  fabdiag counters                     # non-zero counters now\n"
-    "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
-    "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
-    "  fabdiag counters --watch --only phy_error --top 10\n"
-    "  fabdiag counters --format prometheus -o /var/lib/prometheus/node-exporter/fabdiag.prom\n"
-    "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60\n"
-    "  fabdiag counters --from ethtool-S.txt --from rdma-stat.txt --interval 30";
 
 // --interval, --only, --all, --after-sysfs-root, --device, --no-ethtool, --watch and its flags.
 void add_counters_read_flags(CLI::App* counters, CountersOptions& o) {
   auto* counters_interval = counters->add_option(
       "--interval", o.interval_s,
       "Take two snapshots SECONDS apart and show deltas and per-second rates (0.001-86400)")
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(number_in(0.001, 86400.0));
   counters->add_option("--only", o.only,
                        "Show only counters of one CATEGORY (findings are never filtered)")
       ->check(CLI::IsMember({"traffic", "pause", "ecn", "cnp", "phy_error", "discard",
@@ -409,7 +383,7 @@ void add_run_control_flags(CLI::App* sub, std::string& checkpoint, double& timeo
                   "atomically (a regular file, like -o), so even kill -9 leaves the last step on disk. "
                   "Ctrl-C prints what finished, marked partial (exit 130; 143 for SIGTERM)")
       ->type_name("FILE");
-  sub->add_option("--timeout", timeout_s, timeout_help)->check(CLI::Range(0.0, 86400.0))->capture_default_str();
+  sub->add_option("--timeout", timeout_s, timeout_help)->check(number_in(0.0, 86400.0))->capture_default_str();
 }
 
 CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
@@ -466,7 +440,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
   sub->add_option("-e,--max-bytes", o.max_bytes,
                   "Largest message size (default 64M); sizes go min, min*f, ... <= max");
   sub->add_option("-f,--step-factor", o.factor,
-                  "Multiplication factor between sizes (default 2)");
+                  "Multiplication factor between sizes (default 2)")
+      ->check(number_in(2, 1099511627776.0));
   sub->add_option("-w,--warmup", o.warmup_iters,
                   "Untimed iterations per size before timing (default 5)");
   sub->add_option("-n,--iters", o.iters,
@@ -498,11 +473,11 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
   sub->add_option("--node-ratio", o.node_ratio,
                   "A node whose median over >= 3 partners is below this fraction of the "
                   "fleet median is slow (default 0.5)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_in(0.0, 1.0));
   sub->add_option("--pair-ratio", o.pair_ratio,
                   "A pair below this fraction of the fleet median, between two healthy "
                   "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_in(0.0, 1.0));
   add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
                         "Seconds before the rounds are cut: the rounds that finished are printed, marked "
                         "partial, exit 4 (0 = no deadline)");
@@ -541,6 +516,7 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
     return kExitUsage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    note_error(e.what());
     return kExitUsage;
   }
   return std::nullopt;
@@ -583,9 +559,8 @@ int dispatch(const Commands& c, Options& opts) {
   return kExitUsage;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Parses and runs one command line; the exit code.
+int run(int argc, char** argv) {
   CLI::App app{
       "fabdiag: network diagnostics for GPU clusters (NVLink/NVSwitch, InfiniBand, RoCE).\n"
       "Reads topology and counters, runs collective benchmarks, keeps baselines and names slow\n"
@@ -612,4 +587,11 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   return dispatch(cmds, opts);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A usage error under --format json still prints one document (cmd/error_document.h).
+  return finish_run(run(argc, argv), format_in_argv(argc, argv), argc, argv);
 }

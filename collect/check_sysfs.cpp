@@ -77,14 +77,24 @@ GdrFacts read_gdr(const FsRoot& fs, const TopologyReport& topo) {
   return g;
 }
 
-IommuFacts read_iommu(const FsRoot& fs, const TopologyReport& topo) {
+// The IOMMU evidence; nullopt (and the reason in `facts.not_read`) when none of it could be read:
+// no class/iommu directory, no /proc/cmdline and no iommu_group of a GPU or NIC.
+void read_iommu(const FsRoot& fs, const TopologyReport& topo, HostFacts& facts) {
   IommuFacts f;
-  f.units = fs.list_sys("class/iommu").value_or({});
+  auto units = fs.list_sys("class/iommu");
+  f.units = units.value_or({});
   if (auto c = fs.read_proc("cmdline")) f.cmdline = trim(*c);
   for (const auto& d : topo.devices)
     if (auto t = fs.read_sys("bus/pci/devices/" + d.pci.bdf + "/iommu_group/type"))
       f.device_domains.emplace_back(device_label(d), trim(*t));
-  return f;
+  if (!units && !f.cmdline && f.device_domains.empty()) {
+    facts.not_read["iommu"] = "no IOMMU evidence: " + fs.sys_path("class/iommu") + " does not exist, " +
+                              (fs.procfs_root().empty() ? std::string("no procfs to read cmdline from")
+                                                        : fs.proc_path("cmdline") + " cannot be read") +
+                              ", no GPU or NIC has an iommu_group";
+    return;
+  }
+  facts.iommu = std::move(f);
 }
 
 bool gid_is_zero(const std::string& gid) {
@@ -106,6 +116,12 @@ std::optional<std::vector<std::string>> read_rocev2_gids(const FsRoot& fs, const
 }
 
 void read_ports(const FsRoot& fs, HostFacts& facts) {
+  if (!fs.exists_sys("class/infiniband")) {  // no RDMA device here, or not a sysfs tree: nothing read
+    const std::string why = fs.sys_path("class/infiniband") + " does not exist (no RDMA driver loaded, or not a sysfs tree)";
+    facts.not_read["rdma_ports"] = "no RDMA port facts: " + why;
+    facts.not_read["counters"] = "no RDMA counters: " + why;
+    return;
+  }
   CounterSources sources;  // the RDMA ports' attributes and counters; no netdevs, no ethtool
   sources.netdev = false;
   sources.ethtool = false;
@@ -141,6 +157,13 @@ void read_ports(const FsRoot& fs, HostFacts& facts) {
 HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
   HostFacts facts;
   facts.origin = "sysfs " + fs.sysfs_root() + ", procfs " + fs.procfs_root();
+  if (!fs.exists_sys("bus/pci/devices")) {  // not a sysfs tree (an empty --sysfs-root): nothing to judge
+    const std::string why = fs.sys_path("bus/pci/devices") + " does not exist";
+    for (const char* fact : {"pcie_links", "acs_ports", "aer", "gdr"}) facts.not_read[fact] = "no PCI facts: " + why;
+    read_iommu(fs, TopologyReport{}, facts);
+    read_ports(fs, facts);
+    return facts;
+  }
   TopologyReport topo = discover_topology(fs, progress);
   for (auto& g : topo.gaps) facts.gaps.push_back(std::move(g));
   facts.pcie_links = pcie_link_subjects(topo);
@@ -175,7 +198,7 @@ HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
   facts.acs_ports = std::move(acs);
   facts.aer = std::move(aer);
   facts.gdr = read_gdr(fs, topo);
-  facts.iommu = read_iommu(fs, topo);
+  read_iommu(fs, topo, facts);
   read_ports(fs, facts);
   return facts;
 }

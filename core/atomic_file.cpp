@@ -16,8 +16,11 @@ namespace fabdiag {
 
 namespace {
 Error io_error(int err, const std::string& what, const std::string& path) {
+  // ENOTDIR: a regular file where the path needs a directory, the operator's to fix (exit 2),
+  // like ENOENT and EACCES; only the rest (ENOSPC, EIO, ...) is the disk's (exit 4).
   ErrorCode code = err == ENOENT   ? ErrorCode::kNotFound
                    : (err == EACCES || err == EPERM || err == EROFS) ? ErrorCode::kPermission
+                   : err == ENOTDIR                                  ? ErrorCode::kInvalidArgument
                                                                      : ErrorCode::kIo;
   return make_error(code, what + ": " + std::strerror(err), path);
 }

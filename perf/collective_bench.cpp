@@ -40,6 +40,10 @@ std::string size_label(const BenchOptions& o, uint64_t size_bytes) {
 
 Status validate_bench_options(const BenchOptions& o) {
   if (auto st = validate_sweep(o.sweep); !st) return st;
+  if (o.sweep.max_bytes > kMaxBenchBytes)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "max size (-e) " + std::to_string(o.sweep.max_bytes) + " bytes is above the largest benchmark size " +
+                          format_size_bytes(kMaxBenchBytes) + " (the buffers live in host memory)");
   if (auto st = validate_iterations(o.iters, o.warmup_iters); !st) return st;
   if (o.root < 0)
     return make_error(ErrorCode::kInvalidArgument, "root must be >= 0");
@@ -79,7 +83,7 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
   try {
     send.assign(max_send, 0);
     recv.assign(max_recv, 0);
-  } catch (const std::bad_alloc&) {
+  } catch (const std::exception&) {  // bad_alloc, or length_error past vector::max_size()
     return make_error(ErrorCode::kUnavailable,
                       "cannot allocate " + std::to_string(max_send + max_recv) +
                           " bytes of host memory for the buffers; lower the max size (-e)",

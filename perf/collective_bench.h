@@ -30,8 +30,13 @@ struct BenchOptions {
   int root = 0;           ///< Root of broadcast and reduce.
 };
 
-/// Errors (kInvalidArgument): bad sweep, iters < 1 or warmup_iters < 0 (validate_iterations()),
-/// root < 0, uint8 with a reduction (8-bit overflow is not portable across MPI libraries).
+/// Largest max size (-e) a benchmark accepts: 1 TiB ("1T"). The buffers live in host memory,
+/// and sizes near 2^64 would overflow the buffer arithmetic.
+inline constexpr uint64_t kMaxBenchBytes = 1ull << 40;
+
+/// Errors (kInvalidArgument): bad sweep, max size above kMaxBenchBytes, iters < 1 or
+/// warmup_iters < 0 (validate_iterations()), root < 0, uint8 with a reduction (8-bit overflow
+/// is not portable across MPI libraries).
 Status validate_bench_options(const BenchOptions& o);
 
 /// One row of the sweep.

@@ -36,6 +36,12 @@ struct Runner {
 constexpr const char* kNoPci = "no PCI facts in the input (needs sysfs or lspci -vvv)";
 constexpr const char* kNoPorts = "no RDMA port facts in the input (needs sysfs, ibstat, ibstatus or ibv_devinfo)";
 
+// Why the fact `fact` is absent: the reader's reason (what it looked for, where), else `fallback`.
+std::string absent(const HostFacts& facts, const char* fact, const char* fallback) {
+  auto it = facts.not_read.find(fact);
+  return it == facts.not_read.end() ? std::string(fallback) : it->second;
+}
+
   // PCIe links.
 void check_pcie_links(Runner& r, const HostFacts& facts) {
   const char* t_link = "PCIe link width/speed";
@@ -45,7 +51,7 @@ void check_pcie_links(Runner& r, const HostFacts& facts) {
   if (facts.pcie_links)
     for (const auto& l : *facts.pcie_links)
       if (l.link.current_width || l.link.current_speed_gts || l.link.max_width || l.link.max_speed_gts) ++judged_links;
-  if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, kNoPci);
+  if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, absent(facts, "pcie_links", kNoPci));
   else if (facts.pcie_links->empty()) r.skip("pcie_link", t_link, CheckStatus::kNotApplicable, "no GPU or NIC link found");
   else if (judged_links == 0)
     r.skip("pcie_link", t_link, CheckStatus::kNotApplicable,
@@ -57,7 +63,7 @@ void check_pcie_links(Runner& r, const HostFacts& facts) {
   // ACS.
 void check_acs(Runner& r, const HostFacts& facts) {
   const char* t_acs = "ACS P2P redirect on bridges";
-  if (!facts.acs_ports) r.skip("acs", t_acs, CheckStatus::kNotChecked, kNoPci);
+  if (!facts.acs_ports) r.skip("acs", t_acs, CheckStatus::kNotChecked, absent(facts, "acs_ports", kNoPci));
   else if (facts.acs_ports->empty()) r.skip("acs", t_acs, CheckStatus::kNotApplicable, "no bridge above a GPU or NIC, and no ACSCtl line");
   else {
     std::map<std::string, size_t> n;
@@ -78,7 +84,7 @@ void check_acs(Runner& r, const HostFacts& facts) {
   // AER.
 void check_aer(Runner& r, const HostFacts& facts) {
   const char* t_aer = "AER error counters";
-  if (!facts.aer) r.skip("aer", t_aer, CheckStatus::kNotChecked, "no AER statistics in the input (needs sysfs)");
+  if (!facts.aer) r.skip("aer", t_aer, CheckStatus::kNotChecked, absent(facts, "aer", "no AER statistics in the input (needs sysfs)"));
   else if (facts.aer->empty()) r.skip("aer", t_aer, CheckStatus::kNotApplicable, "no GPU, NIC or bridge exposes aer_dev_* statistics");
   else {
     std::vector<Finding> fs;
@@ -91,7 +97,8 @@ void check_aer(Runner& r, const HostFacts& facts) {
   // GPUDirect RDMA.
 void check_gpudirect_rdma(Runner& r, const HostFacts& facts) {
   const char* t_gdr = "GPUDirect RDMA (peermem / DMA-BUF)";
-  if (!facts.gdr) r.skip("gpudirect_rdma", t_gdr, CheckStatus::kNotChecked, "no module facts in the input (needs sysfs and procfs)");
+  if (!facts.gdr) r.skip("gpudirect_rdma", t_gdr, CheckStatus::kNotChecked,
+                        absent(facts, "gdr", "no module facts in the input (needs sysfs and procfs)"));
   else if (facts.gdr->gpus == 0 || facts.gdr->rdma_nics == 0)
     r.skip("gpudirect_rdma", t_gdr, CheckStatus::kNotApplicable,
            plural(facts.gdr->gpus, "GPU") + ", " + plural(facts.gdr->rdma_nics, "RDMA NIC") + ": nothing to connect");
@@ -105,7 +112,8 @@ void check_gpudirect_rdma(Runner& r, const HostFacts& facts) {
   // IOMMU.
 void check_iommu(Runner& r, const HostFacts& facts) {
   const char* t_iommu = "IOMMU mode";
-  if (!facts.iommu) r.skip("iommu", t_iommu, CheckStatus::kNotChecked, "no IOMMU facts in the input (needs sysfs and procfs)");
+  if (!facts.iommu) r.skip("iommu", t_iommu, CheckStatus::kNotChecked,
+                          absent(facts, "iommu", "no IOMMU facts in the input (needs sysfs and procfs)"));
   else {
     IommuMode mode = iommu_mode(*facts.iommu);
     r.add("iommu", t_iommu, iommu_findings(*facts.iommu), std::string("mode: ") + to_string(mode),
@@ -121,7 +129,7 @@ void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& 
   const char* t_gid = "RoCE v2 GID";
   if (!facts.rdma_ports) {
     for (auto [n, t] : {std::pair{"port_state", t_state}, {"port_rate", t_rate}, {"roce_mtu", t_mtu}, {"roce_gid", t_gid}})
-      r.skip(n, t, CheckStatus::kNotChecked, kNoPorts);
+      r.skip(n, t, CheckStatus::kNotChecked, absent(facts, "rdma_ports", kNoPorts));
   } else if (facts.rdma_ports->empty()) {
     for (auto [n, t] : {std::pair{"port_state", t_state}, {"port_rate", t_rate}, {"roce_mtu", t_mtu}, {"roce_gid", t_gid}})
       r.skip(n, t, CheckStatus::kNotApplicable, "no RDMA port");
@@ -171,7 +179,7 @@ void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& 
   // ECN.
 void check_ecn(Runner& r, const HostFacts& facts) {
   const char* t_ecn = "ECN/DCQCN enabled (rp_cnp_ignored)";
-  if (!facts.counters) r.skip("ecn", t_ecn, CheckStatus::kNotChecked, "no counters in the input (needs sysfs)");
+  if (!facts.counters) r.skip("ecn", t_ecn, CheckStatus::kNotChecked, absent(facts, "counters", "no counters in the input (needs sysfs)"));
   else if (facts.counters->empty()) r.skip("ecn", t_ecn, CheckStatus::kNotApplicable, "no port exposes rp_cnp_ignored (RoCE hw_counters)");
   else r.add("ecn", t_ecn, ecn_findings(*facts.counters), plural(facts.counters->size(), "port") + " with rp_cnp_ignored");
 }
@@ -194,6 +202,30 @@ const char* to_string(CheckStatus s) {
     case CheckStatus::kNotChecked: return "not checked";
   }
   return "not checked";
+}
+
+std::vector<std::pair<CheckStatus, size_t>> count_by_status(const std::vector<CheckResult>& checks) {
+  std::vector<std::pair<CheckStatus, size_t>> out;
+  for (auto s : {CheckStatus::kPass, CheckStatus::kProblems, CheckStatus::kUnknown, CheckStatus::kNotApplicable,
+                 CheckStatus::kNotChecked}) {
+    size_t n = 0;
+    for (const auto& c : checks) n += c.status == s;
+    out.emplace_back(s, n);
+  }
+  return out;
+}
+
+std::string status_summary(const std::vector<CheckResult>& checks) {
+  std::string out = plural(checks.size(), "check") + ":";
+  for (const auto& [status, n] : count_by_status(checks)) out += " " + std::to_string(n) + " " + to_string(status) + ",";
+  out.pop_back();
+  return out;
+}
+
+nlohmann::json status_summary_json(const std::vector<CheckResult>& checks) {
+  nlohmann::json j = {{"checks", checks.size()}};
+  for (const auto& [status, n] : count_by_status(checks)) j[to_string(status)] = n;
+  return j;
 }
 
 void to_json(nlohmann::json& j, const CheckResult& c) {

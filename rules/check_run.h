@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -47,6 +48,15 @@ struct CheckReport {
 
 /// Runs every rule whose facts are present (see CheckResult::name for the order).
 CheckReport run_checks(const HostFacts& facts, const CheckRunOptions& options);
+
+/// How many checks have each status: pass, problems, unknown, n/a, not checked, in that order,
+/// every status listed (0 included).
+std::vector<std::pair<CheckStatus, size_t>> count_by_status(const std::vector<CheckResult>& checks);
+/// The counts as one line: "10 checks: 2 pass, 1 problems, 0 unknown, 3 n/a, 4 not checked".
+std::string status_summary(const std::vector<CheckResult>& checks);
+/// The counts as JSON (`data.summary` of fabdiag.check/1): {"checks": 10, "pass": 2,
+/// "problems": 1, "unknown": 0, "n/a": 3, "not checked": 4}.
+nlohmann::json status_summary_json(const std::vector<CheckResult>& checks);
 
 /// JSON: [{name, title, status, summary, findings}].
 void to_json(nlohmann::json& j, const CheckResult& c);

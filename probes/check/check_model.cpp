@@ -165,6 +165,7 @@ void merge_facts(HostFacts& into, HostFacts more) {
   if (!into.iommu && more.iommu) into.iommu = std::move(more.iommu);
   for (auto& w : more.wc_errors) into.wc_errors.push_back(std::move(w));
   for (auto& g : more.gaps) into.gaps.push_back(std::move(g));
+  for (auto& [fact, why] : more.not_read) into.not_read.emplace(fact, std::move(why));
 }
 
 HostFacts facts_from_ports(std::vector<RdmaPortFacts> ports, std::string origin) {
@@ -242,6 +243,7 @@ void to_json(nlohmann::json& j, const HostFacts& f) {
                   {"line", w.line},
                   {"source", w.source}});
   j["wc_errors"] = wc;
+  j["not_read"] = f.not_read;
 }
 
 }  // namespace fabdiag

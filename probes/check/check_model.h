@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -140,6 +141,11 @@ struct HostFacts {
   std::optional<std::vector<CounterChange>> counters;  ///< One snapshot of RDMA port counters.
   std::vector<WcError> wc_errors;
   std::vector<Error> gaps;  ///< What could not be read or parsed; the rest is valid.
+  /// Why a fact above is absent, by its JSON member name ("pcie_links", "acs_ports", "aer",
+  /// "gdr", "iommu", "rdma_ports", "counters"): what was looked for and where ("/x/bus/pci/devices
+  /// does not exist"). Filled by the sysfs reader (collect/check_sysfs.h) so that a check over a
+  /// tree without that input says "not checked" with the path, never "pass".
+  std::map<std::string, std::string> not_read;
 };
 
 /// Appends `more` to `into`: vectors are concatenated, single facts (gdr, iommu) are taken

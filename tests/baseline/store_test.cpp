@@ -210,6 +210,13 @@ TEST_CASE("save into a store that cannot be created fails naming the directory")
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().source == tmp.str("plain-file/store"));
   CHECK(r.error().message.find("cannot create") != std::string::npos);
+  // The path's fault, not the disk's: invalid_argument (exit 2), with strerror in the message.
+  CHECK(r.error().code == ErrorCode::kInvalidArgument);
+  CHECK(r.error().message.find("Not a directory") != std::string::npos);
+  BaselineStore on_file(tmp.str("plain-file"));  // the store itself is a regular file
+  auto f = on_file.save("n", bench_doc(), "x.json", false);
+  REQUIRE_FALSE(f.ok());
+  CHECK(f.error().code == ErrorCode::kInvalidArgument);
 }
 
 TEST_CASE("save into a read-only store fails with a permission error naming the file") {

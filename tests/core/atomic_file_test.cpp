@@ -35,6 +35,11 @@ TEST_CASE("check_output_path accepts what write_file_atomic can write and refuse
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().code == ErrorCode::kNotFound);
   CHECK(missing.error().source == dir + "/no/such/dir/x.json");
+  // A regular file where a directory belongs (ENOTDIR) is the path's fault, like a missing one.
+  auto through_file = check_output_path(fresh + "/x.json");
+  REQUIRE_FALSE(through_file.ok());
+  CHECK(through_file.error().code == ErrorCode::kInvalidArgument);
+  CHECK(through_file.error().message.find("Not a directory") != std::string::npos);
   REQUIRE(mkfifo((dir + "/fifo").c_str(), 0600) == 0);
   auto fifo = check_output_path(dir + "/fifo");
   REQUIRE_FALSE(fifo.ok());

@@ -22,10 +22,12 @@ done
 rc=0; "$fabdiag" baseline save -q --store /sys/fabdiag-store nightly "$result" > /dev/null 2> "$t/err" || rc=$?
 [ "$rc" = 2 ] || fail "unwritable store: exit $rc ($(cat "$t/err"))"
 grep -q "/sys/fabdiag-store" "$t/err" || fail "the store path is not named: $(cat "$t/err")"
-# a store path through a regular file (ENOTDIR): an I/O failure, exit 4
+# a store path through a regular file (ENOTDIR): the path is wrong, exit 2 naming it with strerror
 touch "$t/file"
 rc=0; "$fabdiag" baseline save -q --store "$t/file/store" nightly "$result" > /dev/null 2> "$t/err" || rc=$?
-[ "$rc" = 4 ] || fail "store under a file: exit $rc ($(cat "$t/err"))"
+[ "$rc" = 2 ] || fail "store under a file: exit $rc ($(cat "$t/err"))"
+grep -q "$t/file/store: cannot create the baseline store directory: Not a directory" "$t/err" ||
+  fail "the store path or strerror is not named: $(cat "$t/err")"
 # names are validated: no path components
 rc=0; "$fabdiag" baseline save -q --store "$t/s" ../evil "$result" > /dev/null 2> "$t/err" || rc=$?
 [ "$rc" = 2 ] && [ ! -e "$t/evil.json" ] || fail "name ../evil accepted: exit $rc"

@@ -138,6 +138,16 @@ TEST_CASE("option errors") {
   o = {};
   o.sweep = {64, 8, 2};
   CHECK_FALSE(validate_bench_options(o));
+  // A max size beyond 1 TiB is a usage error (near 2^64 the buffer sizes overflowed: exit 70).
+  o = {};
+  o.sweep = {~0ull, ~0ull, 2};
+  auto big = validate_bench_options(o);
+  REQUIRE_FALSE(big);
+  CHECK(big.error().code == ErrorCode::kInvalidArgument);
+  CHECK(big.error().message ==
+        "max size (-e) 18446744073709551615 bytes is above the largest benchmark size 1T (the buffers live in host memory)");
+  o.sweep = {8, 1ull << 40, 2};
+  CHECK(validate_bench_options(o));
   o = {};
   o.dtype = DataType::kUint8;
   auto e = validate_bench_options(o);

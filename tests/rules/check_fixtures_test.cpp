@@ -166,3 +166,32 @@ TEST_CASE("GID entries whose read fails count as empty, a tree without gid_attrs
   for (const auto& x : r.findings) missing += x.code == "rocev2_gid_missing";
   CHECK(missing == 1);
 }
+
+TEST_CASE("an empty tree is 'not checked' everywhere, each check naming the path it looked for") {
+  testing::TempTree t;
+  HostFacts f = read_host_facts(FsRoot(t.root(), ""));
+  CHECK(f.gaps.empty());  // nothing failed to read: there was nothing
+  CHECK_FALSE(f.pcie_links.has_value());
+  CHECK_FALSE(f.iommu.has_value());
+  CHECK_FALSE(f.rdma_ports.has_value());
+  auto r = run_checks(f, {});
+  CHECK(r.findings.empty());
+  REQUIRE(r.checks.size() == 10);
+  for (const auto& c : r.checks) {
+    CHECK_MESSAGE(c.status == CheckStatus::kNotChecked, c.name << ": " << to_string(c.status) << " " << c.summary);
+    const std::string looked_for = c.name == "iommu" ? "/class/iommu does not exist"
+                                   : c.name.rfind("port_", 0) == 0 || c.name.rfind("roce_", 0) == 0 || c.name == "ecn"
+                                       ? "/class/infiniband does not exist"
+                                       : "/bus/pci/devices does not exist";
+    CHECK_MESSAGE(c.summary.find(t.root() + looked_for) != std::string::npos, c.name << ": " << c.summary);
+  }
+  CHECK(status_summary(r.checks) == "10 checks: 0 pass, 0 problems, 0 unknown, 0 n/a, 10 not checked");
+}
+
+TEST_CASE("class/iommu present but empty is evidence (no IOMMU): judged, not 'not checked'") {
+  testing::TempTree t;
+  t.dir("class/iommu");
+  HostFacts f = read_host_facts(FsRoot(t.root(), ""));
+  REQUIRE(f.iommu.has_value());
+  CHECK(f.not_read.count("iommu") == 0);
+}

@@ -1,0 +1,40 @@
+// Long help texts of the subcommands (the footers `fabdiag <subcommand> --help` prints), kept
+// out of cmd/main.cpp, which registers the options.
+#pragma once
+
+namespace fabdiag::cmd {
+
+/// Footer of `fabdiag counters --help`.
+inline constexpr const char* kCountersFooter =
+    "A single snapshot shows cumulative values since the counters were last reset: it has no\n"
+    "time base, so no rates are given and only absolute-count rules apply. Use --interval to\n"
+    "measure what moves now. IB counters are read from sysfs (each read is a PMA query).\n"
+    "port_xmit_data/port_rcv_data count 4-octet words and are shown in bytes. Driver stats\n"
+    "come from the SIOCETHTOOL ioctl on the live host, or from <root>/ethtool/<netdev>\n"
+    "(`ethtool -S` text) under a fixture --sysfs-root. Link facts (speed, lanes, link state,\n"
+    "FEC, pause), standard statistics (pause frames, FEC blocks, eth-mac FCS errors, ...)\n"
+    "and module optics (temperature, rx/tx power per lane against the module's own\n"
+    "thresholds) come from ethtool netlink, with the ioctl as fallback, or module pages\n"
+    "from <root>/ethtool-module/<netdev> under a fixture root. What a driver does not\n"
+    "support (veth/virtio: pause, FEC, module) is listed as not available, not an error.\n"
+    "A missing --sysfs-root or --after-sysfs-root directory is a usage error (exit 2).\n"
+    "--watch redraws the top movers (per-second rates, health counters before traffic)\n"
+    "every --interval seconds (default 1) on a terminal, or appends plain blocks when\n"
+    "stdout is not a terminal; Ctrl-C ends it with exit 0.\n"
+    "--format prometheus writes the node_exporter textfile format (fabdiag_<category>_total\n"
+    "and friends, base units, atomically with --output FILE.prom).\n"
+    "Each port gets one line saying what is happening (PFC storm, congestion, lossy RoCE,\n"
+    "physical degradation, link flaps, receiver starvation, ECN not enabled, optics);\n"
+    "counters not in the knowledge base are listed with category \"unknown\".\n"
+    "--from FILE... interprets saved ethtool -S / -m, perfquery, ibqueryerrors, rdma\n"
+    "statistic and syslog outputs the same way.\n"
+    "Examples:\n"
+    "  fabdiag counters                     # non-zero counters now\n"
+    "  fabdiag counters --interval 10       # what moves during 10 s, with rates\n"
+    "  fabdiag counters --interval 10 --only pause --device mlx5_0\n"
+    "  fabdiag counters --watch --only phy_error --top 10\n"
+    "  fabdiag counters --format prometheus -o /var/lib/prometheus/node-exporter/fabdiag.prom\n"
+    "  fabdiag counters --sysfs-root before/ --after-sysfs-root after/ --interval 60\n"
+    "  fabdiag counters --from ethtool-S.txt --from rdma-stat.txt --interval 30";
+
+}  // namespace fabdiag::cmd

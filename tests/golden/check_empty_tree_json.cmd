@@ -1,0 +1,1 @@
+check --sysfs-root tests/fixtures/empty-tree --format json
