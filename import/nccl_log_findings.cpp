@@ -1,5 +1,6 @@
 // Findings and JSON data of an NCCL log import (import/nccl_log.h); what each means:
 // docs/domain.md#nccl-log-findings.
+#include <algorithm>
 #include <set>
 
 #include "core/text.h"
@@ -151,6 +152,27 @@ void gdr_findings(const NcclLogImport& imp, std::vector<Finding>& out) {
   out.push_back(std::move(f));
 }
 
+// "10.1.0.3" of "eth0:10.1.0.3<0>" / "10.1.0.3<47213>".
+std::string address_of(std::string s) {
+  if (auto lt = s.find('<'); lt != std::string::npos) s.resize(lt);
+  if (auto c = s.find(':'); c != std::string::npos && s.find('.') != std::string::npos) s = s.substr(c + 1);
+  return s;
+}
+
+// The peers of completion errors, each with the host whose bootstrap address it is:
+// "10.1.0.3 (gpu-node03)".
+std::string peers_text(const NcclLogImport& imp, const std::vector<const NcclWarn*>& warns) {
+  std::vector<std::string> out;
+  for (const auto* w : warns) {
+    std::string addr = address_of(w->peer);
+    if (addr.empty()) continue;
+    for (const auto& h : imp.hosts)
+      if (!h.host.empty() && !h.bootstrap.empty() && address_of(h.bootstrap) == addr) addr += " (" + h.host + ")";
+    if (std::find(out.begin(), out.end(), addr) == out.end()) out.push_back(addr);
+  }
+  return join_first(out, kHostsNamed, ", ", "...");
+}
+
 struct WarnGroup {
   std::vector<const NcclWarn*> warns;
   std::set<std::string> hosts;
@@ -178,6 +200,7 @@ void warn_finding(const NcclLogImport& imp, const std::string& key, const WarnGr
     f.message = "NCCL work completion error status " + std::to_string(st) +
                 (name.empty() ? "" : " (IBV_WC_" + name + ": " + meaning + ")") + ", " + count + " " + where;
     if (first.wc->vendor_err) f.message += "; vendor err " + std::to_string(*first.wc->vendor_err);
+    if (std::string peers = peers_text(imp, g.warns); !peers.empty()) f.message += "; peer " + peers;
     if (st == 12) f.action = "Transport retries ran out (loss, a dead link or a peer gone): check port state and loss "
                              "counters on both ends (fabdiag counters --interval), the peer named, NCCL_IB_TIMEOUT.";
     else if (st == 13) f.action = "The receiver had no buffer posted (RNR): look at the peer named; the peer process may be stuck or gone.";

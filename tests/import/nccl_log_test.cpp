@@ -163,6 +163,9 @@ TEST_CASE("nccl log: channels decide the transport, a completion error on 1 of 3
   CHECK(wc->message.find("RETRY_EXC_ERR: transport retry counter exceeded") != std::string::npos);
   CHECK(wc->message.find("one node") != std::string::npos);
   CHECK_FALSE(find_code(fs, "nccl_ib_disabled_by_env"));
+  // The peer is named with the host whose bootstrap address it is (n3's is not logged here).
+  CHECK(wc->message.find("peer 10.0.0.3") != std::string::npos);
+  CHECK(wc->message.find("(n1)") == std::string::npos);
 }
 
 TEST_CASE("nccl log: the same WARN on 3 of 5 hosts reads as systemic") {
