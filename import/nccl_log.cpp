@@ -256,6 +256,8 @@ void read_info(NcclHostLog& h, const NcclLinePrefix& p, std::string_view t, size
       NcclGdr& g = h.gdr[name];
       if (!g.enabled || enabled) g.enabled = enabled;  // one enabled GPU/HCA pair counts
       g.read = g.read || has(t, "read 1");
+      if (auto d = t.find("(distance "); !enabled && d != std::string_view::npos && g.distance.empty())
+        g.distance = std::string(t.substr(d + 1, t.find(')', d) == std::string_view::npos ? 0 : t.find(')', d) - d - 1));
       if (!g.line) g.line = line_no;
     }
   } else if (starts_with(t, "comm ") && has(t, " rank ")) {

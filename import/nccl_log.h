@@ -87,6 +87,7 @@ struct NcclGdr {
   std::optional<bool> enabled;  ///< "GPU Direct RDMA Enabled|Disabled for HCA"; nullopt = not logged.
   bool used_in_channels = false;  ///< Some channel on this HCA ran "/GDRDMA".
   bool read = false;            ///< "read 1" (GDR reads enabled).
+  std::string distance;         ///< "distance 6 > 5" when NCCL disabled it for the GPU-NIC distance.
   size_t line = 0;
 };
 

@@ -123,7 +123,7 @@ void gdr_findings(const NcclLogImport& imp, std::vector<Finding>& out) {
     std::vector<std::string> off;
     for (const auto& [hca, g] : h.gdr) {
       if (!g.enabled || *g.enabled || g.used_in_channels) continue;
-      off.push_back(hca);
+      off.push_back(g.distance.empty() ? hca : hca + " (" + g.distance + ": NCCL_NET_GDR_LEVEL)");
       f.evidence.push_back(Evidence::text("GPU Direct RDMA " + host_name(h.host) + " " + hca, "Disabled",
                                           line_source(imp.source, g.line))
                                .expect("Enabled"));

@@ -182,6 +182,23 @@ TEST_CASE("nccl log: the same WARN on 3 of 5 hosts reads as systemic") {
   CHECK(wc->message.find("RNR retry counter exceeded") != std::string::npos);
 }
 
+TEST_CASE("nccl log: GDR disabled for the GPU-NIC distance says so, enabled for another GPU wins") {
+  auto imp = read_text(
+      "a:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:<0>\n"
+      "a:1:1 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 1c000 / HCA 0 (distance 6 > 5)\n"
+      "a:1:1 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for GPU 1c000 / HCA 1 (distance 6 > 5)\n"
+      "a:2:2 [1] NCCL INFO NET/IB : GPU Direct RDMA Enabled for GPU 1d000 / HCA 1 (distance 3 <= 5), read 1 mode Default\n");
+  const auto& h = host(imp, "a");
+  CHECK(h.gdr.at("mlx5_0").enabled == std::optional<bool>(false));
+  CHECK(h.gdr.at("mlx5_0").distance == "distance 6 > 5");
+  CHECK(h.gdr.at("mlx5_1").enabled == std::optional<bool>(true));
+  CHECK(h.gdr.at("mlx5_1").read);
+  auto fs = nccl_log_findings(imp);
+  const Finding* f = find_code(fs, "nccl_gdr_disabled");
+  REQUIRE(f);
+  CHECK(f->subject == "a: mlx5_0 (distance 6 > 5: NCCL_NET_GDR_LEVEL)");
+}
+
 TEST_CASE("nccl log: not an NCCL log is refused naming the first line") {
   auto imp = import_nccl_log(std::string_view("hello\nworld\n"), "x.txt");
   REQUIRE_FALSE(imp.ok());
