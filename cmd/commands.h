@@ -199,4 +199,15 @@ struct ImportNvsmiTopoOptions {
 int run_import_nvsmi_topo(const GlobalOptions& g, const ImportNvsmiTopoOptions& o);
 // ---- end import nvidia-smi-topo ----
 
+// ---- import nccl-log ----
+/// `fabdiag import nccl-log FILE`: an NCCL_DEBUG=INFO/WARN log -> one fabdiag.nccllog/1
+/// envelope (import/nccl_log.h). Exit codes: 0 nothing wrong; 1 a warn/error/critical finding;
+/// 2 FILE missing or without an NCCL line.
+struct ImportNcclLogOptions {
+  std::string file;           ///< The log; "-" = stdin.
+  size_t max_findings = 200;  ///< Findings and WARN lines of one kind listed; 0 = all.
+};
+int run_import_nccl_log(const GlobalOptions& g, const ImportNcclLogOptions& o);
+// ---- end import nccl-log ----
+
 }  // namespace fabdiag::cmd

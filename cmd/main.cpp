@@ -43,6 +43,7 @@ struct Options {
   ImportCountersOptions import_counters;
   ImportHostOptions import_host;
   ImportNvsmiTopoOptions import_nvsmi_topo;
+  ImportNcclLogOptions import_nccl_log;
   CountersOptions counters;
   CheckOptions check;
   TriageOptions triage;
@@ -59,6 +60,7 @@ struct Commands {
   CLI::App* import_nccl_tests = nullptr;
   std::vector<CLI::App*> import_host;
   CLI::App* import_nvsmi_topo = nullptr;
+  CLI::App* import_nccl_log = nullptr;
   CLI::App* counters = nullptr;
   CLI::App* check = nullptr;
   CLI::App* triage = nullptr;
@@ -254,6 +256,18 @@ CLI::App* add_import_nvsmi_topo_command(CLI::App& import_cmd, ImportNvsmiTopoOpt
   return sub;
 }
 
+CLI::App* add_import_nccl_log_command(CLI::App& import_cmd, ImportNcclLogOptions& o) {
+  auto* sub = import_cmd.add_subcommand(
+      "nccl-log", "NCCL_DEBUG=INFO/WARN log -> fabdiag.nccllog/1 (per host: version, data transport, GPUDirect "
+                  "RDMA, settings, WARN lines)");
+  sub->add_option("FILE", o.file, "The log, hosts interleaved, mpirun tags allowed ('-' = stdin)")->required();
+  add_max_findings_flag(sub, o.max_findings);
+  sub->footer("Any NCCL since 2.4. A NET/Socket list next to NET/IB is bootstrap, not a fallback.\n"
+              "Exit codes: 0 nothing wrong, 1 a warn/error/critical finding, 2 FILE missing or\n"
+              "without an NCCL line.");
+  return sub;
+}
+
 // `import` and its subcommands, one per format read.
 void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   auto* import_cmd = app.add_subcommand(
@@ -263,6 +277,7 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   add_import_counters_commands(*import_cmd, opts.import_counters);
   cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);
   cmds.import_nvsmi_topo = add_import_nvsmi_topo_command(*import_cmd, opts.import_nvsmi_topo);
+  cmds.import_nccl_log = add_import_nccl_log_command(*import_cmd, opts.import_nccl_log);
 }
 
 
@@ -543,6 +558,7 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.import_nvsmi_topo->parsed()) return run_import_nvsmi_topo(g, opts.import_nvsmi_topo);
     if (c.baseline->parsed()) return run_baseline(g, opts.baseline);
     if (c.import_nccl_tests->parsed()) return run_import_nccl_tests(g, opts.import_nccl_tests);
+    if (c.import_nccl_log->parsed()) return run_import_nccl_log(g, opts.import_nccl_log);
     if (!opts.import_counters.format.empty()) return run_import_counters(g, opts.import_counters);
     if (c.counters->parsed()) return run_counters(g, opts.counters);
     if (c.triage->parsed()) return run_triage(g, opts.triage);

@@ -123,31 +123,37 @@ InputFormat detect_format(std::string_view text) {
   return InputFormat::kAuto;
 }
 
+std::optional<WcError> parse_nccl_wc_error_line(std::string_view line) {
+  std::string t = trim(line);
+  if (t.find("Got completion") == std::string::npos) return std::nullopt;
+  auto status = number_after(t, "with error ");
+  if (!status) status = number_after(t, "status=");
+  if (!status || *status > 255) return std::nullopt;
+  WcError w;
+  w.status = static_cast<int>(*status);
+  if (auto v = number_after(t, "opcode ")) w.opcode = static_cast<int>(*v);
+  else if (auto v2 = number_after(t, "opcode=")) w.opcode = static_cast<int>(*v2);
+  if (auto v = number_after(t, "len ")) w.len_bytes = *v;
+  else if (auto v2 = number_after(t, "len=")) w.len_bytes = *v2;
+  if (auto v = number_after(t, "vendor err ")) w.vendor_err = static_cast<int>(*v);
+  else if (auto v2 = number_after(t, "vendor_err=")) w.vendor_err = static_cast<int>(*v2);
+  if (auto h = t.find(" hca "); h != std::string::npos) {
+    auto words = split_ws(t.substr(h + 5));
+    if (!words.empty()) w.hca = words[0];
+  }
+  w.line = t;
+  return w;
+}
+
 std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line) {
   std::vector<WcError> out;
   int n = first_line - 1;
   for (const auto& raw : split(text, '\n')) {
     ++n;
-    std::string t = trim(raw);
-    if (t.find("Got completion") == std::string::npos) continue;
-    auto status = number_after(t, "with error ");
-    if (!status) status = number_after(t, "status=");
-    if (!status || *status > 255) continue;
-    WcError w;
-    w.status = static_cast<int>(*status);
-    if (auto v = number_after(t, "opcode ")) w.opcode = static_cast<int>(*v);
-    else if (auto v2 = number_after(t, "opcode=")) w.opcode = static_cast<int>(*v2);
-    if (auto v = number_after(t, "len ")) w.len_bytes = *v;
-    else if (auto v2 = number_after(t, "len=")) w.len_bytes = *v2;
-    if (auto v = number_after(t, "vendor err ")) w.vendor_err = static_cast<int>(*v);
-    else if (auto v2 = number_after(t, "vendor_err=")) w.vendor_err = static_cast<int>(*v2);
-    if (auto h = t.find(" hca "); h != std::string::npos) {
-      auto words = split_ws(t.substr(h + 5));
-      if (!words.empty()) w.hca = words[0];
-    }
-    w.line = t;
-    w.source = source + " line " + std::to_string(n);
-    out.push_back(std::move(w));
+    auto w = parse_nccl_wc_error_line(raw);
+    if (!w) continue;
+    w->source = source + " line " + std::to_string(n);
+    out.push_back(std::move(*w));
   }
   return out;
 }

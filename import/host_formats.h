@@ -36,6 +36,10 @@ InputFormat detect_format(std::string_view text);
 /// Work-completion errors in NCCL log lines: "Got completion ... with error <n>, opcode <o>,
 /// len <l>, vendor err <v>" (older NCCL) and "... with status=<NAME>(<n>) opcode=<NAME>(<o>) ...
 /// vendor_err=<v> ... hca <dev>" (newer). Sources are "SOURCE line N".
+/// One such line: the error with `line` = the trimmed line and `source` empty; nullopt for a
+/// line that is not a completion error (no "Got completion", no status, a status past 255).
+std::optional<WcError> parse_nccl_wc_error_line(std::string_view line);
+
 std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line = 1);
 
 /// Imports one input, streamed a "###" section at a time (memory: the largest section and the

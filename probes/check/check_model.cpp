@@ -141,16 +141,51 @@ std::string normalize_port_state(const std::string& text) { return normalize_num
 
 std::string normalize_phys_state(const std::string& text) { return normalize_numbered(text, kPhysNames, 1, 7); }
 
+namespace {
+// enum ibv_wc_status of rdma-core libibverbs/verbs.h and the words of ibv_wc_status_str()
+// (libibverbs/enum_strs.c), by value: docs/domain.md#work-completion-status.
+struct WcStatusRow {
+  const char* name;
+  const char* meaning;
+};
+constexpr WcStatusRow kWcStatus[] = {
+    {"SUCCESS", "success"},
+    {"LOC_LEN_ERR", "local length error"},
+    {"LOC_QP_OP_ERR", "local QP operation error"},
+    {"LOC_EEC_OP_ERR", "local EE context operation error"},
+    {"LOC_PROT_ERR", "local protection error"},
+    {"WR_FLUSH_ERR", "work request flushed error"},
+    {"MW_BIND_ERR", "memory management operation error"},
+    {"BAD_RESP_ERR", "bad response error"},
+    {"LOC_ACCESS_ERR", "local access error"},
+    {"REM_INV_REQ_ERR", "remote invalid request error"},
+    {"REM_ACCESS_ERR", "remote access error"},
+    {"REM_OP_ERR", "remote operation error"},
+    {"RETRY_EXC_ERR", "transport retry counter exceeded"},
+    {"RNR_RETRY_EXC_ERR", "RNR retry counter exceeded"},
+    {"LOC_RDD_VIOL_ERR", "local RDD violation error"},
+    {"REM_INV_RD_REQ_ERR", "remote invalid RD request"},
+    {"REM_ABORT_ERR", "aborted error"},
+    {"INV_EECN_ERR", "invalid EE context number"},
+    {"INV_EEC_STATE_ERR", "invalid EE context state"},
+    {"FATAL_ERR", "fatal error"},
+    {"RESP_TIMEOUT_ERR", "response timeout error"},
+    {"GENERAL_ERR", "general error"},
+};
+const WcStatusRow* wc_status_row(int status) {
+  if (status < 0 || status >= static_cast<int>(sizeof kWcStatus / sizeof kWcStatus[0])) return nullptr;
+  return &kWcStatus[status];
+}
+}  // namespace
+
 const char* wc_status_name(int status) {
-  static const char* const kNames[] = {
-      "SUCCESS",          "LOC_LEN_ERR",       "LOC_QP_OP_ERR",      "LOC_EEC_OP_ERR",
-      "LOC_PROT_ERR",     "WR_FLUSH_ERR",      "MW_BIND_ERR",        "BAD_RESP_ERR",
-      "LOC_ACCESS_ERR",   "REM_INV_REQ_ERR",   "REM_ACCESS_ERR",     "REM_OP_ERR",
-      "RETRY_EXC_ERR",    "RNR_RETRY_EXC_ERR", "LOC_RDD_VIOL_ERR",   "REM_INV_RD_REQ_ERR",
-      "REM_ABORT_ERR",    "INV_EECN_ERR",      "INV_EEC_STATE_ERR",  "FATAL_ERR",
-      "RESP_TIMEOUT_ERR", "GENERAL_ERR"};
-  if (status < 0 || status >= static_cast<int>(sizeof kNames / sizeof kNames[0])) return "";
-  return kNames[status];
+  const WcStatusRow* r = wc_status_row(status);
+  return r ? r->name : "";
+}
+
+const char* wc_status_meaning(int status) {
+  const WcStatusRow* r = wc_status_row(status);
+  return r ? r->meaning : "";
 }
 
 void merge_facts(HostFacts& into, HostFacts more) {

@@ -128,6 +128,9 @@ struct WcError {
 };
 /// "LOC_PROT_ERR" for 4, ... (rdma-core libibverbs verbs.h ibv_wc_status); "" when unknown.
 const char* wc_status_name(int status);
+/// "transport retry counter exceeded" for 12, ...: rdma-core's ibv_wc_status_str() words
+/// (libibverbs/enum_strs.c); "" when unknown.
+const char* wc_status_meaning(int status);
 
 /// Everything one check run judges.
 struct HostFacts {

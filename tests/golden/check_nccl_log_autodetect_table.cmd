@@ -1,0 +1,1 @@
+check --from tests/fixtures/import/nccl-log-4node-socket-fallback.log --format table

@@ -1,0 +1,1 @@
+import nccl-log tests/fixtures/cases/005-nccl-debug-socket-bootstrap-ib-used.input.txt --format json

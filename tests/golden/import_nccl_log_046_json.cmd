@@ -1,0 +1,1 @@
+import nccl-log tests/fixtures/cases/046-nccl-warn-roce-gid-index-link-local-ibv-modify-qp-timeout.input.txt --format json

@@ -1,0 +1,1 @@
+import nccl-log tests/fixtures/import/nccl-log-4node-socket-fallback.log --format table
