@@ -56,6 +56,8 @@ sanitizer_env() {
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan:log_exe_name=1"
   # Full malloc stacks (slower): the MPI leaks are told apart only by frames below components
   # that Open MPI dlclosed (tests/sanitize/lsan.supp).
+  # Timed steps of the tests (tests/cli/run_cli_table.sh: Ctrl-C after S seconds) wait longer.
+  export FABDIAG_TEST_SLOWDOWN=${FABDIAG_TEST_SLOWDOWN:-5}
   export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 }
 
@@ -100,6 +102,15 @@ seed_kind() {
   esac
 }
 
+# Seconds a target runs: the sysfs targets build a file tree for every input (about 1 input a
+# second under ASan, against thousands for the text readers), so they get three times as long.
+fuzz_time() {
+  case $1 in
+    sysfs_*) echo $((fuzz_seconds * 3)) ;;
+    *) echo "$fuzz_seconds" ;;
+  esac
+}
+
 fuzz_one() {
   local name=$1 kind seeds=() rc=0
   kind=$(seed_kind "$name")
@@ -110,7 +121,7 @@ fuzz_one() {
   ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
-    "$build/tests/fuzz/fuzz_$name" -max_total_time="$fuzz_seconds" -timeout=30 -rss_limit_mb=2048 \
+    "$build/tests/fuzz/fuzz_$name" -max_total_time="$(fuzz_time "$name")" -timeout=30 -rss_limit_mb=2048 \
     -max_len=131072 -print_final_stats=1 -artifact_prefix="$work/artifacts/$name/" \
     "$work/corpus/$name" "${seeds[@]}" >"$work/logs/$name.log" 2>&1 || rc=$?
   echo "$rc" >"$work/logs/$name.rc"
@@ -122,7 +133,7 @@ report_fuzz() {
   local runs
   runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/logs/$name.log" | grep -o '[0-9]*$' || echo "?")
   if [ "$rc" -eq 0 ]; then
-    say "fuzz_$name: ok ($runs inputs in ${fuzz_seconds}s)"
+    say "fuzz_$name: ok ($runs inputs in $(fuzz_time "$name")s)"
     return 0
   fi
   say "FUZZ FAILURE: target fuzz_$name exit $rc (log $work/logs/$name.log)" >&2
@@ -146,12 +157,14 @@ stage_fuzz() {
   [ -d "$root/../shared/cases" ] && cases+=("$root/../shared/cases")
   python3 "$root/scripts/fuzz-corpus.py" "$work/seeds" "${cases[@]}" | sed 's/^/test-sanitize: /'
   local names=() src name
-  for src in "$root"/tests/fuzz/*_fuzz.cpp; do
+  # The longest (sysfs_*) first, so the others run beside them.
+  for src in "$root"/tests/fuzz/sysfs_*_fuzz.cpp "$root"/tests/fuzz/*_fuzz.cpp; do
     name=$(basename "$src" _fuzz.cpp)
+    [[ " ${names[*]} " != *" $name "* ]] || continue
     [ -x "$build/tests/fuzz/fuzz_$name" ] || { say "missing fuzz_$name in $build (run the build stage)" >&2; exit 2; }
     names+=("$name")
   done
-  say "fuzzing ${#names[@]} targets, ${fuzz_seconds}s each, $fuzz_jobs at a time"
+  say "fuzzing ${#names[@]} targets, ${fuzz_seconds}s each (sysfs_*: $(fuzz_time sysfs_)s), $fuzz_jobs at a time"
   local running=0
   for name in "${names[@]}"; do
     if [ "$running" -ge "$fuzz_jobs" ]; then
