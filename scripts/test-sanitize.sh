@@ -56,8 +56,9 @@ sanitizer_env() {
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan:log_exe_name=1"
   # Full malloc stacks (slower): the MPI leaks are told apart only by frames below components
   # that Open MPI dlclosed (tests/sanitize/lsan.supp).
-  # Timed steps of the tests (tests/cli/run_cli_table.sh: Ctrl-C after S seconds) wait longer.
-  export FABDIAG_TEST_SLOWDOWN=${FABDIAG_TEST_SLOWDOWN:-5}
+  # Timed steps of the tests (the CLI table's Ctrl-C after S seconds, the deadlines of the
+  # partial-results tests, the --watch window) wait longer.
+  export FABDIAG_TEST_SLOWDOWN=${FABDIAG_TEST_SLOWDOWN:-3}  # an integer
   export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0"
 }
 

@@ -52,10 +52,13 @@ start() { # name, command...
   job=$!
 }
 
-finish() { # name: waits for the job (at most 30 s) and records its exit code
+# A slowed build (scripts/test-sanitize.sh sets FABDIAG_TEST_SLOWDOWN, an integer) gets longer
+# deadlines and waits: under the sanitizers no size finishes in 4 s.
+slow=${FABDIAG_TEST_SLOWDOWN:-1}
+finish() { # name: waits for the job (at most 30 s x slow) and records its exit code
   local name=$1 i
-  for i in $(seq 300); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$job" 2>/dev/null; then echo "FAIL $name: still running 30 s after the signal"; kill -KILL -- "-$job"; fi
+  for i in $(seq $((300 * slow))); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$job" 2>/dev/null; then echo "FAIL $name: still running $((30 * slow)) s after the signal"; kill -KILL -- "-$job"; fi
   wait "$job"
   echo $? >"$tmp/$name.rc"
   job=""
@@ -146,12 +149,13 @@ ok("cut during a later round", d["cut"]["during"] in ("pair round 2 of 3", "pair
 ok("checkpoint valid JSON, partial", c is not None and c["partial"] is True)
 '
 
-echo "e) bench on 2 ranks, --timeout 4" >&2
-start e "${mpi[@]}" -np 2 "$bin" "${long_bench[@]}" --format json -q --timeout 4 --checkpoint "$tmp/e.ckpt"
+deadline=$((4 * slow))
+echo "e) bench on 2 ranks, --timeout $deadline" >&2
+start e "${mpi[@]}" -np 2 "$bin" "${long_bench[@]}" --format json -q --timeout "$deadline" --checkpoint "$tmp/e.ckpt"
 finish e
 check e '
 ok("exit 4", rc == 4)
-ok("partial, cut by the deadline", d is not None and d["partial"] is True and d["cut"]["reason"] == "deadline of 4 s (--timeout) passed")
+ok("partial, cut by the deadline", d is not None and d["partial"] is True and d["cut"]["reason"] == "deadline of '"$deadline"' s (--timeout) passed")
 ok("an errors[] entry of code timeout", [e["code"] for e in d["errors"]] == ["timeout"])
 ok("the sizes that finished have numbers", len(finished_rows(d)) >= 1)
 ok("checkpoint the same", c is not None and c["data"]["results"] == d["data"]["results"])

@@ -52,10 +52,13 @@ wait_for_checkpoint() { # file, python expression over d
   return 1
 }
 
-finish() { # name: waits (at most 60 s: mpirun's own stop takes up to 10 s) and keeps the exit code
+# A slowed build (scripts/test-sanitize.sh sets FABDIAG_TEST_SLOWDOWN, an integer) gets longer
+# deadlines and waits: under the sanitizers no sweep finishes in 12 s.
+slow=${FABDIAG_TEST_SLOWDOWN:-1}
+finish() { # name: waits (at most 60 s x slow: mpirun's own stop takes up to 10 s) and keeps the exit code
   local name=$1 i
-  for i in $(seq 600); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$job" 2>/dev/null && { echo "FAIL $name: still running 60 s on"; kill -KILL -- "-$job"; }
+  for i in $(seq $((600 * slow))); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$job" 2>/dev/null && { echo "FAIL $name: still running $((60 * slow)) s on"; kill -KILL -- "-$job"; }
   wait "$job"
   echo $? >"$out/$name.rc"
   job=""
@@ -108,14 +111,15 @@ ok("the cut entry in errors[]", any(e["code"] == "interrupted" and e["source"] =
 ok("checkpoint valid JSON with the sweeps", c is not None and len(c["data"]["bench"]) == 2 and c["partial"] is True)
 '
 
-echo "b) --timeout 12 with -o" >&2
-"$bin" "${walk[@]}" --timeout 12 -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.json" 2>"$out/b.err" &
+deadline=$((12 * slow))
+echo "b) --timeout $deadline with -o" >&2
+"$bin" "${walk[@]}" --timeout "$deadline" -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.json" 2>"$out/b.err" &
 job=$!
 finish b
 check b '
 ok("exit 4", rc == 4)
 ok("stdout empty (the result went to -o)", out_text == "")
-ok("-o partial, cut by the deadline", o is not None and o["partial"] is True and o["cut"]["reason"] == "deadline of 12 s (--timeout) passed")
+ok("-o partial, cut by the deadline", o is not None and o["partial"] is True and o["cut"]["reason"] == "deadline of '"$deadline"' s (--timeout) passed")
 ok("the finished sweeps with numbers", len(sweeps_with_numbers(o)) >= 1)
 ok("a timeout entry in errors[]", any(e["code"] == "timeout" for e in o["errors"]))
 ok("checkpoint valid JSON, partial", c is not None and c["partial"] is True)
