@@ -142,6 +142,7 @@ report_fuzz() {
     [ -e "$art" ] || continue
     say "  input: $art" >&2
     say "  rerun: $build/tests/fuzz/fuzz_$name $art" >&2
+    say "  after the fix, keep it: cp $art tests/fuzz/regressions/$name/" >&2
   done
   grep -E -m1 -A40 '^==[0-9]+==ERROR|runtime error:|^==[0-9]+== ERROR|ALARM|out-of-memory' \
     "$work/logs/$name.log" >&2 || tail -n 40 "$work/logs/$name.log" >&2
