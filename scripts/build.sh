@@ -14,7 +14,7 @@ if command -v ccache >/dev/null && [ -z "${FABDIAG_NO_CCACHE:-}" ]; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_BASEDIR="$root"
 fi
-# FABDIAG_CMAKE_ARGS: more configure arguments (scripts/test-sanitize.sh, scripts/fuzz.sh pass
+# FABDIAG_CMAKE_ARGS: more configure arguments (scripts/test-sanitize.sh passes
 # the compiler and FABDIAG_SANITIZE / FABDIAG_FUZZ); used when the build folder is configured.
 read -r -a extra <<<"${FABDIAG_CMAKE_ARGS:-}"
 if [ ! -f "$build/CMakeCache.txt" ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds the seed corpora of the fuzz targets (tests/fuzz) from the repository's fixtures and,
-when present, the shared case files. scripts/fuzz.sh runs it at every run, so new fixtures
-are seeds without anything to regenerate.
+when present, the shared case files. scripts/test-sanitize.sh (stage fuzz) runs it at every
+run, so new fixtures are seeds without anything to regenerate.
 
     scripts/fuzz-corpus.py OUTDIR [CASES_DIR...]
 

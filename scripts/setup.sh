@@ -13,6 +13,9 @@ packages=(
   libnl-3-dev libnl-genl-3-dev libibverbs-dev libyaml-cpp-dev
   # tests, emulated cluster and benchmarks (GNU time: peak RSS in scripts/bench-import-memory.sh)
   iproute2 ethtool iperf3 python3 procps util-linux time
+  # tests: the sanitizer and fuzz stage (scripts/test-sanitize.sh): clang, its sanitizer and
+  # libFuzzer runtimes (a recommends of clang, so named), llvm-symbolizer for the reports
+  clang libclang-rt-dev llvm
   # tests: read-only checks of the live host trace fabdiag's system calls
   strace
   # tests: a real node_exporter scrapes the `counters --format prometheus` textfile (the

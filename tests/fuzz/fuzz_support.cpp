@@ -4,6 +4,7 @@
 
 #include "collect/counter_pipeline.h"
 #include "core/envelope.h"
+#include "core/line_source.h"
 #include "import/counter_files.h"
 #include "metrics/counter_metrics.h"
 #include "report/prometheus.h"
@@ -40,7 +41,9 @@ void fuzz_counter_import(std::optional<CounterImportFormat> format, std::string_
   // without a window: both the rate and the no-rate paths of the interpretation run.
   spec.interval_s = text.size() % 2 ? 10.0 : 0.0;
   const std::string content(text);
-  auto read = [&content](const std::string&) -> Result<std::string> { return content; };
+  auto read = [&content](const std::string&) -> Result<std::unique_ptr<LineSource>> {
+    return text_line_source(content);
+  };
   auto imported = import_counter_files(spec, read);
   if (!imported) return render_error(imported.error());
 

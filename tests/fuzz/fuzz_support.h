@@ -1,8 +1,8 @@
 // What the libFuzzer targets of tests/fuzz share: each target feeds its input to the library
 // entry point the CLI calls for that input, then renders what came back the way the CLI does
 // (the envelope as JSON, the Prometheus text for counters), so a crash, hang, leak or undefined
-// behaviour anywhere between reading and rendering is found. scripts/fuzz.sh builds and runs
-// them (README "Tests"); a fuzz target never judges the answer, only that nothing breaks.
+// behaviour anywhere between reading and rendering is found. scripts/test-sanitize.sh builds and
+// runs them (README "Tests"); a fuzz target never judges the answer, only that nothing breaks.
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,8 @@
 #   emu_prelude TAG BINARY      sets bin (absolute), root, emu, state (FABDIAG_EMU_STATE) for a
 #                               test on the emulated cluster; exits 77 ("SKIPPED: reason") when it
 #                               cannot run here (not root, no mpirun/python3, a cluster already up)
+#   slow                        FABDIAG_TEST_SLOWDOWN (an integer, default 1; scripts/test-sanitize.sh
+#                               sets 3): every wait below is S x slow; tests scale their deadlines
 #   wait_for_checkpoint F EXPR [S]
 #                               polls until the JSON file F satisfies the python expression EXPR
 #                               over d (default at most 60 s); 1 when the job $job ended first
@@ -12,6 +14,8 @@
 #                               JSON), o (DIR/NAME.o.json), c (DIR/NAME.ckpt), rc, out_text and
 #                               ok(what, cond); extra python definitions in $CHECK_HELPERS; on a
 #                               failure increments $fails and shows the tail of DIR/NAME.err
+
+slow=${FABDIAG_TEST_SLOWDOWN:-1}
 
 emu_prelude() {
   local tag=$1 binary=$2
@@ -31,7 +35,7 @@ emu_prelude() {
 }
 
 wait_for_checkpoint() {
-  local f=$1 expr=$2 tries=$(( ${3:-60} * 10 )) i
+  local f=$1 expr=$2 tries=$(( ${3:-60} * 10 * slow )) i
   for i in $(seq "$tries"); do
     if [ -s "$f" ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('yes' if ($expr) else 'no')" "$f" 2>/dev/null | grep -q yes; then
       return 0
@@ -43,10 +47,10 @@ wait_for_checkpoint() {
 }
 
 finish_job() {
-  local name=$1 dir=$2 tries=$(( ${3:-30} * 10 )) i
+  local name=$1 dir=$2 tries=$(( ${3:-30} * 10 * slow )) i
   for i in $(seq "$tries"); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$job" 2>/dev/null; then
-    echo "FAIL $name: still running ${3:-30} s after the signal"
+    echo "FAIL $name: still running $(( ${3:-30} * slow )) s after the signal"
     kill -KILL -- "-$job"
   fi
   wait "$job"

@@ -48,14 +48,15 @@ ok("the cut entry in errors[]", any(e["code"] == "interrupted" and e["source"] =
 ok("checkpoint valid JSON with the sweeps", c is not None and len(c["data"]["bench"]) == 2 and c["partial"] is True)
 '
 
-echo "b) --timeout 12 with -o" >&2
-"$bin" "${walk[@]}" --timeout 12 -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.out" 2>"$out/b.err" &
+deadline=$((12 * slow))  # slow: FABDIAG_TEST_SLOWDOWN (lib.sh); under the sanitizers no sweep finishes in 12 s
+echo "b) --timeout $deadline with -o" >&2
+"$bin" "${walk[@]}" --timeout "$deadline" -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.out" 2>"$out/b.err" &
 job=$!
 finish_job b "$out" 60
 check_json "$out" b '
 ok("exit 4", rc == 4)
 ok("stdout empty (the result went to -o)", out_text == "")
-ok("-o partial, cut by the deadline", o is not None and o["partial"] is True and o["cut"]["reason"] == "deadline of 12 s (--timeout) passed")
+ok("-o partial, cut by the deadline", o is not None and o["partial"] is True and o["cut"]["reason"] == "deadline of '"$deadline"' s (--timeout) passed")
 ok("the finished sweeps with numbers", len(sweeps_with_numbers(o)) >= 1)
 ok("a timeout entry in errors[]", any(e["code"] == "timeout" for e in o["errors"]))
 ok("checkpoint valid JSON, partial", c is not None and c["partial"] is True)

@@ -102,8 +102,9 @@ TEST_CASE("each injected fault is named, and nothing else") {
       {"pcie-x8", {Severity::kError, "pcie_width_downgraded", "0000:1b:00.0"}},
       {"iommu-translated", {Severity::kWarn, "iommu_translated", "host"}},
   };
-  for (const auto& [variant, fault] : cases) {
-    INFO("variant " << variant);
+  for (const auto& variant_case : cases) {
+    const auto& [variant, fault] = variant_case;
+    INFO("variant " << variant_case.first);  // clang 14 cannot capture a structured binding
     HostFacts facts = facts_of(variant);
     CHECK(facts.gaps.empty());
     auto got = keys(run_checks(facts, {}));

@@ -64,7 +64,9 @@ TEST_CASE("bnxt_re: the old names are aliases of the 2025 (mlx5) names") {
       {"dup_req", "duplicate_request"},            {"oos_drop_count", "out_of_sequence"},
       {"rx_out_of_buffer", "out_of_buffer"},       {"tx_cnp_pkts", "np_cnp_sent"},
       {"rx_cnp_pkts", "rp_cnp_handled"},           {"rx_ecn_marked_pkts", "np_ecn_marked_roce_packets"}};
-  for (auto [old_name, new_name] : renames) {
+  for (const auto& rename : renames) {
+    const char* old_name = rename.first;  // not a structured binding: clang 14 cannot capture
+    const char* new_name = rename.second;  // one in INFO's lambda (the sanitizer build)
     INFO(old_name);
     const CounterKbEntry* e = kb.find(CounterGroup::kIbHwCounters, old_name);
     REQUIRE(e);
