@@ -167,7 +167,17 @@ Result<BaselineInfo> BaselineStore::save(const std::string& name, const std::str
   if (!parsed) return parsed.error();
   std::string path = path_of(name);
   std::error_code ec;
-  if (!force && fs::exists(path, ec))
+  // The store holds only regular files fabdiag wrote. A symlink in it (planted, or left by
+  // hand) would make a root cron job write through it (onto /etc/passwd): refused, as is any
+  // other kind of file, whatever --force says. The store directory itself may be a symlink.
+  const fs::file_status entry = fs::symlink_status(path, ec);
+  if (fs::exists(entry) && !fs::is_regular_file(entry))
+    return make_error(ErrorCode::kInvalidArgument,
+                      std::string("store entry for baseline '") + name + "' is " +
+                          (fs::is_symlink(entry) ? "a symlink" : "not a regular file") +
+                          "; the store holds only files fabdiag wrote: remove it and save again",
+                      path);
+  if (!force && fs::exists(entry))
     return make_error(ErrorCode::kInvalidArgument,
                       "baseline '" + name + "' already exists; pass --force to replace it", path);
   if (auto st = create_store_dirs(dir_); !st) return st.error();

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
@@ -128,6 +129,41 @@ TEST_CASE("save refuses to overwrite without force and replaces with it") {
   CHECK(store.load("n1")->measurements.collectives[0].busbw_bytes_per_s == 10e9);  // untouched
   REQUIRE(store.save("n1", bench_doc(20e9), "b.json", true).ok());
   CHECK(store.load("n1")->measurements.collectives[0].busbw_bytes_per_s == 20e9);
+}
+
+TEST_CASE("save never writes through a symlink or onto a non-regular file in the store") {
+  testing::TempTree tmp("store-symlink-test");
+  BaselineStore store(tmp.str("store"));
+  REQUIRE(store.save("good", bench_doc(), "a.json", false).ok());  // creates the store
+  const std::string victim = tmp.str("victim.txt");
+  {
+    std::FILE* f = std::fopen(victim.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fputs("root:x:0:0\n", f);
+    std::fclose(f);
+  }
+  std::filesystem::create_symlink(victim, tmp.str("store/evil.json"));
+  std::filesystem::create_symlink(tmp.str("nothere.txt"), tmp.str("store/dangling.json"));
+  std::filesystem::create_directory(tmp.str("store/dir.json"));
+  for (bool force : {false, true}) {
+    CAPTURE(force);
+    auto evil = store.save("evil", bench_doc(), "b.json", force);
+    REQUIRE_FALSE(evil.ok());
+    CHECK(evil.error().code == ErrorCode::kInvalidArgument);
+    CHECK(evil.error().message.find("is a symlink") != std::string::npos);
+    CHECK(evil.error().source == tmp.str("store/evil.json"));
+    auto dangling = store.save("dangling", bench_doc(), "b.json", force);
+    REQUIRE_FALSE(dangling.ok());
+    CHECK(dangling.error().message.find("is a symlink") != std::string::npos);
+    auto dir = store.save("dir", bench_doc(), "b.json", force);
+    REQUIRE_FALSE(dir.ok());
+    CHECK(dir.error().message.find("not a regular file") != std::string::npos);
+  }
+  auto text = read_file(victim);
+  REQUIRE(text.ok());
+  CHECK(*text == "root:x:0:0\n");                                        // untouched
+  CHECK_FALSE(std::filesystem::exists(tmp.str("nothere.txt")));          // not created
+  CHECK(std::filesystem::is_symlink(tmp.str("store/evil.json")));        // link itself kept
 }
 
 TEST_CASE("save rejects bad names and documents without writing anything") {
