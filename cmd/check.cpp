@@ -1,6 +1,7 @@
 // `fabdiag check`: host data-path lint. Reads the facts from sysfs/procfs (collect/check_sysfs.h)
 // or from saved tool outputs (--from, import/host_formats.h), runs the rules
 // (rules/check_run.h) and prints the check list, the RDMA ports, the ACS ports and findings.
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -140,6 +141,20 @@ int run_check(const GlobalOptions& g, const CheckOptions& o) {
   HostFacts facts;
   if (auto rc = read_facts(g, o, *format, facts)) return *rc;
   CheckReport report = run_checks(facts, run_opts);
+  // Not one check found its input: a wrong --sysfs-root, an empty directory, files that hold
+  // none of the facts. Each check says "not checked" and why; the run as a whole read nothing,
+  // so it is not a clean bill of health (exit 4, partial), never exit 0 for cron to trust.
+  if (!report.checks.empty() &&
+      std::all_of(report.checks.begin(), report.checks.end(),
+                  [](const CheckResult& c) { return c.status == CheckStatus::kNotChecked; })) {
+    const std::string src = o.from.empty() ? g.sysfs_root : "the --from files";
+    facts.gaps.push_back(make_error(
+        ErrorCode::kNotFound,
+        "nothing was checked: no check found its input in " + src +
+            " (each check says what it looked for); is this the right " +
+            (o.from.empty() ? "sysfs root?" : "input?"),
+        src));
+  }
 
   Envelope env = make_envelope("fabdiag.check/1");
   if (!o.from.empty()) env.hosts.clear();  // the files come from another host

@@ -156,7 +156,7 @@ void read_ports(const FsRoot& fs, HostFacts& facts) {
 
 HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
   HostFacts facts;
-  facts.origin = "sysfs " + fs.sysfs_root() + ", procfs " + fs.procfs_root();
+  facts.origin = "sysfs " + fs.sysfs_root() + ", procfs " + (fs.procfs_root().empty() ? std::string("none") : fs.procfs_root());
   if (!fs.exists_sys("bus/pci/devices")) {  // not a sysfs tree (an empty --sysfs-root): nothing to judge
     const std::string why = fs.sys_path("bus/pci/devices") + " does not exist";
     for (const char* fact : {"pcie_links", "acs_ports", "aer", "gdr"}) facts.not_read[fact] = "no PCI facts: " + why;
