@@ -100,6 +100,8 @@ TEST_CASE("a GPU or NIC by PCI class without link attributes is 'not checked' al
   gpu.is_gpu = true;
   gpu.link_expected = true;
   gpu.source = "/sys/bus/pci/devices/0000:9c:00.0";
+  gpu.link.max_width = 16;  // LnkCap read, the current link not: still unread
+  gpu.link.max_speed_gts = 32;
   f.pcie_links->push_back(gpu);
   auto r = run_checks(f, {});
   CHECK(status_of(r, "pcie_link") == CheckStatus::kNotChecked);
