@@ -115,6 +115,37 @@ std::optional<std::vector<std::string>> read_rocev2_gids(const FsRoot& fs, const
   return out;
 }
 
+// Gaps for the state, phys_state and rate files of a port that are missing: without them the
+// port cannot be judged, and `check` must say which file it could not read.
+void note_unread_port_files(const FsRoot& fs, const std::string& pdir, const RdmaPortFacts& p, std::vector<Error>& gaps) {
+  for (auto [file, value] : {std::pair{"state", &p.state}, {"phys_state", &p.phys_state}, {"rate", &p.rate}}) {
+    if (!value->empty()) continue;
+    auto r = fs.read_sys(pdir + "/" + file);
+    if (!r && r.error().code == ErrorCode::kNotFound)
+      gaps.push_back(r.error().with_context(std::string("reading the RDMA port's ") + file));
+  }
+}
+
+// The link subjects of `topo` (pcie_link_subjects()), each GPU/NIC marked link_expected unless it
+// is a virtio function (vendor 0x1af4), with its sysfs directory; a missing current_link_width or
+// current_link_speed of such a device is a gap.
+std::vector<PcieLinkSubject> link_subjects(const FsRoot& fs, const TopologyReport& topo, std::vector<Error>& gaps) {
+  constexpr uint32_t kVirtioVendor = 0x1af4;
+  std::vector<PcieLinkSubject> links = pcie_link_subjects(topo);
+  for (size_t i = 0; i < topo.devices.size() && i < links.size(); ++i) {
+    const PciDevice& d = topo.devices[i].pci;
+    std::string dir = "bus/pci/devices/" + d.bdf;
+    links[i].source = fs.sys_path(dir);
+    links[i].link_expected = d.class_code && d.vendor_id && *d.vendor_id != kVirtioVendor &&
+                             (d.kind == PciKind::kGpu || d.kind == PciKind::kNic);
+    if (!links[i].link_expected) continue;
+    for (const char* file : {"current_link_width", "current_link_speed"})
+      if (auto r = fs.read_sys(dir + "/" + file); !r && r.error().code == ErrorCode::kNotFound)
+        gaps.push_back(r.error().with_context("reading the PCIe link of " + links[i].label));
+  }
+  return links;
+}
+
 void read_ports(const FsRoot& fs, HostFacts& facts) {
   if (!fs.exists_sys("class/infiniband")) {  // no RDMA device here, or not a sysfs tree: nothing read
     const std::string why = fs.sys_path("class/infiniband") + " does not exist (no RDMA driver loaded, or not a sysfs tree)";
@@ -143,6 +174,7 @@ void read_ports(const FsRoot& fs, HostFacts& facts) {
       if (auto mtu = fs.read_sys("class/net/" + p.netdev + "/mtu"))
         if (auto v = parse_u64(*mtu); v && *v < 1000000) p.netdev_mtu_bytes = static_cast<int>(*v);
     if (p.link_layer == "Ethernet") p.rocev2_gids = read_rocev2_gids(fs, pdir);
+    note_unread_port_files(fs, pdir, p, facts.gaps);
     ports.push_back(std::move(p));
   }
   facts.rdma_ports = std::move(ports);
@@ -166,7 +198,7 @@ HostFacts read_host_facts(const FsRoot& fs, const Progress& progress) {
   }
   TopologyReport topo = discover_topology(fs, progress);
   for (auto& g : topo.gaps) facts.gaps.push_back(std::move(g));
-  facts.pcie_links = pcie_link_subjects(topo);
+  facts.pcie_links = link_subjects(fs, topo, facts.gaps);
 
   // Bridges on the GPU/NIC paths, with what sits below each.
   std::map<std::string, std::pair<std::string, std::vector<std::string>>, decltype(&pci_bdf_less)> bridges(&pci_bdf_less);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/check_host_rules.h"
+#include "core/text.h"
 #include "rules/check_pcie_rules.h"
 
 namespace fabdiag {
@@ -31,6 +32,16 @@ struct Runner {
   void skip(std::string name, std::string title, CheckStatus status, std::string why) {
     report.checks.push_back(CheckResult{std::move(name), std::move(title), status, std::move(why), 0});
   }
+  // A check over subjects some of whose inputs could not be read (`unread`: the paths): not
+  // checked when none was read (`read` == 0), else judged on the rest and at best unknown.
+  void add_partly_read(std::string name, std::string title, std::vector<Finding> findings, std::string summary,
+                       const std::vector<std::string>& unread, size_t read) {
+    if (unread.empty()) return add(std::move(name), std::move(title), std::move(findings), std::move(summary));
+    std::string paths = join_first(unread, 4, ", ", "and " + std::to_string(unread.size() > 4 ? unread.size() - 4 : 0) + " more");
+    if (read == 0)
+      return skip(std::move(name), std::move(title), CheckStatus::kNotChecked, "could not be read: " + paths);
+    add(std::move(name), std::move(title), std::move(findings), summary + "; could not be read: " + paths, true);
+  }
 };
 
 constexpr const char* kNoPci = "no PCI facts in the input (needs sysfs or lspci -vvv)";
@@ -48,16 +59,21 @@ void check_pcie_links(Runner& r, const HostFacts& facts) {
   // A device without PCIe link attributes (a virtio NIC in a VM) has no link to judge: it must
   // not be counted as a link that passed.
   size_t judged_links = 0;
+  std::vector<std::string> unread;  // GPUs/NICs by PCI class whose current link attributes are missing
   if (facts.pcie_links)
-    for (const auto& l : *facts.pcie_links)
-      if (l.link.current_width || l.link.current_speed_gts || l.link.max_width || l.link.max_speed_gts) ++judged_links;
+    for (const auto& l : *facts.pcie_links) {
+      if (l.link_expected && !(l.link.current_width && l.link.current_speed_gts))
+        unread.push_back(l.label + " " + l.source + "/current_link_width and current_link_speed");
+      else if (l.link.current_width || l.link.current_speed_gts || l.link.max_width || l.link.max_speed_gts) ++judged_links;
+    }
   if (!facts.pcie_links) r.skip("pcie_link", t_link, CheckStatus::kNotChecked, absent(facts, "pcie_links", kNoPci));
   else if (facts.pcie_links->empty()) r.skip("pcie_link", t_link, CheckStatus::kNotApplicable, "no GPU or NIC link found");
-  else if (judged_links == 0)
+  else if (judged_links == 0 && unread.empty())
     r.skip("pcie_link", t_link, CheckStatus::kNotApplicable,
            plural(facts.pcie_links->size(), "device") + " without PCIe link attributes (virtual devices): nothing to judge");
-  else r.add("pcie_link", t_link, pcie_link_findings(*facts.pcie_links),
-             plural(judged_links, "link") + " of GPUs, NICs and switch uplinks, each against the lower max of its two ends");
+  else r.add_partly_read("pcie_link", t_link, pcie_link_findings(*facts.pcie_links),
+                         plural(judged_links, "link") + " of GPUs, NICs and switch uplinks, each against the lower max of its two ends",
+                         unread, judged_links);
 }
 
   // ACS.
@@ -121,6 +137,16 @@ void check_iommu(Runner& r, const HostFacts& facts) {
   }
 }
 
+// Where the attribute `file` of each port for which `missing` holds was looked for: the sysfs
+// file ("/sys/class/infiniband/mlx5_0/ports/1/state"), or the listing line and the attribute.
+template <typename Missing>
+std::vector<std::string> unread_port_files(const std::vector<RdmaPortFacts>& ports, const char* file, Missing missing) {
+  std::vector<std::string> out;
+  for (const auto& p : ports)
+    if (missing(p)) out.push_back(p.source + (p.from_sysfs ? "/" : ", ") + file);
+  return out;
+}
+
   // RDMA ports.
 void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& options) {
   const char* t_state = "RDMA port state";
@@ -159,11 +185,15 @@ void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& 
     for (const auto& m : model_order)
       per_model += (per_model.empty() ? "; " : ", ") + m + " " + std::to_string(by_model[m].first) + " of " +
                    std::to_string(by_model[m].second) + " up";
-    r.add("port_state", t_state, std::move(state),
-          plural(ports.size(), "port") + ", " + std::to_string(up) + " up" + per_model);
-    r.add("port_rate", t_rate, port_rate_findings(ports, options.expect_rates),
-          options.expect_rates.empty() ? "active ports against the majority of their model"
-                                       : "active ports against --expect-rate, others against their model's majority");
+    auto unread_state = unread_port_files(ports, "state", [](const RdmaPortFacts& p) { return p.state.empty(); });
+    auto unread_rate = unread_port_files(ports, "rate", [](const RdmaPortFacts& p) { return !p.rate_gbps; });
+    r.add_partly_read("port_state", t_state, std::move(state),
+                      plural(ports.size(), "port") + ", " + std::to_string(up) + " up" + per_model, unread_state,
+                      ports.size() - unread_state.size());
+    r.add_partly_read("port_rate", t_rate, port_rate_findings(ports, options.expect_rates),
+                      options.expect_rates.empty() ? "active ports against the majority of their model"
+                                                   : "active ports against --expect-rate, others against their model's majority",
+                      unread_rate, ports.size() - unread_rate.size());
     if (roce == 0) {
       r.skip("roce_mtu", t_mtu, CheckStatus::kNotApplicable, "no RoCE (Ethernet link layer) port");
       r.skip("roce_gid", t_gid, CheckStatus::kNotApplicable, "no RoCE (Ethernet link layer) port");

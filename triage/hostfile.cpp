@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <sstream>
+#include <filesystem>
+#include <unordered_set>
 
 #include "core/atomic_file.h"
 #include "core/text.h"
@@ -117,23 +118,40 @@ bool is_valid_hostname(std::string_view name) {
   }
 }
 
-Result<std::vector<std::string>> read_hostfile(const std::string& path) {
+Result<std::vector<std::string>> read_hostfile(const std::string& path, const HostfileLimits& limits) {
+  std::error_code ec;
+  if (auto size = std::filesystem::file_size(path, ec); !ec && size > limits.max_bytes)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the hostfile is " + std::to_string(size) + " bytes, more than the limit of " +
+                          std::to_string(limits.max_bytes) + " bytes",
+                      path);
   auto text = read_file(path);
   if (!text) return text.error().with_context("reading the hostfile");
+  if (text->size() > limits.max_bytes)  // a pipe or a file that grew after the size check
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the hostfile is more than the limit of " + std::to_string(limits.max_bytes) + " bytes", path);
   std::vector<std::string> hosts;
-  std::istringstream in(*text);
-  std::string line;
+  std::unordered_set<std::string> seen;
+  std::string_view rest = *text;
+  size_t host_lines = 0;
   int lineno = 0;
-  while (std::getline(in, line)) {
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view raw = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
     ++lineno;
-    auto toks = tokens_of(line.substr(0, line.find('#')));
+    auto toks = tokens_of(std::string(raw.substr(0, raw.find('#'))));
     if (toks.empty()) continue;
+    if (++host_lines > limits.max_host_lines)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "the hostfile has more than the limit of " + std::to_string(limits.max_host_lines) + " host lines",
+                        path);
     std::string host;
     if (auto f = check_host_token(toks[0].text, host); !f.why.empty())
       return at(path, lineno, toks[0].column + f.offset, f.why);
     for (size_t i = 1; i < toks.size(); ++i)
       if (auto f = check_keyword(toks[i].text); !f.why.empty()) return at(path, lineno, toks[i].column + f.offset, f.why);
-    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+    if (seen.insert(host).second) hosts.push_back(std::move(host));
   }
   if (hosts.empty()) return make_error(ErrorCode::kParse, "the hostfile names no host", path);
   return hosts;

@@ -19,6 +19,10 @@ struct PcieLinkSubject {
   std::string parent_bdf;  ///< The upper end; "" when none (then only the device's max counts).
   std::optional<double> parent_max_speed_gts;
   std::optional<int> parent_max_width;
+  /// A GPU or NIC by its PCI class (not a virtio function): a PCIe device, so link attributes
+  /// it lacks are unread, not absent. Set by the sysfs reader (collect/check_sysfs.h).
+  bool link_expected = false;
+  std::string source;  ///< Sysfs directory of the lower end ("/sys/bus/pci/devices/<bdf>"); "" unknown.
 };
 
 }  // namespace fabdiag

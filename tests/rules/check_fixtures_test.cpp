@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <tuple>
 
@@ -195,4 +197,93 @@ TEST_CASE("class/iommu present but empty is evidence (no IOMMU): judged, not 'no
   HostFacts f = read_host_facts(FsRoot(t.root(), ""));
   REQUIRE(f.iommu.has_value());
   CHECK(f.not_read.count("iommu") == 0);
+}
+
+namespace {
+
+// A copy of the healthy check fixture in `t` with the files named in `names` removed from every
+// directory `where` accepts (given the directory); returns the number of files removed.
+template <typename Where>
+int healthy_without(const testing::TempTree& t, std::set<std::string> names, Where where) {
+  namespace fs = std::filesystem;
+  fs::copy(kCheck + "healthy/sys", t.path(), fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  std::vector<fs::path> doomed;
+  for (auto it = fs::recursive_directory_iterator(t.path()); it != fs::recursive_directory_iterator(); ++it)
+    if (it->is_regular_file() && !it->is_symlink() && names.count(it->path().filename().string()) &&
+        where(it->path().parent_path()))
+      doomed.push_back(it->path());
+  for (const auto& p : doomed) fs::remove(p);
+  return static_cast<int>(doomed.size());
+}
+
+const CheckResult& check_named(const CheckReport& r, const std::string& name) {
+  auto it = std::find_if(r.checks.begin(), r.checks.end(), [&](const CheckResult& c) { return c.name == name; });
+  REQUIRE(it != r.checks.end());
+  return *it;
+}
+
+size_t gaps_naming(const HostFacts& f, const std::string& file) {
+  return static_cast<size_t>(std::count_if(f.gaps.begin(), f.gaps.end(), [&](const Error& e) {
+    return e.source.size() > file.size() && e.source.compare(e.source.size() - file.size(), file.size(), file) == 0;
+  }));
+}
+
+}  // namespace
+
+TEST_CASE("RDMA ports whose state and rate could not be read are 'not checked', never 'pass'") {
+  testing::TempTree t("unread-ports");
+  auto in_ports = [](const std::filesystem::path& dir) { return dir.string().find("/ports/") != std::string::npos; };
+  REQUIRE(healthy_without(t, {"state", "rate", "phys_state"}, in_ports) == 15);  // 5 ports
+  HostFacts f = read_host_facts(FsRoot(t.root(), ""));
+  REQUIRE(f.rdma_ports);
+  REQUIRE(f.rdma_ports->size() == 5);
+  CHECK(gaps_naming(f, "/state") == 5);
+  CHECK(gaps_naming(f, "/phys_state") == 5);
+  CHECK(gaps_naming(f, "/rate") == 5);
+  auto r = run_checks(f, {});
+  for (const char* name : {"port_state", "port_rate"}) {
+    const CheckResult& c = check_named(r, name);
+    CHECK_MESSAGE(c.status == CheckStatus::kNotChecked, name << ": " << to_string(c.status) << " " << c.summary);
+    CHECK_MESSAGE(c.summary.find(t.root() + "/class/infiniband/mlx5_") != std::string::npos, c.summary);
+    CHECK_MESSAGE(c.summary.find("and 1 more") != std::string::npos, c.summary);
+  }
+  CHECK(check_named(r, "port_state").summary.find("/ports/1/state") != std::string::npos);
+  CHECK(check_named(r, "port_rate").summary.find("/ports/1/rate") != std::string::npos);
+}
+
+TEST_CASE("one RDMA port without state or rate makes the port checks 'unknown', naming its files") {
+  testing::TempTree t("unread-port");
+  auto mlx5_2 = [](const std::filesystem::path& dir) { return dir.string().find("mlx5_2/ports/1") != std::string::npos; };
+  REQUIRE(healthy_without(t, {"state", "rate"}, mlx5_2) == 2);
+  HostFacts f = read_host_facts(FsRoot(t.root(), ""));
+  CHECK(f.gaps.size() == 2);
+  auto r = run_checks(f, {});
+  const CheckResult& state = check_named(r, "port_state");
+  CHECK(state.status == CheckStatus::kUnknown);
+  CHECK_MESSAGE(state.summary.find("could not be read: " + t.root() + "/class/infiniband/mlx5_2/ports/1/state") !=
+                    std::string::npos,
+                state.summary);
+  CHECK(check_named(r, "port_rate").status == CheckStatus::kUnknown);
+}
+
+TEST_CASE("GPUs and NICs without PCIe link files are unread links, not virtual devices") {
+  testing::TempTree t("unread-links");
+  auto gpu_or_nic = [](const std::filesystem::path& dir) {
+    std::ifstream in(dir / "class");
+    std::string cls;
+    in >> cls;
+    return cls.rfind("0x0302", 0) == 0 || cls.rfind("0x0300", 0) == 0 || cls.rfind("0x0200", 0) == 0 ||
+           cls.rfind("0x0207", 0) == 0;
+  };
+  REQUIRE(healthy_without(t, {"current_link_width", "current_link_speed", "max_link_width", "max_link_speed"},
+                          gpu_or_nic) == 36);  // 4 GPUs and 5 NICs
+  HostFacts f = read_host_facts(FsRoot(t.root(), ""));
+  CHECK(gaps_naming(f, "/current_link_width") == 9);
+  CHECK(gaps_naming(f, "/current_link_speed") == 9);
+  auto r = run_checks(f, {});
+  const CheckResult& c = check_named(r, "pcie_link");
+  CHECK_MESSAGE(c.status == CheckStatus::kUnknown, to_string(c.status) << " " << c.summary);  // the 2 uplinks are judged
+  CHECK_MESSAGE(c.summary.find("2 links of GPUs") == 0, c.summary);
+  CHECK_MESSAGE(c.summary.find(t.root() + "/bus/pci/devices/0000:") != std::string::npos, c.summary);
+  CHECK(c.summary.find("virtual") == std::string::npos);
 }

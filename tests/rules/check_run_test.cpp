@@ -90,3 +90,47 @@ TEST_CASE("a device without PCIe link attributes (virtio NIC) is not a link that
   f.pcie_links->push_back(real);
   CHECK(status_of(run_checks(f, {}), "pcie_link") == CheckStatus::kPass);
 }
+
+TEST_CASE("a GPU or NIC by PCI class without link attributes is 'not checked' alone, 'unknown' beside a read link") {
+  HostFacts f;
+  f.pcie_links.emplace();
+  PcieLinkSubject gpu;
+  gpu.bdf = "0000:9c:00.0";
+  gpu.label = "GPU3";
+  gpu.is_gpu = true;
+  gpu.link_expected = true;
+  gpu.source = "/sys/bus/pci/devices/0000:9c:00.0";
+  gpu.link.max_width = 16;  // LnkCap read, the current link not: still unread
+  gpu.link.max_speed_gts = 32;
+  f.pcie_links->push_back(gpu);
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "pcie_link") == CheckStatus::kNotChecked);
+  CHECK(r.checks.front().summary ==
+        "could not be read: GPU3 /sys/bus/pci/devices/0000:9c:00.0/current_link_width and current_link_speed");
+  PcieLinkSubject real;
+  real.label = "NIC0";
+  real.link.current_width = 16;
+  real.link.max_width = 16;
+  f.pcie_links->push_back(real);
+  r = run_checks(f, {});
+  CHECK(status_of(r, "pcie_link") == CheckStatus::kUnknown);
+  CHECK(r.checks.front().summary.find("1 link of GPUs") == 0);
+}
+
+TEST_CASE("listed RDMA ports without a state or rate are not ports that passed") {
+  HostFacts f = facts_from_ports({listed_rdma_port("mlx5_0", 1, "a.txt line 3: CA 'mlx5_0' port 1")}, "files: a.txt");
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "port_state") == CheckStatus::kNotChecked);
+  CHECK(status_of(r, "port_rate") == CheckStatus::kNotChecked);
+  for (const auto& c : r.checks)
+    if (c.name == "port_state") CHECK(c.summary == "could not be read: a.txt line 3: CA 'mlx5_0' port 1, state");
+  RdmaPortFacts up = listed_rdma_port("mlx5_1", 1, "a.txt line 9: CA 'mlx5_1' port 1");
+  up.state = "4: ACTIVE";
+  up.phys_state = "5: LinkUp";
+  up.rate = "400";
+  up.rate_gbps = 400;
+  f.rdma_ports->push_back(up);
+  r = run_checks(f, {});
+  CHECK(status_of(r, "port_state") == CheckStatus::kUnknown);
+  CHECK(status_of(r, "port_rate") == CheckStatus::kUnknown);
+}
