@@ -66,6 +66,7 @@ int run_import_nccl_log(const GlobalOptions& g, const ImportNcclLogOptions& o) {
   env.params = {{"importer", "nccl-log"}, {"file", o.file}};
   env.data = nccl_log_data(*imp);
   env.findings = nccl_log_findings(*imp);
+  env.errors = imp->gaps;
   cap_findings(env.findings, o.max_findings);
 
   Document doc;

@@ -88,6 +88,7 @@ std::optional<std::string_view> ChunkLineSource::next() {
     }
   }
   if (!any) return std::nullopt;
+  unterminated_ = !ended;
   ++line_no_;
   if (cut) ++cut_lines_;
   if (!line_.empty() && line_.back() == '\r') line_.pop_back();

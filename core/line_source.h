@@ -38,6 +38,9 @@ class LineSource {
   virtual uint64_t bytes_read() const = 0;
   /// The read error that ended the input early (kIo naming the input), if any.
   virtual const std::optional<Error>& error() const = 0;
+  /// True when the line next() returned last ended without a '\n': read once next() gave
+  /// nullopt, it says the input's last line was cut (a log copied while being written).
+  virtual bool unterminated() const { return false; }
 };
 
 /// Gives up to `size` bytes of the input into `buf`: the count (0 = end of input), or an error.
@@ -53,6 +56,7 @@ class ChunkLineSource final : public LineSource {
   uint64_t nul_bytes() const override { return nul_bytes_; }
   uint64_t bytes_read() const override { return bytes_read_; }
   const std::optional<Error>& error() const override { return error_; }
+  bool unterminated() const override { return unterminated_; }
 
  private:
   bool refill();
@@ -64,6 +68,7 @@ class ChunkLineSource final : public LineSource {
   std::string line_;
   size_t line_no_ = 0, cut_lines_ = 0;
   uint64_t nul_bytes_ = 0, bytes_read_ = 0;
+  bool unterminated_ = false;
   std::optional<Error> error_;
 };
 
@@ -94,6 +99,7 @@ class PeekedLineSource final : public LineSource {
   uint64_t nul_bytes() const override { return inner_->nul_bytes(); }
   uint64_t bytes_read() const override { return inner_->bytes_read(); }
   const std::optional<Error>& error() const override { return inner_->error(); }
+  bool unterminated() const override { return inner_->unterminated(); }
 
  private:
   std::unique_ptr<LineSource> inner_;

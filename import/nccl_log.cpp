@@ -7,6 +7,7 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/format_detect.h"
 #include "import/host_formats.h"
 
 namespace fabdiag {
@@ -44,6 +45,18 @@ std::string strip_tags(std::string_view host) {
   return std::string(host);
 }
 
+// NCCL's source position before the level in WARN lines: "transport/net_ib.cc:1295",
+// "misc/ibvwrap.cc:263", "include/socket.h:520", "proxy.cc:1472"; quoted alone as "ibvwrap.cc:".
+bool is_source_position(std::string_view w) {
+  auto colon = w.rfind(':');
+  if (colon == std::string_view::npos) return false;
+  if (std::string_view n = w.substr(colon + 1); !n.empty() && !all_digits(n)) return false;
+  std::string_view file = w.substr(0, colon);
+  for (std::string_view ext : {".cc", ".cpp", ".cu", ".c", ".h", ".hpp"})
+    if (file.size() > ext.size() && file.substr(file.size() - ext.size()) == ext) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<NcclLinePrefix> parse_nccl_prefix(std::string_view line) {
@@ -61,6 +74,8 @@ std::optional<NcclLinePrefix> parse_nccl_prefix(std::string_view line) {
   p.text = trim(line.substr(at + len));
   auto words = split_ws(line.substr(0, at));
   size_t w = words.size();
+  p.source_only = w == 1 && is_source_position(words[0]);
+  if (w > 0 && is_source_position(words[w - 1])) --w;
   if (w > 0 && words[w - 1].size() > 2 && words[w - 1].front() == '[' && words[w - 1].back() == ']') {
     std::string_view inner(words[w - 1]);
     inner = inner.substr(1, inner.size() - 2);
@@ -357,25 +372,59 @@ struct Reader {
 
 }  // namespace
 
+namespace {
+
+// Positive evidence of an NCCL log: a whole "host:pid:tid [dev] NCCL INFO|WARN ..." line, a
+// line quoted from its source position on ("ibvwrap.cc: NCCL WARN ..."), or NCCL's version banner.
+// "foo NCCL INFO bar" quoted in other output, or a line holding a NUL, is none.
+bool nccl_evidence(std::string_view raw, const std::optional<NcclLinePrefix>& p) {
+  if (raw.find('\0') != std::string_view::npos) return false;
+  if (p) return (!p->host.empty() && p->pid && p->dev) || p->source_only;
+  return starts_with(trim(raw), "NCCL version ") && parse_nccl_version(trim(raw));
+}
+
+// One line of the log: an NCCL line or another line (settings, GIDs, skipped).
+void read_line(Reader& r, LineTally& other, size_t& evidence, std::string_view raw, size_t line_no) {
+  ++r.imp.lines;
+  std::optional<NcclLinePrefix> p;
+  if (!starts_with(trim(raw), "###")) p = parse_nccl_prefix(raw);  // "###" titles of pastes quote, never log
+  bool good = nccl_evidence(raw, p);
+  evidence += good;
+  if (p) r.nccl_line(*p, line_no);
+  if (!p || !good) other.add(line_no, raw);
+  if (!p) r.other_line(raw, line_no);
+}
+
+}  // namespace
+
 Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& source, const ReadLimits& limits) {
   NcclLogImport imp;
   imp.source = source;
   Reader r{imp, limits, {}};
   LineTally other;
+  size_t evidence = 0;
+  // Each line is read once the next one starts, so that a last line cut without its newline
+  // ("... Using [0]mlx5_0:1/I") is reported as a gap, not read as data.
+  std::string held;
+  size_t held_no = 0;
   while (auto raw = lines.next()) {
+    if (held_no) read_line(r, other, evidence, held, held_no);
+    held_no = 0;
     if (trim(*raw).empty()) continue;
-    ++imp.lines;
-    std::optional<NcclLinePrefix> p;
-    if (!starts_with(trim(*raw), "###")) p = parse_nccl_prefix(*raw);  // "###" titles of pastes quote, never log
-    if (p) {
-      r.nccl_line(*p, lines.line_no());
-    } else {
-      other.add(lines.line_no(), *raw);
-      r.other_line(*raw, lines.line_no());
-    }
+    held.assign(raw->data(), raw->size());
+    held_no = lines.line_no();
   }
   if (lines.error()) return *lines.error();
-  if (imp.nccl_lines == 0 || (lines.nul_bytes() > 0 && imp.nccl_lines * 2 < imp.lines)) {
+  if (held_no && lines.unterminated()) {
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  "the last line ends without a newline (the log was cut while written); NOT READ: " +
+                                      quote_line(held),
+                                  line_source(source, held_no)));
+    other.add(held_no, held);
+  } else if (held_no) {
+    read_line(r, other, evidence, held, held_no);
+  }
+  if (evidence == 0 || (lines.nul_bytes() > 0 && imp.nccl_lines * 2 < imp.lines)) {
     Error e = not_this_format("an NCCL_DEBUG log (lines \"host:pid:tid [dev] NCCL INFO ...\" or \"... NCCL WARN ...\")",
                               source, other);
     if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";

@@ -24,12 +24,14 @@
 namespace fabdiag {
 
 /// The "host:pid:tid [dev] NCCL INFO|WARN text" prefix of one line, mpirun/srun/torchrun tags
-/// ("[1,0]<stdout>:", "[default0]:", "0: ") and timestamps before it skipped.
+/// ("[1,0]<stdout>:", "[default0]:", "0: ") and timestamps before it skipped, and NCCL's source
+/// position between the device and the level ("[0] transport/net_ib.cc:1295 NCCL WARN") passed over.
 struct NcclLinePrefix {
   std::string host;          ///< "node01"; empty when the line names none ("ibvwrap.cc: NCCL WARN ...").
   std::optional<long> pid;   ///< Process id, when the prefix has one.
   std::optional<int> dev;    ///< The bracketed number: NCCL's cudaDev of the thread (not the rank).
   bool warn = false;         ///< "NCCL WARN" (else "NCCL INFO", or TRACE / ABORT lines).
+  bool source_only = false;  ///< Nothing but NCCL's source position before the level ("ibvwrap.cc: NCCL WARN").
   std::string text;          ///< What follows "NCCL INFO " / "NCCL WARN ", trimmed.
 };
 
@@ -136,13 +138,17 @@ struct NcclLogImport {
   std::string gid_device;           ///< "mlx5_bond_0" of a pasted GID table, when named.
   std::vector<NcclGidEntry> gids;   ///< A pasted GID table (at most 256 entries).
   size_t nccl_lines = 0, lines = 0;
+  /// What was not read: a last line cut without its newline (kParse naming "SOURCE:LINE").
+  std::vector<Error> gaps;
 };
 
 /// Reads an NCCL log, streamed (memory: the hosts, processes and settings, not the lines).
 /// Other lines (a pasted environment, "###" titles, ibv_devinfo GID tables, program output)
 /// are read for settings and GIDs or skipped.
-/// Errors: kParse naming "SOURCE:LINE" when no line is an NCCL line (no " NCCL INFO " / " NCCL
-/// WARN "), or the input is binary; kIo of the line source.
+/// Errors: kParse naming "SOURCE:LINE" (the first line that is not one) when no line is a whole
+/// "host:pid:tid [dev] NCCL INFO|WARN ..." line, a "file.cc: NCCL WARN ..." quote or NCCL's version
+/// banner (a "foo NCCL INFO bar" quoted in other output is not), or the input is binary; kIo of
+/// the line source. A last line cut without its newline is not read: a gap (NcclLogImport::gaps).
 Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
 /// The same over a text held in memory, with the default limits.

@@ -23,12 +23,19 @@ size_t named_hosts(const NcclLogImport& imp) {
 
 // "on 1 of 64 hosts (node05): one node" / "on 3 of 5 hosts (...): systemic ..."
 // (docs/domain.md#nccl-log-findings: half of the hosts or more, and at least 2, is systemic).
-std::string spread(const std::vector<std::string>& hosts, size_t total) {
+// Lines that name no host are no host of their own: they are left out of K and N and said apart.
+std::string spread(const std::vector<std::string>& all_hosts, size_t total) {
+  std::vector<std::string> hosts;
+  for (const auto& h : all_hosts)
+    if (h != host_name("")) hosts.push_back(h);
+  if (hosts.empty()) return "(the lines name no host)";
+  std::string hostless = hosts.size() < all_hosts.size() ? " (and in lines that name no host)" : "";
   std::string list = join_first(hosts, kHostsNamed, ", ", "...");
   size_t k = hosts.size();
-  if (k == 1 && hosts[0] == host_name("")) return "(the lines name no host)";
-  if (total <= 1) return "on " + list;
-  std::string head = "on " + std::to_string(k) + " of " + std::to_string(total) + " hosts in the log (" + list + ")";
+  total = std::max(total, k);
+  if (total <= 1) return "on " + list + hostless;
+  std::string head =
+      "on " + std::to_string(k) + " of " + std::to_string(total) + " hosts in the log (" + list + ")" + hostless;
   if (k == 1) return head + ": one node, not the whole job";
   if (k * 2 >= total) return head + ": systemic (configuration, software or the fabric), not one bad node";
   return head + ": several nodes, not all";
@@ -182,7 +189,7 @@ void warn_finding(const NcclLogImport& imp, const std::string& key, const WarnGr
   const NcclWarn& first = *g.warns.front();
   std::vector<std::string> hosts;
   for (const auto& h : g.hosts) hosts.push_back(host_name(h));
-  size_t total = std::max(named_hosts(imp), hosts.size());
+  size_t total = named_hosts(imp);
   Finding f;
   f.severity = Severity::kError;
   f.layer = Layer::kTransport;

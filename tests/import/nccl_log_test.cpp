@@ -243,3 +243,72 @@ TEST_CASE("nccl log cases: detected as NCCL logs, and the verdicts of the expect
   CHECK(find_code(f046, "nccl_roce_gid_choice")->severity == Severity::kWarn);
   CHECK(find_code(f046, "nccl_roce_gid_choice")->action.find("NCCL_IB_GID_INDEX=3") != std::string::npos);
 }
+
+TEST_CASE("nccl prefix: a source position before NCCL WARN keeps the host, pid and device") {
+  auto p = parse_nccl_prefix(
+      "node01:1234:1260 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<42> "
+      "with status=12 opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:10.0.0.1");
+  REQUIRE(p);
+  CHECK(p->host == "node01");
+  CHECK(p->pid == 1234);
+  CHECK(p->dev == 0);
+  CHECK(p->warn);
+  CHECK(p->text.find("NET/IB : Got completion") == 0);
+  for (const char* pos : {"misc/ibvwrap.cc:263", "include/socket.h:520", "proxy.cc:1472"}) {
+    auto q = parse_nccl_prefix(std::string("[1,0]<stdout>:gpu-7:55:66 [3] ") + pos + " NCCL WARN Call to ibv_modify_qp failed");
+    REQUIRE(q);
+    CHECK_MESSAGE(q->host == "gpu-7", pos);
+    CHECK_MESSAGE(q->dev == 3, pos);
+  }
+  auto imp = read_text(
+      "node01:1234:1260 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>\n"
+      "node01:1234:1260 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<42> "
+      "with status=12 opcode=0 len=0 vendor err 129 (Send)\n");
+  REQUIRE(imp.hosts.size() == 1);
+  CHECK(imp.hosts[0].host == "node01");
+  CHECK(imp.hosts[0].warns == 1);
+}
+
+TEST_CASE("nccl log: WARNs of one node with and without host are 1 of 2 hosts, not systemic") {
+  auto imp = read_text(
+      "node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:<0>\n"
+      "node02:2:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:<0>\n"
+      "node01:1:1 [0] NCCL WARN NET/IB : Got completion from peer p with status=12 opcode=0\n"
+      "ibvwrap.cc: NCCL WARN NET/IB : Got completion from peer p with status=12 opcode=0\n");
+  auto fs = nccl_log_findings(imp);
+  const Finding* wc = find_code(fs, "nccl_ib_completion_error");
+  REQUIRE(wc);
+  CHECK(wc->message.find("1 of 2 hosts") != std::string::npos);
+  CHECK(wc->message.find("(node01)") != std::string::npos);
+  CHECK(wc->message.find("one node") != std::string::npos);
+  CHECK(wc->message.find("systemic") == std::string::npos);
+}
+
+TEST_CASE("nccl log: an NCCL-looking line inside other output, or one with a NUL, is no NCCL log") {
+  auto e = import_nccl_log(std::string_view("NIC statistics:\n     rx_packets: 10\n     foo NCCL INFO bar\n"), "e.txt");
+  REQUIRE_FALSE(e.ok());
+  CHECK(e.error().code == ErrorCode::kParse);
+  CHECK(e.error().source == "e.txt:1");
+  CHECK(e.error().message.find("host:pid:tid [dev] NCCL INFO") != std::string::npos);
+  std::string nul = "node01:1:1 [0] NCCL INFO Using network IB";
+  nul[5] = '\0';
+  auto n = import_nccl_log(std::string_view(nul + "\nhello\n"), "n.bin");
+  REQUIRE_FALSE(n.ok());
+  CHECK(n.error().code == ErrorCode::kParse);
+  // The version banner alone is evidence.
+  CHECK(import_nccl_log(std::string_view("NCCL version 2.18.5+cuda12.2\n"), "v.txt").ok());
+}
+
+TEST_CASE("nccl log: a last line cut without its newline is a gap naming file:line, not data") {
+  auto imp = read_text(
+      "node01:1:1 [0] NCCL INFO Using network IB\n"
+      "node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/I");
+  REQUIRE(imp.hosts.size() == 1);
+  CHECK(imp.hosts[0].ib_devices.empty());
+  REQUIRE(imp.gaps.size() == 1);
+  CHECK(imp.gaps[0].source == "t.log:2");
+  CHECK(imp.gaps[0].message.find("without a newline") != std::string::npos);
+  auto whole = read_text("node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB\n");
+  CHECK(whole.gaps.empty());
+  CHECK(whole.hosts[0].ib_devices.size() == 1);
+}
