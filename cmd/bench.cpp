@@ -124,21 +124,35 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   if (auto rc = bench_options(o, bo)) return *rc;
   if (auto rc = refuse_unwritable_outputs(g, o.run.checkpoint)) return *rc;
 
-  auto session = open_mpi_or_report();
-  if (!session) return kExitMissingCapability;
-  perf::Comm& comm = session->world();
-  if (comm.size() == 1)
-    std::fprintf(stderr, "fabdiag: note: 1 rank (not started by mpirun?): no data crosses a link and busbw is 0 "
-                         "by definition; run it as `mpirun -np N fabdiag bench %s`\n", o.collective.c_str());
   env.params = {{"collective", o.collective}, {"min_bytes", bo.sweep.min_bytes},
                 {"max_bytes", bo.sweep.max_bytes}, {"step_factor", o.factor},
                 {"warmup", o.warmup_iters},   {"iters", o.iters},
                 {"dtype", o.dtype},           {"backend", o.backend},
                 {"timeout_s", o.run.timeout_s}};
-  std::optional<PartialRun> run;  // rank 0 reports, so rank 0 delivers a cut run
-  perf::BenchStepSink on_step;
-  if (comm.rank() == 0) {
+  // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
+  // can take seconds): a Ctrl-C then still prints the run's document, with no size finished.
+  std::optional<PartialRun> run;
+  const auto start_watching = [&] {
     run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
+    perf::BenchResult none;
+    none.collective = bo.collective;
+    std::vector<uint64_t> sizes = perf::sweep_sizes(bo.sweep);
+    sizes.insert(sizes.begin(), 0);  // bench_state's "during" slot: start-up, not a size
+    RunState st = bench_state(env, none, sizes);
+    st.during = "start-up (MPI and buffers), before the first size";
+    run->publish(std::move(st));
+  };
+  if (launcher_rank().value_or(0) == 0) start_watching();
+  auto session = open_mpi_or_report();
+  if (!session) return kExitMissingCapability;
+  perf::Comm& comm = session->world();
+  if (comm.rank() != 0) run.reset();       // a launcher that numbers ranks unlike MPI
+  if (comm.rank() == 0 && !run) start_watching();
+  if (comm.size() == 1)
+    std::fprintf(stderr, "fabdiag: note: 1 rank (not started by mpirun?): no data crosses a link and busbw is 0 "
+                         "by definition; run it as `mpirun -np N fabdiag bench %s`\n", o.collective.c_str());
+  perf::BenchStepSink on_step;
+  if (run) {
     on_step = [&](const perf::BenchResult& so_far, const std::vector<uint64_t>& left) {
       run->publish(bench_state(env, so_far, left));
     };
