@@ -33,6 +33,7 @@ stages=("$@")
 
 # Tests left out under the sanitizers, each with the reason it is printed with.
 excluded=(
+  "integration/bench_local_test=LeakSanitizer's own tracer crashes (signal 11, 'LeakSanitizer has encountered a fatal error') at the exit of this 2-rank Open MPI bench since 2026-12-02, with and without the latest bench change; the same run is clean with detect_leaks=0 and passes in the normal suite; to be investigated"
 )
 
 say() { printf 'test-sanitize: %s\n' "$*"; }
