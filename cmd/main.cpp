@@ -357,23 +357,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   auto* sub = app.add_subcommand(
       "check", "Host data-path lint: PCIe link width/speed, ACS redirect, AER errors, GPUDirect RDMA, "
                "IOMMU mode, RDMA port state/rate, RoCE MTU and GID, ECN");
-  sub->footer(
-      "Reads this host's sysfs and procfs (--sysfs-root/--procfs-root read a fixture or a capture), or\n"
-      "saved outputs of lspci -vvv, ibstat, ibstatus, ibv_devinfo and NCCL logs with --from (case files\n"
-      "in '### <what>' sections are split; each part's format is detected).\n"
-      "What is judged: a PCIe link below the lower max of its two ends (narrower = error, slower = warn;\n"
-      "a GPU slower at idle is info: re-check under load); ACS ReqRedir/CmpltRedir/EgressCtrl on a bridge\n"
-      "above a GPU or NIC (error; needs root to read, otherwise 'unknown'); AER fatal/non-fatal errors\n"
-      "(critical); GPUDirect RDMA without nvidia_peermem or DMA-BUF; an IOMMU that translates (use\n"
-      "iommu=pt); ports down or below the rate of the other ports of the same model (a 100G frontend NIC\n"
-      "is not compared with 400G rails) or below --expect-rate; RoCE MTU below 4096; no RoCE v2 GID;\n"
-      "rp_cnp_ignored > 0 (ECN off). Each check says pass, problems, unknown, n/a or not checked.\n"
-      "Examples:\n"
-      "  sudo fabdiag check\n"
-      "  fabdiag check --expect-rate MT4129=400\n"
-      "  fabdiag check --from lspci-vvv.txt ibstat.txt\n"
-      "Exit: 0 ok, 1 findings at warn or above, 2 usage (bad --expect-rate, --from file missing or not\n"
-      "recognized), 4 partial (something could not be read).");
+  sub->footer(kCheckFooter);
   sub->add_option("--from", o.from,
                   "Judge saved outputs instead of this host: lspci -vvv, ibstat, ibstatus, ibv_devinfo, "
                   "NCCL logs ('-' = stdin); several files are merged")
@@ -407,18 +391,7 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
       "Find the slow node or link of a cluster: counters on every node, all_reduce and "
       "alltoall sweeps, the pairwise matrix, confirmation with known-good partners, counters "
       "again; then suspects with their evidence chain and the next action");
-  sub->footer(
-      "Two ways to run it:\n"
-      "  mpirun -np N --map-by node fabdiag triage        # inside your own MPI/Slurm job, one rank per node\n"
-      "  fabdiag triage --hostfile hosts.txt              # fabdiag composes and runs mpirun itself\n"
-      "On the emulated cluster (scripts/emucluster.sh up ...):\n"
-      "  fabdiag triage --hostfile /tmp/fabdiag-emucluster/hostfile \\\n"
-      "                 --mpirun-args-file /tmp/fabdiag-emucluster/mpirun-args\n"
-      "--sysfs-root may contain {host}, replaced on each rank by its host name.\n"
-      "Nothing is named on one sample: a node is judged on the median of all its pairs and\n"
-      "confirmed against known-good partners; a link is named only when both ends are fast with\n"
-      "other partners. Exit 1 when suspects are named, 0 when none, 4 when steps failed.\n"
-      "Ctrl-C (exit 130) or --timeout (exit 4) prints the steps that finished, marked partial.");
+  sub->footer(kTriageFooter);
   sub->add_option("--hostfile", o.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
       ->check(CLI::ExistingFile);
   sub->add_option("--mpirun", o.mpirun, "mpirun program to use with --hostfile");

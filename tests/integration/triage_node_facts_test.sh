@@ -6,17 +6,8 @@
 # low receive power is a finding on every host.
 # Needs root (namespaces) and mpirun; prints "SKIPPED: reason" and exits 77 otherwise.
 set -u
-bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-root=$(cd "$(dirname "$0")/../.." && pwd)
-emu=$root/scripts/emucluster.sh
-[ "$(id -u)" -eq 0 ] || { echo "SKIPPED: needs root for network namespaces"; exit 77; }
-command -v mpirun >/dev/null || { echo "SKIPPED: mpirun not installed"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIPPED: python3 not installed (JSON assertions)"; exit 77; }
-if [ -f /run/fabdiag-emucluster.state ] && [ -f "$(cat /run/fabdiag-emucluster.state 2>/dev/null)/env" ]; then
-  echo "SKIPPED: another emulated cluster is up ($(cat /run/fabdiag-emucluster.state)); not tearing it down"
-  exit 77
-fi
-state=$(mktemp -d /tmp/fabdiag-facts-test.XXXXXX); rmdir "$state"
+. "$(dirname "$0")/lib.sh"
+emu_prelude facts-test "$1"
 out=$(mktemp -d)
 trap '"$emu" down --state "$state" >/dev/null 2>&1; rm -rf "$state" "$out"' EXIT
 "$emu" up --nodes 4 --state "$state" --sysfs "$root/tests/fixtures/optics-low-rx/tree" > "$out/up.log" 2>&1 \
