@@ -10,6 +10,7 @@
 #include "cmd/error_document.h"
 #include "cmd/cli_validators.h"
 #include "cmd/help_text.h"
+#include "cmd/import_readers.h"
 #include "core/exit_codes.h"
 #include "core/version.h"
 
@@ -44,6 +45,7 @@ struct Options {
   ImportHostOptions import_host;
   ImportNvsmiTopoOptions import_nvsmi_topo;
   ImportNcclLogOptions import_nccl_log;
+  ImportFileOptions import_file;
   CountersOptions counters;
   CheckOptions check;
   TriageOptions triage;
@@ -61,6 +63,7 @@ struct Commands {
   std::vector<CLI::App*> import_host;
   CLI::App* import_nvsmi_topo = nullptr;
   CLI::App* import_nccl_log = nullptr;
+  std::vector<std::pair<CLI::App*, const ImportReader*>> import_readers;  ///< cmd/import_readers.h rows.
   CLI::App* counters = nullptr;
   CLI::App* check = nullptr;
   CLI::App* triage = nullptr;
@@ -278,6 +281,13 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);
   cmds.import_nvsmi_topo = add_import_nvsmi_topo_command(*import_cmd, opts.import_nvsmi_topo);
   cmds.import_nccl_log = add_import_nccl_log_command(*import_cmd, opts.import_nccl_log);
+  for (const auto& r : import_readers()) {
+    auto* sub = import_cmd->add_subcommand(r.name, r.help);
+    sub->add_option("FILE", opts.import_file.file, "The saved output ('-' = stdin)")->required();
+    add_max_findings_flag(sub, opts.import_file.max_findings);
+    sub->footer(r.footer);
+    cmds.import_readers.emplace_back(sub, &r);
+  }
 }
 
 
@@ -538,6 +548,8 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.bench->parsed()) return run_bench(g, opts.bench);
     if (c.pairwise->parsed()) return run_pairwise(g, opts.pairwise);
     if (c.check->parsed()) return run_check(g, opts.check);
+    for (const auto& [sub, reader] : c.import_readers)
+      if (sub->parsed()) return run_import_reader(g, *reader, opts.import_file);
     for (auto* sub : c.import_host)
       if (sub->parsed()) return run_import_host(g, opts.import_host);
   } catch (const std::exception& e) {

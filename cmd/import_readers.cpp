@@ -1,0 +1,33 @@
+// The rows of the `fabdiag import` reader registry (cmd/import_readers.h).
+#include "cmd/import_readers.h"
+
+#include "cmd/common.h"
+#include "cmd/input.h"
+
+#include <vector>
+
+namespace fabdiag::cmd {
+
+// The read functions, each in its cmd/import_<format>.cpp (declared here: only this table
+// calls them).
+
+std::span<const ImportReader> import_readers() {
+  // {name, ToolText, help, footer, read}: one row per format.
+  static const std::vector<ImportReader> readers = {
+  };
+  return readers;
+}
+
+const ImportReader* import_reader_for(ToolText tool) {
+  for (const auto& r : import_readers())
+    if (r.tool == tool) return &r;
+  return nullptr;
+}
+
+int run_import_reader(const GlobalOptions& g, const ImportReader& r, const ImportFileOptions& o) {
+  auto out = r.read(o);
+  if (!out) return fail_input(out.error());
+  return emit(g, out->env, out->doc);
+}
+
+}  // namespace fabdiag::cmd
