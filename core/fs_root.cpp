@@ -1,6 +1,9 @@
 #include "core/fs_root.h"
 
 #include <algorithm>
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -38,27 +41,29 @@ Error errno_error(int err, const std::string& path) {
   return make_error(code, std::strerror(err), path);
 }
 
+// One file read with open/read/close and a stack buffer: a counter snapshot reads hundreds of
+// files, so no FILE (its malloc and fstat) per file. sysfs files report size 4096 and may fail
+// only at read() time (EINVAL, EOPNOTSUPP: "not supported by the device"), so errors are taken
+// from read(). A sysfs attribute is returned by one read(); reading goes on until 0 for
+// regular files (fixtures, captures) longer than the buffer.
 Result<std::string> read_file_trimmed(const std::string& path) {
-  // sysfs files report size 4096 and may fail only at read() time, so read via stdio and
-  // check errno after the first read.
-  errno = 0;
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return errno_error(errno, path);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, path);
   std::string out;
   char buf[4096];
   for (;;) {
-    size_t n = std::fread(buf, 1, sizeof buf, f);
-    out.append(buf, n);
-    if (n < sizeof buf) {
-      if (std::ferror(f)) {
-        int err = errno ? errno : EIO;
-        std::fclose(f);
-        return errno_error(err, path);
-      }
-      break;
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return errno_error(err, path);
     }
+    if (n == 0) break;
+    out.append(buf, static_cast<size_t>(n));
+    if (static_cast<size_t>(n) < sizeof buf && out.size() < sizeof buf) break;  // a whole attribute
   }
-  std::fclose(f);
+  ::close(fd);
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ' || out.back() == '\t' ||
                           out.back() == '\r' || out.back() == '\0')) {
     out.pop_back();
@@ -69,18 +74,19 @@ Result<std::string> read_file_trimmed(const std::string& path) {
 }  // namespace
 
 bool natural_less(const std::string& a, const std::string& b) {
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
-        std::isdigit(static_cast<unsigned char>(b[j]))) {
+    if (digit(a[i]) && digit(b[j])) {
+      // Compare the numbers by value, without their leading zeros: length first, then digits.
+      while (i + 1 < a.size() && a[i] == '0' && digit(a[i + 1])) ++i;
+      while (j + 1 < b.size() && b[j] == '0' && digit(b[j + 1])) ++j;
       size_t i2 = i, j2 = j;
-      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
-      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
-      std::string na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
-      na.erase(0, std::min(na.find_first_not_of('0'), na.size()));
-      nb.erase(0, std::min(nb.find_first_not_of('0'), nb.size()));
-      if (na.size() != nb.size()) return na.size() < nb.size();
-      if (na != nb) return na < nb;
+      while (i2 < a.size() && digit(a[i2])) ++i2;
+      while (j2 < b.size() && digit(b[j2])) ++j2;
+      if (i2 - i != j2 - j) return i2 - i < j2 - j;
+      int c = a.compare(i, i2 - i, b, j, j2 - j);
+      if (c != 0) return c < 0;
       i = i2;
       j = j2;
     } else {
