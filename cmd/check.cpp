@@ -130,6 +130,12 @@ std::optional<int> read_facts(const GlobalOptions& g, const CheckOptions& o, Inp
 }  // namespace
 
 int run_check(const GlobalOptions& g, const CheckOptions& o) {
+  ImportOutput out;
+  if (auto rc = check_output(g, o, out)) return *rc;
+  return emit(g, out.env, out.doc);
+}
+
+std::optional<int> check_output(const GlobalOptions& g, const CheckOptions& o, ImportOutput& out) {
   auto started = std::chrono::steady_clock::now();
   CheckRunOptions run_opts;
   if (auto rc = parse_expect_rates(o, run_opts)) return *rc;
@@ -156,7 +162,8 @@ int run_check(const GlobalOptions& g, const CheckOptions& o) {
         src));
   }
 
-  Envelope env = make_envelope("fabdiag.check/1");
+  Envelope& env = out.env;
+  env = make_envelope("fabdiag.check/1");
   if (!o.from.empty()) env.hosts.clear();  // the files come from another host
   env.params = {{"source", o.from.empty() ? "sysfs" : "files"},
                 {"from", o.from},
@@ -172,7 +179,8 @@ int run_check(const GlobalOptions& g, const CheckOptions& o) {
   env.findings = report.findings;
   env.errors = facts.gaps;
   finish_envelope(env, started);
-  return emit(g, env, check_document(facts, report));
+  out.doc = check_document(facts, report);
+  return std::nullopt;
 }
 
 }  // namespace fabdiag::cmd

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cmd/common.h"
+#include "cmd/import_readers.h"
 
 namespace fabdiag::cmd {
 
@@ -66,6 +68,9 @@ struct ImportNcclTestsOptions {
   size_t max_findings = 200;  ///< Tables, findings and errors of one kind listed; 0 = all.
 };
 int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o);
+/// run_import_nccl_tests() without printing. Errors: as fail_input() takes them (FILE
+/// missing, no result table, bad --collective).
+Result<ImportOutput> nccl_tests_output(const ImportNcclTestsOptions& o);
 // ---- counters ----
 /// `fabdiag counters`: one snapshot (cumulative values), or two snapshots --interval seconds
 /// apart with deltas and per-second rates, classified and interpreted (cmd/counters.cpp);
@@ -90,6 +95,10 @@ struct CountersOptions {
   // ---- end counters-kb ----
 };
 int run_counters(const GlobalOptions& g, const CountersOptions& o);
+/// run_counters() without printing, the data always built (for `fabdiag import FILE...`,
+/// which joins several results): nullopt with `out` filled, or the exit code of a run that
+/// could not start (its error printed: a bad flag, a --from file missing or unreadable).
+std::optional<int> counters_output(const GlobalOptions& g, const CountersOptions& o, ImportOutput& out);
 // ---- end counters ----
 // ---- counters-kb: import of counter tool outputs ----
 /// `fabdiag import ethtool-s|ethtool-m|ethtool-fec|perfquery|ibqueryerrors|rdma-statistic|syslog FILE`:
@@ -117,6 +126,9 @@ struct CheckOptions {
   std::vector<std::string> expect_rates;  ///< --expect-rate GBPS or MODEL=GBPS (repeatable).
 };
 int run_check(const GlobalOptions& g, const CheckOptions& o);
+/// run_check() without printing: nullopt with `out` filled, or the exit code of a run that
+/// could not start (its error printed).
+std::optional<int> check_output(const GlobalOptions& g, const CheckOptions& o, ImportOutput& out);
 
 /// `fabdiag import lspci|ibstat|ibstatus|ibv-devinfo FILE`: the parsed host facts as a
 /// fabdiag.hostfacts/1 envelope (no judgement; `check --from` judges). Exit codes: 0 ok,
@@ -187,27 +199,5 @@ struct PairwiseOptions {
   RunControlOptions run;       ///< --checkpoint, --timeout
 };
 int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o);
-
-// ---- import nvidia-smi-topo ----
-/// `fabdiag import nvidia-smi-topo FILE`: saved `nvidia-smi topo -m` output -> one
-/// fabdiag.topo/1 envelope (matrix, affinity, NIC legend, rails; import/nvsmi_topo.h).
-/// Exit codes: 0 ok; 1 a rails finding of warn or worse (NICs shared by GPUs, a GPU without a
-/// local NIC); 4 rows cut off, truncated or no NIC legend; 2 FILE missing or without a matrix.
-struct ImportNvsmiTopoOptions {
-  std::string file;  ///< nvidia-smi topo -m output; "-" = stdin.
-};
-int run_import_nvsmi_topo(const GlobalOptions& g, const ImportNvsmiTopoOptions& o);
-// ---- end import nvidia-smi-topo ----
-
-// ---- import nccl-log ----
-/// `fabdiag import nccl-log FILE`: an NCCL_DEBUG=INFO/WARN log -> one fabdiag.nccllog/1
-/// envelope (import/nccl_log.h). Exit codes: 0 nothing wrong; 1 a warn/error/critical finding;
-/// 2 FILE missing or without an NCCL line.
-struct ImportNcclLogOptions {
-  std::string file;           ///< The log; "-" = stdin.
-  size_t max_findings = 200;  ///< Findings and WARN lines of one kind listed; 0 = all.
-};
-int run_import_nccl_log(const GlobalOptions& g, const ImportNcclLogOptions& o);
-// ---- end import nccl-log ----
 
 }  // namespace fabdiag::cmd

@@ -432,27 +432,50 @@ Document counters_document(const CountersRun& r) {
 
 }  // namespace
 
+namespace {
+
+// Reads and interprets what `o` names; the exit code when it cannot (the error printed).
+std::optional<int> read_and_interpret(const GlobalOptions& g, const CountersOptions& o,
+                                      std::optional<CounterCategory>& only, CountersInput& in,
+                                      std::optional<CountersRun>& run) {
+  if (auto rc = check_window_flags(g, o, only)) return *rc;
+  if (auto rc = check_watch_flags(g, o)) return *rc;
+  auto stop = o.from.empty() ? read_sysfs_input(g, o, only, in) : read_counters_from_files(o, in);
+  if (stop) return *stop;
+  run.emplace(CountersRun{g, o, only, in, interpret_observation(in), select_shown(in.changes, only, o.all)});
+  run->deltas = in.window_s.has_value() ||
+                std::any_of(in.changes.begin(), in.changes.end(),
+                            [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
+  for (const auto& e : in.gaps)
+    if (!is_failure(e)) run->unavailable.push_back(e);
+  return std::nullopt;
+}
+
+}  // namespace
+
 int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   auto started = std::chrono::steady_clock::now();
   std::optional<CounterCategory> only;
-  if (auto rc = check_window_flags(g, o, only)) return *rc;
-  if (auto rc = check_watch_flags(g, o)) return *rc;
-
   CountersInput in;
-  auto stop = o.from.empty() ? read_sysfs_input(g, o, only, in) : read_counters_from_files(o, in);
-  if (stop) return *stop;
-
-  CountersRun run{g, o, only, in, interpret_observation(in), select_shown(in.changes, only, o.all)};
-  run.deltas = in.window_s.has_value() ||
-               std::any_of(in.changes.begin(), in.changes.end(),
-                           [](const CounterChange& c) { return c.status != DeltaStatus::kSnapshot; });
-  for (const auto& e : in.gaps)
-    if (!is_failure(e)) run.unavailable.push_back(e);
+  std::optional<CountersRun> run;
+  if (auto rc = read_and_interpret(g, o, only, in, run)) return *rc;
   const bool json = g.format != "prometheus" && resolve_format(g) == Format::kJson;
-  Envelope env = counters_envelope(run, json);
+  Envelope env = counters_envelope(*run, json);
   finish_envelope(env, started);
-  if (g.format == "prometheus") return write_counter_metrics(run, env);
-  return emit(g, env, counters_document(run));
+  if (g.format == "prometheus") return write_counter_metrics(*run, env);
+  return emit(g, env, counters_document(*run));
+}
+
+std::optional<int> counters_output(const GlobalOptions& g, const CountersOptions& o, ImportOutput& out) {
+  auto started = std::chrono::steady_clock::now();
+  std::optional<CounterCategory> only;
+  CountersInput in;
+  std::optional<CountersRun> run;
+  if (auto rc = read_and_interpret(g, o, only, in, run)) return *rc;
+  out.env = counters_envelope(*run, true);
+  finish_envelope(out.env, started);
+  out.doc = counters_document(*run);
+  return std::nullopt;
 }
 
 }  // namespace fabdiag::cmd

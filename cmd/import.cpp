@@ -80,13 +80,15 @@ Section not_listed_section(const baseline::NcclTestsNotListed& n, size_t max) {
 
 }  // namespace
 
-int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o) {
+Result<ImportOutput> nccl_tests_output(const ImportNcclTestsOptions& o) {
   auto lines = open_input_lines(o.file);
-  if (!lines) return fail_input(lines.error());
+  if (!lines) return lines.error();
   auto imp = baseline::parse_nccl_tests(**lines, o.file, o.collective, ReadLimits{o.max_findings});
-  if (!imp) return fail_input(imp.error());
+  if (!imp) return imp.error();
 
-  Envelope env = make_envelope("fabdiag.bench/1");
+  ImportOutput out;
+  Envelope& env = out.env;
+  env = make_envelope("fabdiag.bench/1");
   env.hosts = baseline::nccl_tests_hosts(*imp);  // the nodes of the nccl-tests run, not this one
   env.params = {{"importer", "nccl-tests"}, {"file", o.file}, {"collective", o.collective}};
   env.data = baseline::to_bench_envelope_data(*imp);
@@ -94,11 +96,17 @@ int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& 
   env.errors = imp->gaps;
   cap_findings(env.findings, o.max_findings);
 
-  Document doc;
+  Document& doc = out.doc;
   doc.title = "fabdiag import nccl-tests " + o.file;
   for (const auto& t : imp->tables) doc.sections.push_back(table_section(t));
   if (imp->not_listed.tables > 0) doc.sections.push_back(not_listed_section(imp->not_listed, o.max_findings));
-  return emit(g, env, doc);
+  return out;
+}
+
+int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o) {
+  auto out = nccl_tests_output(o);
+  if (!out) return fail_input(out.error());
+  return emit(g, out->env, out->doc);
 }
 
 }  // namespace fabdiag::cmd

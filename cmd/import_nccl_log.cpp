@@ -53,13 +53,15 @@ Section hosts_section(const NcclLogImport& imp) {
 
 }  // namespace
 
-int run_import_nccl_log(const GlobalOptions& g, const ImportNcclLogOptions& o) {
+Result<ImportOutput> read_import_nccl_log(const ImportFileOptions& o) {
   auto lines = open_input_lines(o.file);
-  if (!lines) return fail_input(lines.error());
+  if (!lines) return lines.error();
   auto imp = import_nccl_log(**lines, o.file, ReadLimits{o.max_findings});
-  if (!imp) return fail_input(imp.error());
+  if (!imp) return imp.error();
 
-  Envelope env = make_envelope("fabdiag.nccllog/1");
+  ImportOutput out;
+  Envelope& env = out.env;
+  env = make_envelope("fabdiag.nccllog/1");
   env.hosts.clear();  // the hosts of the job, not this one
   for (const auto& h : imp->hosts)
     if (!h.host.empty()) env.hosts.push_back(h.host);
@@ -69,10 +71,9 @@ int run_import_nccl_log(const GlobalOptions& g, const ImportNcclLogOptions& o) {
   env.errors = imp->gaps;
   cap_findings(env.findings, o.max_findings);
 
-  Document doc;
-  doc.title = "fabdiag import nccl-log " + o.file;
-  doc.sections.push_back(hosts_section(*imp));
-  return emit(g, env, doc);
+  out.doc.title = "fabdiag import nccl-log " + o.file;
+  out.doc.sections.push_back(hosts_section(*imp));
+  return out;
 }
 
 }  // namespace fabdiag::cmd

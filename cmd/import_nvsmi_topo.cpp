@@ -2,6 +2,7 @@
 // envelope with the same data (matrix, affinity, NIC legend, rails) as `fabdiag topo`; the
 // import (report, rails, findings) is import/nvsmi_topo.h's, the document cmd/topo_document.h's.
 #include "cmd/commands.h"
+#include "core/repeats.h"
 #include "cmd/input.h"
 #include "cmd/topo_document.h"
 #include "import/nvsmi_topo.h"
@@ -9,20 +10,24 @@
 
 namespace fabdiag::cmd {
 
-int run_import_nvsmi_topo(const GlobalOptions& g, const ImportNvsmiTopoOptions& o) {
+Result<ImportOutput> read_import_nvsmi_topo(const ImportFileOptions& o) {
   auto text = read_input(o.file);
-  if (!text) return fail_input(text.error());
+  if (!text) return text.error();
   auto imp = import_nvsmi_topo(*text, o.file);
-  if (!imp) return fail_input(imp.error());
+  if (!imp) return imp.error();
 
-  Envelope env = topo_envelope(imp->report, imp->rails, imp->findings);
+  ImportOutput out;
+  Envelope& env = out.env;
+  env = topo_envelope(imp->report, imp->rails, imp->findings);
+  cap_findings(env.findings, o.max_findings);
   env.hosts.clear();  // the matrix comes from the node the output was saved on, not this one
   env.params = {{"importer", "nvidia-smi-topo"}, {"file", o.file}};
 
   TopoView view;
   view.title = "fabdiag import nvidia-smi-topo " + o.file;
   view.pcie_links = false;
-  return emit(g, env, topo_document(imp->report, imp->rails, view));
+  out.doc = topo_document(imp->report, imp->rails, view);
+  return out;
 }
 
 }  // namespace fabdiag::cmd

@@ -43,8 +43,6 @@ struct Options {
   ImportNcclTestsOptions import_nccl_tests;
   ImportCountersOptions import_counters;
   ImportHostOptions import_host;
-  ImportNvsmiTopoOptions import_nvsmi_topo;
-  ImportNcclLogOptions import_nccl_log;
   ImportFileOptions import_file;
   CountersOptions counters;
   CheckOptions check;
@@ -61,8 +59,6 @@ struct Commands {
   CLI::App* baseline = nullptr;
   CLI::App* import_nccl_tests = nullptr;
   std::vector<CLI::App*> import_host;
-  CLI::App* import_nvsmi_topo = nullptr;
-  CLI::App* import_nccl_log = nullptr;
   std::vector<std::pair<CLI::App*, const ImportReader*>> import_readers;  ///< cmd/import_readers.h rows.
   CLI::App* counters = nullptr;
   CLI::App* check = nullptr;
@@ -246,31 +242,6 @@ std::vector<CLI::App*> add_import_host_commands(CLI::App& import_cmd, ImportHost
   return import_host_cmds;
 }
 
-CLI::App* add_import_nvsmi_topo_command(CLI::App& import_cmd, ImportNvsmiTopoOptions& o) {
-  auto* sub = import_cmd.add_subcommand(
-      "nvidia-smi-topo", "`nvidia-smi topo -m` output -> fabdiag.topo/1 (matrix, affinity, NIC legend, rails)");
-  sub->add_option("FILE", o.file,
-                  "nvidia-smi topo -m output, space or tab separated ('-' = stdin)")
-      ->required();
-  sub->footer(
-      "Rows cut off or truncated, no NIC rows, no legend are tolerated: those cells stay unknown.\n"
-      "Exit codes: 0 ok, 1 rails findings (warn or worse: NICs shared by GPUs, GPU without a local\n"
-      "NIC), 2 FILE unreadable or without a matrix, 4 rows missing or truncated.");
-  return sub;
-}
-
-CLI::App* add_import_nccl_log_command(CLI::App& import_cmd, ImportNcclLogOptions& o) {
-  auto* sub = import_cmd.add_subcommand(
-      "nccl-log", "NCCL_DEBUG=INFO/WARN log -> fabdiag.nccllog/1 (per host: version, data transport, GPUDirect "
-                  "RDMA, settings, WARN lines)");
-  sub->add_option("FILE", o.file, "The log, hosts interleaved, mpirun tags allowed ('-' = stdin)")->required();
-  add_max_findings_flag(sub, o.max_findings);
-  sub->footer("Any NCCL since 2.4. A NET/Socket list next to NET/IB is bootstrap, not a fallback.\n"
-              "Exit codes: 0 nothing wrong, 1 a warn/error/critical finding, 2 FILE missing or\n"
-              "without an NCCL line.");
-  return sub;
-}
-
 // `import` and its subcommands, one per format read.
 void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   auto* import_cmd = app.add_subcommand(
@@ -279,8 +250,6 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   cmds.import_nccl_tests = add_import_nccl_tests_command(*import_cmd, opts.import_nccl_tests);
   add_import_counters_commands(*import_cmd, opts.import_counters);
   cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);
-  cmds.import_nvsmi_topo = add_import_nvsmi_topo_command(*import_cmd, opts.import_nvsmi_topo);
-  cmds.import_nccl_log = add_import_nccl_log_command(*import_cmd, opts.import_nccl_log);
   for (const auto& r : import_readers()) {
     auto* sub = import_cmd->add_subcommand(r.name, r.help);
     sub->add_option("FILE", opts.import_file.file, "The saved output ('-' = stdin)")->required();
@@ -538,10 +507,8 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.doctor->parsed()) return run_doctor(g, opts.doctor);
     if (c.topo->parsed()) return run_topo(g, opts.topo);
     if (c.gather->parsed()) return run_gather(g, opts.gather);
-    if (c.import_nvsmi_topo->parsed()) return run_import_nvsmi_topo(g, opts.import_nvsmi_topo);
     if (c.baseline->parsed()) return run_baseline(g, opts.baseline);
     if (c.import_nccl_tests->parsed()) return run_import_nccl_tests(g, opts.import_nccl_tests);
-    if (c.import_nccl_log->parsed()) return run_import_nccl_log(g, opts.import_nccl_log);
     if (!opts.import_counters.format.empty()) return run_import_counters(g, opts.import_counters);
     if (c.counters->parsed()) return run_counters(g, opts.counters);
     if (c.triage->parsed()) return run_triage(g, opts.triage);
