@@ -10,6 +10,7 @@
 #include "cmd/error_document.h"
 #include "cmd/cli_validators.h"
 #include "cmd/help_text.h"
+#include "cmd/import_any.h"
 #include "cmd/import_readers.h"
 #include "core/exit_codes.h"
 #include "core/version.h"
@@ -44,6 +45,7 @@ struct Options {
   ImportCountersOptions import_counters;
   ImportHostOptions import_host;
   ImportFileOptions import_file;
+  ImportAnyOptions import_any;
   CountersOptions counters;
   CheckOptions check;
   TriageOptions triage;
@@ -57,6 +59,7 @@ struct Commands {
   CLI::App* topo = nullptr;
   CLI::App* gather = nullptr;
   CLI::App* baseline = nullptr;
+  CLI::App* import = nullptr;
   CLI::App* import_nccl_tests = nullptr;
   std::vector<CLI::App*> import_host;
   std::vector<std::pair<CLI::App*, const ImportReader*>> import_readers;  ///< cmd/import_readers.h rows.
@@ -246,7 +249,20 @@ std::vector<CLI::App*> add_import_host_commands(CLI::App& import_cmd, ImportHost
 void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   auto* import_cmd = app.add_subcommand(
       "import", "Read other tools' outputs into fabdiag result documents, to save, diff or triage offline");
-  import_cmd->require_subcommand(1);
+  import_cmd->require_subcommand(0, 1);
+  cmds.import = import_cmd;
+  import_cmd->add_option("FILES", opts.import_any.paths,
+                         "Without a FORMAT: files or directories (walked) of any outputs below; each file's "
+                         "tool is detected, or forced with --as");
+  import_cmd->add_option("--as", opts.import_any.as, "Read every FILE as this FORMAT (a subcommand name below)");
+  add_max_findings_flag(import_cmd, opts.import_any.max_findings);
+  import_cmd->footer(
+      "`fabdiag import FILE|DIR...` detects each file's tool from a marker line only that tool\n"
+      "prints (or most lines of its shape), reads counter outputs through `counters --from` and\n"
+      "host facts through `check --from`, and joins everything into one result: one verdict over\n"
+      "a pile of collected outputs. A file no reader claims is reported, never misread.\n"
+      "Exit codes: 0 ok, 1 a warn/error/critical finding, 2 nothing readable or a bad --as,\n"
+      "4 some files or parts could not be read (listed under errors).");
   cmds.import_nccl_tests = add_import_nccl_tests_command(*import_cmd, opts.import_nccl_tests);
   add_import_counters_commands(*import_cmd, opts.import_counters);
   cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);
@@ -515,6 +531,13 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.bench->parsed()) return run_bench(g, opts.bench);
     if (c.pairwise->parsed()) return run_pairwise(g, opts.pairwise);
     if (c.check->parsed()) return run_check(g, opts.check);
+    if (c.import->parsed() && c.import->get_subcommands().empty()) {
+      if (opts.import_any.paths.empty()) {
+        print_error("import: give FILE... (formats detected) or a FORMAT and its FILE; see 'fabdiag import --help'");
+        return kExitUsage;
+      }
+      return run_import_any(g, opts.import_any);
+    }
     for (const auto& [sub, reader] : c.import_readers)
       if (sub->parsed()) return run_import_reader(g, *reader, opts.import_file);
     for (auto* sub : c.import_host)

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `fabdiag import FILE` with no format: every real case input in tests/fixtures/cases is
+# detected as the tool that printed it (params.detected.format), and read (a result schema,
+# not an error); a file of no tool is refused with exit 2 and named, never misread.
+#   tests/cli/import_detect_test.sh FABDIAG
+set -u
+bin=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+cases=$src/tests/fixtures/cases
+fail=0
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+
+# expect CASE_ID FORMAT SCHEMA
+expect() {
+  local f
+  f=$(ls "$cases/$1"-*.input.txt 2>/dev/null | head -n1)
+  if [ -z "$f" ]; then echo "FAIL: case $1: no fixture"; fail=1; return; fi
+  "$bin" import --format json -q "$f" >"$t/out" 2>"$t/err"
+  local got
+  got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["params"].get("detected", {}).get("format"), d["schema"])' "$t/out" 2>/dev/null)
+  if [ "$got" != "$2 $3" ]; then
+    echo "FAIL: case $1: want '$2 $3', got '$got' ($(head -c 200 "$t/err"))"; fail=1
+  fi
+}
+
+expect 001 nccl-tests fabdiag.bench/1
+expect 003 nccl-log fabdiag.nccllog/1
+expect 005 nccl-log fabdiag.nccllog/1
+expect 006 nccl-log fabdiag.nccllog/1
+expect 008 lspci fabdiag.check/1
+expect 011 nvidia-smi-topo fabdiag.topo/1
+expect 013 ibstat fabdiag.check/1
+expect 015 ibstatus fabdiag.check/1
+expect 017 perfquery fabdiag.counters/1
+expect 018 ibqueryerrors fabdiag.counters/1
+expect 019 ethtool-s fabdiag.counters/1     # sysfs path:value lines: the counters reader
+expect 021 lspci fabdiag.check/1
+expect 022 ethtool-s fabdiag.counters/1
+expect 023 ethtool-m fabdiag.counters/1
+expect 025 rdma-statistic fabdiag.counters/1
+expect 036 ethtool-fec fabdiag.counters/1
+expect 046 nccl-log fabdiag.nccllog/1
+
+# Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.
+printf 'GPU 6: NVIDIA A100-SXM4-80GB\nhello world\n' >"$t/unknown.txt"
+"$bin" import "$t/unknown.txt" >"$t/out" 2>"$t/err"
+rc=$?
+if [ $rc -ne 2 ] || [ -s "$t/out" ] || ! grep -q "unknown.txt: not the output of a tool fabdiag reads (line 1" "$t/err"; then
+  echo "FAIL: unknown text: rc=$rc, stderr: $(cat "$t/err")"; fail=1
+fi
+# Binary junk: exit 2.
+head -c 2000 /dev/urandom | tr -d '\n' | sed 's/./&\x00/g' >"$t/junk.bin"
+"$bin" import "$t/junk.bin" >/dev/null 2>"$t/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "binary data" "$t/err"; then echo "FAIL: binary: rc=$rc $(cat "$t/err")"; fail=1; fi
+# A pile with one unknown file: the rest is read (exit 1: ibstat's ports down), the file reported.
+mkdir "$t/pile"
+cp "$cases"/013-*.input.txt "$cases"/017-*.input.txt "$t/unknown.txt" "$t/pile/"
+"$bin" import --format json "$t/pile" >"$t/out" 2>"$t/err"
+rc=$?
+got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["schema"], sorted(p["schema"] for p in d["data"]["parts"]), len([e for e in d["errors"] if "unknown.txt" in e["source"]]))' "$t/out")
+if [ $rc -ne 1 ] || [ "$got" != "fabdiag.import/1 ['fabdiag.check/1', 'fabdiag.counters/1'] 1" ]; then
+  echo "FAIL: pile: rc=$rc got '$got'"; fail=1
+fi
+# --as forces the format; a wrong --as is refused by that reader (exit 2).
+"$bin" import --as ibstat "$cases"/022-*.input.txt >/dev/null 2>&1
+rc=$?
+[ $rc -eq 2 ] || { echo "FAIL: --as ibstat on ethtool -S: rc=$rc"; fail=1; }
+"$bin" import --as nosuch "$cases"/022-*.input.txt >/dev/null 2>"$t/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "expected one of" "$t/err"; then echo "FAIL: --as nosuch: rc=$rc"; fail=1; fi
+[ $fail -eq 0 ] && echo "ok: import detection"
+exit $fail

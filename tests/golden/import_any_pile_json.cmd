@@ -1,0 +1,1 @@
+import tests/fixtures/import-pile --format json
