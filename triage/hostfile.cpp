@@ -27,6 +27,12 @@ bool is_label_char(unsigned char c) { return std::isalnum(c) != 0 || c == '-'; }
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
+// Open MPI and MPICH keep slot counts in a C int: a larger number overflows in mpirun.
+constexpr std::string_view kMaxCount = "2147483647";
+bool count_fits(std::string_view digits) {
+  while (digits.size() > 1 && digits.front() == '0') digits.remove_prefix(1);
+  return digits.size() < kMaxCount.size() || (digits.size() == kMaxCount.size() && digits <= kMaxCount);
+}
 // A POSIX-portable user name: letters, digits, '.', '_', '-', not starting with '-'.
 bool is_user_name(std::string_view s) {
   return !s.empty() && s[0] != '-' && s.size() <= 32 && std::all_of(s.begin(), s.end(), [](unsigned char c) {
@@ -72,6 +78,10 @@ Fault check_host_token(const std::string& tok, std::string& host) {
     if (!all_digits(t.substr(colon + 1)))
       return {"'" + escape_nonprintable(t.substr(colon + 1)) + "' after ':' is not a slot count (HOST:N takes a whole number)",
               base + colon + 1};
+    if (!count_fits(t.substr(colon + 1)))
+      return {"slot count " + std::string(t.substr(colon + 1)) + " is more than mpirun can hold (at most " +
+                  std::string(kMaxCount) + ")",
+              base + colon + 1};
     t = t.substr(0, colon);
   }
   if (!is_valid_hostname(t))
@@ -81,15 +91,21 @@ Fault check_host_token(const std::string& tok, std::string& host) {
   return {};
 }
 
-// A KEY=VALUE token after the host.
-Fault check_keyword(const std::string& tok) {
+// A KEY=VALUE token after the host; `keys` holds the keywords seen earlier on the line (a
+// second slots= is refused: mpirun would keep one of them, silently).
+Fault check_keyword(const std::string& tok, std::unordered_set<std::string>& keys) {
   auto eq = tok.find('=');
   if (eq == std::string::npos || eq == 0)
     return {"'" + escape_nonprintable(tok) + "' is not KEY=VALUE (e.g. slots=8); one host per line", 0};
   std::string key = tok.substr(0, eq), value = tok.substr(eq + 1);
+  bool known = std::find(kCountKeys.begin(), kCountKeys.end(), key) != kCountKeys.end() ||
+               std::find(kUserKeys.begin(), kUserKeys.end(), key) != kUserKeys.end();
+  if (known && !keys.insert(key).second) return {"'" + key + "' is given twice on this line", 0};
   if (std::find(kCountKeys.begin(), kCountKeys.end(), key) != kCountKeys.end()) {
-    if (all_digits(value)) return {};
-    return {"'" + escape_nonprintable(value) + "' is not a whole number (" + key + "=N)", eq + 1};
+    if (!all_digits(value)) return {"'" + escape_nonprintable(value) + "' is not a whole number (" + key + "=N)", eq + 1};
+    if (!count_fits(value))
+      return {key + "=" + value + " is more than mpirun can hold (at most " + std::string(kMaxCount) + ")", eq + 1};
+    return {};
   }
   if (std::find(kUserKeys.begin(), kUserKeys.end(), key) != kUserKeys.end()) {
     if (is_user_name(value)) return {};
@@ -149,8 +165,10 @@ Result<std::vector<std::string>> read_hostfile(const std::string& path, const Ho
     std::string host;
     if (auto f = check_host_token(toks[0].text, host); !f.why.empty())
       return at(path, lineno, toks[0].column + f.offset, f.why);
+    std::unordered_set<std::string> keys;
     for (size_t i = 1; i < toks.size(); ++i)
-      if (auto f = check_keyword(toks[i].text); !f.why.empty()) return at(path, lineno, toks[i].column + f.offset, f.why);
+      if (auto f = check_keyword(toks[i].text, keys); !f.why.empty())
+        return at(path, lineno, toks[i].column + f.offset, f.why);
     if (seen.insert(host).second) hosts.push_back(std::move(host));
   }
   if (hosts.empty()) return make_error(ErrorCode::kParse, "the hostfile names no host", path);

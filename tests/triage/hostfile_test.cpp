@@ -49,6 +49,9 @@ TEST_CASE("a malformed hostfile line is refused with file:line:column") {
     const char* says;
   };
   for (const Case& c : {Case{"node01 slots=1\nnode03 slots=abc\n", "2:14", "'abc' is not a whole number (slots=N)"},
+                        Case{"node01 slots=2 slots=4\n", "1:16", "'slots' is given twice on this line"},
+                        Case{"node01 slots=99999999999\n", "1:14", "slots=99999999999 is more than mpirun can hold"},
+                        Case{"node01:2147483648\n", "1:8", "slot count 2147483648 is more than mpirun can hold"},
                         Case{"node01\nnode02 foo=bar\n", "2:8", "unknown hostfile keyword 'foo'"},
                         Case{"node01 slots 4\n", "1:8", "'slots' is not KEY=VALUE"},
                         Case{"node01:x\n", "1:8", "'x' after ':' is not a slot count"},
