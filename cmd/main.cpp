@@ -174,7 +174,7 @@ void add_max_findings_flag(CLI::App* sub, size_t& max_findings) {
   sub->add_option("--max-findings", max_findings,
                   "List at most N findings of one code, N errors of one kind (and N nccl-tests tables); "
                   "the rest are summarised as \"... and K more like this\" (0 = list all)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(number_in(0, 1e9))
       ->capture_default_str();
 }
 

@@ -25,6 +25,8 @@ std::string check_number(const std::string& text, double min, double max) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0') return "'" + text + "' is not a number: " + expected;
+  // strtod also reads C99 hex floats ("0x10" = 16): nobody means a timeout in hex.
+  if (text.find_first_of("xXpP") != std::string::npos) return "'" + text + "' is not a decimal number: " + expected;
   if (std::isnan(v)) return "'" + text + "' is not a number: " + expected;
   if (std::isinf(v) || errno == ERANGE) return "'" + text + "' is not a finite number: " + expected;
   if (v < 0 && min >= 0) return "'" + text + "' is negative: " + expected;
