@@ -129,7 +129,8 @@ Result<std::string> resolve_store_dir(const std::string& explicit_dir, const Env
 Status validate_baseline_name(const std::string& name) {
   auto bad = [&](const std::string& why) {
     return make_error(ErrorCode::kInvalidArgument,
-                      "invalid baseline name '" + escape_nonprintable(name) + "': " + why +
+                      "invalid baseline name '" +
+                          escape_nonprintable(name.size() > 80 ? name.substr(0, 80) + "..." : name) + "': " + why +
                           " (use 1-128 of A-Z a-z 0-9 . _ -, e.g. nightly-2026-11-30)",
                       "NAME");
   };

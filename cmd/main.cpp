@@ -1,6 +1,8 @@
 // fabdiag: command-line entry point. The only translation unit that includes CLI11 (it costs
 // 12-17 s to compile); every subcommand's logic lives in cmd/<name>.cpp and the libraries.
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -483,16 +485,28 @@ Commands add_commands(CLI::App& app, Options& opts) {
   return cmds;
 }
 
+// Help and version text go to stdout like any result: a write that fails (`> /dev/full`) is
+// an error and exit 4; a closed pipe (`| head`) is quiet.
+int exit_after_help(CLI::App& app, const CLI::ParseError& e) {
+  int rc = app.exit(e);
+  errno = 0;
+  std::cout.flush();
+  if (std::cout.good()) return rc;
+  if (errno == EPIPE) return rc;
+  print_error(std::string("writing to stdout: ") + (errno ? std::strerror(errno) : "write failed"));
+  return kExitPartial;
+}
+
 // Parses argv; the exit code when parsing ends the run (help, version, usage errors).
 std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return exit_after_help(app, e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return exit_after_help(app, e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return exit_after_help(app, e);
   } catch (const CLI::ExtrasError& e) {
     print_error(std::string("unknown subcommand or argument: ") + e.what() +
                 "\nRun 'fabdiag --help' for the list of subcommands.");
@@ -568,6 +582,10 @@ int run(int argc, char** argv) {
   Commands cmds = add_commands(app, opts);
   if (auto rc = parse_args(app, argc, argv)) return *rc;
   GlobalOptions& g = opts.global;
+  if (app.count("--output") > 0 && g.output.empty()) {
+    print_error("-o/--output: an empty path; give a file name, or '-' for stdout");
+    return kExitUsage;
+  }
   default_procfs_root(app, g);
   if (app.get_subcommands().empty()) {
     std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";

@@ -67,6 +67,11 @@ TEST_CASE("baseline names: allowed set, no traversal, no hidden files") {
     if (!st.ok()) CHECK(st.error().code == ErrorCode::kInvalidArgument);
   }
   CHECK_FALSE(validate_baseline_name(std::string(129, 'a')).ok());
+  // A huge name is echoed cut to 80 characters, not whole.
+  auto huge = validate_baseline_name(std::string(100000, 'a'));
+  REQUIRE_FALSE(huge.ok());
+  CHECK(huge.error().message.find(std::string(80, 'a') + "...'") != std::string::npos);
+  CHECK(huge.error().message.size() < 300);
   CHECK(validate_baseline_name(std::string(128, 'a')).ok());
 }
 
