@@ -124,23 +124,31 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   thresholds.node_ratio = o.node_ratio;
   thresholds.pair_ratio = o.pair_ratio;
 
+  env.params = {{"size_bytes", *size},          {"iters", o.iters},
+                {"warmup", o.warmup_iters},     {"backend", o.backend},
+                {"node_ratio", o.node_ratio},   {"pair_ratio", o.pair_ratio},
+                {"min_partners", thresholds.min_partners}, {"timeout_s", o.run.timeout_s}};
+  // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
+  // can take seconds): a Ctrl-C then still prints the run's document, with no pair finished.
+  std::optional<PartialRun> run;
+  const auto start_watching = [&] {
+    run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
+    run->publish(startup_state(env, "fabdiag pairwise", "every pair round"));
+  };
+  if (launcher_rank().value_or(0) == 0) start_watching();
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;
   perf::Comm& comm = session->world();
+  if (comm.rank() != 0) run.reset();  // a launcher that numbers ranks unlike MPI
+  if (comm.rank() == 0 && !run) start_watching();
   if (comm.size() < 2) {
     if (comm.rank() == 0)
       print_error("pairwise needs at least 2 ranks, one per node: run it under mpirun -np N");
     return kExitUsage;
   }
   env.hosts = distinct_hosts(comm.hosts());
-  env.params = {{"size_bytes", *size},          {"iters", o.iters},
-                {"warmup", o.warmup_iters},     {"backend", o.backend},
-                {"node_ratio", o.node_ratio},   {"pair_ratio", o.pair_ratio},
-                {"min_partners", thresholds.min_partners}, {"timeout_s", o.run.timeout_s}};
-  std::optional<PartialRun> run;  // rank 0 reports, so rank 0 delivers a cut run
   perf::PairwiseStepSink on_step;
-  if (comm.rank() == 0) {
-    run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
+  if (run) {
     on_step = [&](const perf::PairwiseMatrix& so_far, size_t done) {
       run->publish(pairwise_state(env, so_far, done, thresholds));
     };

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <thread>
 
 #include "cmd/mpi_job.h"
@@ -24,9 +26,29 @@ bool writes_stdout(const GlobalOptions& g, const PartialRunOptions& o) {
   return o.stream || g.output.empty() || g.output == "-";
 }
 
+// The run being watched, for the exit hook below (one PartialRun per process at a time).
+std::atomic<PartialRun*> g_watched{nullptr};
+
 }  // namespace
 
+// Ctrl-C during MPI_Init also kills the orted daemon MPI starts (it is in the same process
+// group), and Open MPI then ends the process with exit(1) before the watcher thread has seen
+// the signal: this hook, run by exit(), delivers the cut first when a signal is pending.
+void PartialRun::deliver_at_exit() {
+  PartialRun* self = g_watched.load();
+  if (!self || !self->watcher_) return;
+  auto cause = self->watcher_->pending();
+  if (!cause) return;
+  std::lock_guard<std::mutex> lock(self->mutex_);
+  if (self->finished_) return;
+  self->deliver(stop_error_code(*cause), describe_stop(*cause));
+  _exit(stop_exit_code(*cause));
+}
+
 PartialRun::PartialRun(const GlobalOptions& g, PartialRunOptions o) : g_(g), o_(std::move(o)) {
+  static const bool hooked = std::atexit(&PartialRun::deliver_at_exit) == 0;
+  (void)hooked;
+  g_watched.store(this);
   watcher_ = std::make_unique<StopWatcher>(o_.deadline_s, [this](const StopCause& cause) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (finished_) return;  // the whole result is being written: let it
@@ -36,6 +58,8 @@ PartialRun::PartialRun(const GlobalOptions& g, PartialRunOptions o) : g_(g), o_(
 }
 
 PartialRun::~PartialRun() {
+  PartialRun* self = this;
+  g_watched.compare_exchange_strong(self, nullptr);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     finished_ = true;
@@ -115,6 +139,19 @@ std::optional<int> refuse_unwritable_outputs(const GlobalOptions& g, const std::
     }
   }
   return std::nullopt;
+}
+
+RunState startup_state(const Envelope& base, const std::string& title, const std::string& not_run) {
+  RunState st;
+  st.env = base;
+  st.doc.title = title;
+  Section s;
+  s.title = "progress";
+  s.lines.push_back("Cut during start-up (MPI), before the first step: no result yet.");
+  st.doc.sections.push_back(std::move(s));
+  st.during = "start-up (MPI), before the first step";
+  st.not_run = not_run;
+  return st;
 }
 
 }  // namespace fabdiag::cmd

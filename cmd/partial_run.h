@@ -60,6 +60,7 @@ class PartialRun {
   int fail(const Error& e);
 
  private:
+  static void deliver_at_exit();  // std::atexit hook: a signal pending when something calls exit()
   void deliver(ErrorCode code, const std::string& reason);  // mutex_ held
   void write_checkpoint(const Envelope& env);               // mutex_ held
 
@@ -72,6 +73,11 @@ class PartialRun {
   std::string checkpoint_error_;
   std::unique_ptr<StopWatcher> watcher_;  // last: watches once everything above is ready
 };
+
+/// The state a run delivers before its first step (MPI start-up): `base` (params, no data),
+/// a document titled `title` that says nothing finished, during = "start-up (MPI), before the
+/// first step", not_run = `not_run`.
+RunState startup_state(const Envelope& base, const std::string& title, const std::string& not_run);
 
 /// Checks -o and --checkpoint before a long run starts (core check_output_path), on the rank
 /// the MPI launcher numbers 0 only (the one that writes them). Returns kExitUsage after

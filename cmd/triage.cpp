@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cmd/commands.h"
+#include "cmd/mpi_job.h"
 #include "cmd/triage_view.h"
 #include "cmd/partial_run.h"
 #include "core/atomic_file.h"
@@ -100,6 +101,20 @@ Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params,
 
 int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::WalkParams& params) {
   auto started = std::chrono::steady_clock::now();
+  Envelope base = make_envelope("fabdiag.triage/1");
+  base.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
+                 {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
+                 {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
+                 {"timeout_s", o.timeout_s}};
+  // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
+  // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
+  // streams every step to it and the launcher keeps the deadline.
+  std::optional<PartialRun> run;
+  const auto start_watching = [&] {
+    run.emplace(g, o.worker ? PartialRunOptions{"", 0, true} : PartialRunOptions{o.checkpoint, o.timeout_s, false});
+    run->publish(startup_state(base, "fabdiag triage", "every step of the walk"));
+  };
+  if (launcher_rank().value_or(0) == 0) start_watching();
   auto session = perf::MpiSession::open();
   if (!session.ok()) {
     print_error("cannot start MPI: " + session.error().to_string());
@@ -121,20 +136,15 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
     return kExitUsage;
   }
   if (comm.rank() != 0) {
+    run.reset();  // a launcher that numbers ranks unlike MPI
     auto st = triage::serve_followers(comm, node);
     if (!st.ok()) std::cerr << "fabdiag: rank " << comm.rank() << " (" << host << "): " << st.error().to_string() << "\n";
     return st.ok() ? kExitOk : kExitPartial;
   }
-  Envelope base = make_envelope("fabdiag.triage/1");
-  base.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
-                 {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
-                 {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
-                 {"timeout_s", o.timeout_s}};
-  // Under the launcher, rank 0 streams every step to it and the launcher keeps the deadline.
-  PartialRun run(g, o.worker ? PartialRunOptions{"", 0, true} : PartialRunOptions{o.checkpoint, o.timeout_s, false});
-  Envelope env = walk_on_rank0(g, params, comm, node, base, run);
+  if (!run) start_watching();
+  Envelope env = walk_on_rank0(g, params, comm, node, base, *run);
   finish_envelope(env, started);
-  run.finish(env);
+  run->finish(env);
   if (o.worker) {  // the launcher re-renders the last line: always JSON lines on stdout
     write_stdout(render_json_line(env));
     return kExitOk;  // the launcher decides the exit code; a non-zero rank exit would make
