@@ -297,12 +297,30 @@ std::string warn_kind(std::string_view t) {
   return "other";
 }
 
+constexpr size_t kMaxNcclHosts = 65536;
+
 struct Reader {
   NcclLogImport& imp;
   const ReadLimits& limits;
   std::map<std::string, size_t> index;  // host -> position in imp.hosts
 
   NcclHostLog& host(const std::string& name, size_t line_no) {
+    // Memory is per distinct host (a few KB each): past kMaxNcclHosts, the lines of further
+    // hosts are pooled into one entry and the gap says so (a log of more hosts than any job).
+    if (index.size() >= kMaxNcclHosts && !index.count(name)) {
+      const std::string pooled = "(hosts past " + std::to_string(kMaxNcclHosts) + ")";
+      if (!index.count(pooled))
+        imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                      "more than " + std::to_string(kMaxNcclHosts) +
+                                          " distinct hosts: the lines of the hosts after that are pooled as '" +
+                                          pooled + "', not told apart",
+                                      line_source(imp.source, line_no)));
+      return host_entry(pooled, line_no);
+    }
+    return host_entry(name, line_no);
+  }
+
+  NcclHostLog& host_entry(const std::string& name, size_t line_no) {
     auto [it, fresh] = index.try_emplace(name, imp.hosts.size());
     if (fresh) {
       imp.hosts.emplace_back();

@@ -149,6 +149,8 @@ struct NcclLogImport {
 /// "host:pid:tid [dev] NCCL INFO|WARN ..." line, a "file.cc: NCCL WARN ..." quote or NCCL's version
 /// banner (a "foo NCCL INFO bar" quoted in other output is not), or the input is binary; kIo of
 /// the line source. A last line cut without its newline is not read: a gap (NcclLogImport::gaps).
+/// Past 65536 distinct hosts, further hosts' lines are pooled into one entry named "(hosts past
+/// 65536)" and a gap says so: memory stays bounded whatever the log holds.
 Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
 /// The same over a text held in memory, with the default limits.

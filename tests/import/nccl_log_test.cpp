@@ -312,3 +312,16 @@ TEST_CASE("nccl log: a last line cut without its newline is a gap naming file:li
   CHECK(whole.gaps.empty());
   CHECK(whole.hosts[0].ib_devices.size() == 1);
 }
+
+TEST_CASE("nccl log: past 65536 distinct hosts the rest are pooled and the gap says so") {
+  std::string text;
+  for (int i = 0; i < 65540; ++i)
+    text += "h" + std::to_string(i) + ":1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n";
+  auto imp = import_nccl_log(text, "big.log");
+  REQUIRE(imp.ok());
+  CHECK(imp->hosts.size() == 65537);
+  CHECK(imp->hosts.back().host == "(hosts past 65536)");
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].message.find("more than 65536 distinct hosts") != std::string::npos);
+  CHECK(imp->gaps[0].source == "big.log:65537");
+}
