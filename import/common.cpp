@@ -162,4 +162,12 @@ void read_sysfs_lines(const TextSection& section, const std::string& source, Sna
   for (const auto& raw : split(section.text, '\n')) read_sysfs_line(raw, source, ++line_no, snap, ports);
 }
 
+void add_cut_lines_gap(const LineSource& lines, const std::string& source, std::vector<Error>& gaps) {
+  if (lines.cut_lines() == 0) return;
+  gaps.push_back(make_error(ErrorCode::kParse,
+                            std::to_string(lines.cut_lines()) + " line(s) longer than " +
+                                std::to_string(kMaxLineBytes >> 20) + " MiB were cut: the rest of each was not read",
+                            source));
+}
+
 }  // namespace fabdiag

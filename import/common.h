@@ -3,6 +3,8 @@
 // `grep "" /sys/class/infiniband/.../hw_counters/*` prints them.
 #pragma once
 
+#include "core/line_source.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +63,11 @@ void merge_port(std::vector<PortInfo>& ports, const PortInfo& p);
 
 /// "file:line" for evidence and errors.
 std::string line_source(const std::string& source, size_t line);
+
+/// Appends to `gaps` the lines `lines` cut at kMaxLineBytes (core/line_source.h), if any: "N
+/// line(s) longer than 4 MiB were cut: the rest of each was not read" (kParse naming `source`).
+/// Every streaming reader calls it once its input ends, so a runaway line is never silent.
+void add_cut_lines_gap(const LineSource& lines, const std::string& source, std::vector<Error>& gaps);
 
 /// Lines of one kind counted while streaming: how many, and the first (number and text).
 struct LineTally {

@@ -10,6 +10,7 @@
 #include "import/perfquery.h"
 #include "import/rdma_statistic.h"
 #include "import/syslog.h"
+#include "import/common.h"
 
 namespace fabdiag {
 
@@ -93,8 +94,10 @@ Result<CounterImportFormat> counter_format_of(std::optional<CounterImportFormat>
                     source);
 }
 
-Result<CounterImport> import_counters(CounterImportFormat format, LineSource& lines, const std::string& source,
-                                      const std::string& device, const ReadLimits& limits) {
+namespace {
+
+Result<CounterImport> import_by_format(CounterImportFormat format, LineSource& lines, const std::string& source,
+                                       const std::string& device, const ReadLimits& limits) {
   switch (format) {
     case CounterImportFormat::kEthtoolS: return import_ethtool_s(lines, source, device, limits);
     case CounterImportFormat::kEthtoolM: return import_ethtool_m(lines, source, device, limits);
@@ -105,6 +108,15 @@ Result<CounterImport> import_counters(CounterImportFormat format, LineSource& li
     case CounterImportFormat::kSyslog: return import_syslog(lines, source, limits);
   }
   return make_error(ErrorCode::kInternal, "unknown import format", source);
+}
+
+}  // namespace
+
+Result<CounterImport> import_counters(CounterImportFormat format, LineSource& lines, const std::string& source,
+                                      const std::string& device, const ReadLimits& limits) {
+  auto imp = import_by_format(format, lines, source, device, limits);
+  if (imp) add_cut_lines_gap(lines, source, imp->gaps);
+  return imp;
 }
 
 Result<CounterImport> import_counters(CounterImportFormat format, std::string_view text,

@@ -83,11 +83,6 @@ class Reader {
                         "\"NIC statistics:\"), found no counter line" + seen,
                         line_source(imp_.source, first_bad_line_ ? first_bad_line_ : 1));
     }
-    if (lines.cut_lines())
-      gaps_.add("cut", make_error(ErrorCode::kParse,
-                                  std::to_string(lines.cut_lines()) + " line(s) longer than " +
-                                      std::to_string(kMaxLineBytes >> 20) + " MiB were cut (not ethtool -S lines)",
-                                  imp_.source));
     imp_.gaps = gaps_.take();
     if (unnamed_)
       imp_.notes.push_back("the input does not name the netdev: it is called \"netdev\" (give --netdev NAME)");

@@ -9,6 +9,7 @@
 #include "import/ibstatus.h"
 #include "import/ibv_devinfo.h"
 #include "import/lspci.h"
+#include "import/common.h"
 
 namespace fabdiag {
 
@@ -197,6 +198,7 @@ Result<HostFacts> import_host_facts(LineSource& lines, const std::string& source
   }
   cap_errors(failures, limits.max_listed);
   for (auto& e : failures) facts.gaps.push_back(std::move(e));
+  add_cut_lines_gap(lines, source, facts.gaps);
   return facts;
 }
 

@@ -442,6 +442,7 @@ Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& sour
   } else if (held_no) {
     read_line(r, other, evidence, held, held_no);
   }
+  add_cut_lines_gap(lines, source, imp.gaps);
   if (evidence == 0 || (lines.nul_bytes() > 0 && imp.nccl_lines * 2 < imp.lines)) {
     Error e = not_this_format("an NCCL_DEBUG log (lines \"host:pid:tid [dev] NCCL INFO ...\" or \"... NCCL WARN ...\")",
                               source, other);

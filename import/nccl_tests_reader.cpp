@@ -6,6 +6,7 @@
 
 #include "core/repeats.h"
 #include "core/text.h"
+#include "import/common.h"
 #include "import/nccl_tests.h"
 #include "perf/bandwidth.h"
 
@@ -440,7 +441,9 @@ Result<NcclTestsImport> parse_nccl_tests(LineSource& lines, const std::string& s
   Parser p(source, hint, limits);
   while (auto l = lines.next()) p.line(*l, lines.line_no());
   if (lines.error()) return *lines.error();
-  return p.finish(lines.line_no());
+  auto imp = p.finish(lines.line_no());
+  if (imp) add_cut_lines_gap(lines, source, imp->gaps);
+  return imp;
 }
 
 Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::string& source,
