@@ -51,7 +51,9 @@ int fail_mpi_run(perf::MpiSession& session, const Error& e, PartialRun* run) {
     if (comm.rank() == 0) print_error(e.to_string());
     return kExitUsage;
   }
-  print_error(comm.describe_rank(comm.rank()) + ": " + e.to_string());
+  // Errors of perf/ already name the rank as their source ("rank 0 (node01): ..."): once.
+  const std::string who = comm.describe_rank(comm.rank());
+  print_error(e.source == who ? e.to_string() : who + ": " + e.to_string());
   const int rc = run ? run->fail(e) : kExitInternal;
   if (comm.size() > 1) session.abort(rc);
   return rc;
