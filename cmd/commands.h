@@ -166,8 +166,14 @@ struct TriageOptions {
   int bench_iters = 5;                   ///< Timed iterations per size.
   bool no_sweeps = false;                ///< Skip the collective sweeps.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
+  std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
 };
 int run_triage(const GlobalOptions& g, const TriageOptions& o);
+/// `triage --from`: collected outputs read as `fabdiag import FILE...` reads them, every finding
+/// given its host, joined into one fabdiag.triage/1 verdict (data.source "files": systemic[],
+/// suspects[], fabric[], cleared[]; triage/offline.h). Exit codes: 0 no fault, 1 a finding at
+/// warn or above, 2 nothing readable, 4 some files could not be read (cmd/triage_from.cpp).
+int run_triage_from(const GlobalOptions& g, const TriageOptions& o);
 // ---- end triage ----
 // ---- bench ----
 /// `fabdiag bench COLL`: one collective over a size sweep, nccl-tests style (run under mpirun,

@@ -12,6 +12,7 @@
 #include "cmd/input.h"
 #include "core/exit_codes.h"
 #include "core/line_source.h"
+#include "triage/hostfile.h"
 
 namespace fabdiag::cmd {
 
@@ -75,21 +76,37 @@ struct PlacedFile {
   const FormatRoute* route = nullptr;  ///< nullptr: not placed (`why` says why).
   std::string how;                     ///< "--as", or the evidence: "line 3: \"CA 'mlx5_0'\"".
   std::string why;                     ///< Why it could not be placed or read.
+  std::string host_hint;               ///< DIR/<host>/... names the host.
 };
+
+// An expanded argument: the file and the host its path names below a directory argument.
+struct FoundFile {
+  std::string path;
+  std::string host_hint;
+};
+
+// The first directory below `top` on the way to `file`, when it is a host name.
+std::string host_below(const fs::path& top, const fs::path& file) {
+  fs::path rel = file.lexically_relative(top);
+  auto it = rel.begin();
+  if (it == rel.end() || std::next(it) == rel.end()) return "";  // directly in `top`
+  std::string first = it->string();
+  return triage::is_valid_hostname(first) ? first : "";
+}
 
 // FILE and DIR arguments -> files, a directory walked in name order (regular files only; links
 // are not followed out of it). Errors: a path that does not exist.
-Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& args) {
-  std::vector<std::string> files;
+Result<std::vector<FoundFile>> expand_paths(const std::vector<std::string>& args) {
+  std::vector<FoundFile> files;
   for (const auto& a : args) {
     std::error_code ec;
     if (a == "-" || fs::is_regular_file(a, ec)) {
-      files.push_back(a);
+      files.push_back({a, ""});
       continue;
     }
     if (!fs::is_directory(a, ec)) {
       if (!fs::exists(a, ec)) return make_error(ErrorCode::kNotFound, "no such file or directory", a);
-      files.push_back(a);  // a FIFO or device: read as it is, the reader says what it finds
+      files.push_back({a, ""});  // a FIFO or device: read as it is, the reader says what it finds
       continue;
     }
     std::vector<std::string> found;
@@ -100,7 +117,7 @@ Result<std::vector<std::string>> expand_paths(const std::vector<std::string>& ar
       if (it->is_regular_file(ec) && !it->is_symlink(ec)) found.push_back(it->path().string());
     }
     std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
+    for (auto& f : found) files.push_back({f, host_below(a, f)});
   }
   return files;
 }
@@ -140,10 +157,7 @@ PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
 }
 
 // One result of the run: the files it read and what came of them.
-struct Part {
-  std::vector<std::string> files;
-  ImportOutput out;
-};
+using Part = PilePart;
 
 // Reads the files of one route group into parts; a file whose reader refused it gets `why`.
 void read_group(const GlobalOptions& g, const ImportAnyOptions& o, Route route,
@@ -185,33 +199,38 @@ void read_group(const GlobalOptions& g, const ImportAnyOptions& o, Route route,
   }
 }
 
-nlohmann::json placed_json(const std::vector<PlacedFile>& files) {
+}  // namespace
+
+nlohmann::json pile_files_json(const std::vector<PileFile>& files) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& f : files) {
     nlohmann::json e = {{"file", f.path}};
-    e["format"] = f.route ? nlohmann::json(f.route->name) : nlohmann::json(nullptr);
+    e["format"] = f.format.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.format);
     if (!f.how.empty()) e["detected_by"] = f.how;
     if (!f.why.empty()) e["not_read"] = f.why;
+    if (!f.host_hint.empty()) e["host"] = f.host_hint;
     j.push_back(std::move(e));
   }
   return j;
 }
 
-Section files_section(const std::vector<PlacedFile>& files) {
+Section pile_files_section(const std::vector<PileFile>& files) {
   Section s;
   s.title = "files read";
   Table t;
   t.columns = {"file", "format", "detected by"};
   t.align = {Align::kLeft, Align::kLeft, Align::kLeft};
   for (const auto& f : files)
-    t.rows.push_back({f.path, f.route && f.why.empty() ? f.route->name : "not read", f.why.empty() ? f.how : f.why});
+    t.rows.push_back({f.path, f.format.empty() ? "not read" : f.format, f.why.empty() ? f.how : f.why});
   s.tables.push_back(std::move(t));
   return s;
 }
 
+namespace {
+
 // Several parts -> one fabdiag.import/1 envelope: each part's result under data.parts[], the
 // findings and errors of all of them, the hosts they name.
-ImportOutput join_parts(std::vector<Part>& parts, const std::vector<PlacedFile>& files) {
+ImportOutput join_parts(std::vector<Part>& parts, const std::vector<PileFile>& files) {
   ImportOutput joined;
   Envelope& env = joined.env;
   env = make_envelope("fabdiag.import/1");
@@ -219,7 +238,7 @@ ImportOutput join_parts(std::vector<Part>& parts, const std::vector<PlacedFile>&
   std::set<std::string> hosts;
   env.data["parts"] = nlohmann::json::array();
   joined.doc.title = "fabdiag import: " + std::to_string(files.size()) + " file(s)";
-  joined.doc.sections.push_back(files_section(files));
+  joined.doc.sections.push_back(pile_files_section(files));
   for (auto& p : parts) {
     for (const auto& h : p.out.env.hosts) hosts.insert(h);
     env.data["parts"].push_back({{"files", p.files},
@@ -239,7 +258,7 @@ ImportOutput join_parts(std::vector<Part>& parts, const std::vector<PlacedFile>&
 
 }  // namespace
 
-int run_import_any(const GlobalOptions& g, const ImportAnyOptions& o) {
+std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, Pile& pile) {
   const FormatRoute* forced = nullptr;
   if (!o.as.empty() && !(forced = route_named(o.as))) {
     print_error("--as '" + o.as + "': expected one of " + format_names());
@@ -248,29 +267,37 @@ int run_import_any(const GlobalOptions& g, const ImportAnyOptions& o) {
   auto paths = expand_paths(o.paths);
   if (!paths) return fail_input(paths.error());
   if (paths->empty()) {
-    print_error("import: no files under " + o.paths.front());
+    print_error("no files under " + o.paths.front());
     return kExitUsage;
   }
   std::vector<PlacedFile> files;
-  for (const auto& p : *paths) files.push_back(place_file(p, forced));
-
+  for (const auto& p : *paths) {
+    files.push_back(place_file(p.path, forced));
+    files.back().host_hint = p.host_hint;
+  }
   std::map<Route, std::vector<PlacedFile*>> groups;
   for (auto& f : files)
     if (f.route) groups[f.route->route].push_back(&f);
-  std::vector<Part> parts;
-  for (auto& [route, group] : groups) read_group(g, o, route, group, parts);
-
-  for (const auto& f : files)
+  for (auto& [route, group] : groups) read_group(g, o, route, group, pile.parts);
+  for (const auto& f : files) {
     if (!f.why.empty()) print_error(f.path + ": " + f.why);
-  if (parts.empty()) return kExitUsage;  // nothing could be read: each file said why
-  if (parts.size() == 1 && files.size() == 1) {  // one file: its own command's result
-    Part& p = parts.front();
-    p.out.env.params["detected"] = placed_json(files).front();
+    pile.files.push_back({f.path, f.route && f.why.empty() ? f.route->name : "", f.how, f.why, f.host_hint});
+  }
+  if (pile.parts.empty()) return kExitUsage;  // nothing could be read: each file said why
+  return std::nullopt;
+}
+
+int run_import_any(const GlobalOptions& g, const ImportAnyOptions& o) {
+  Pile pile;
+  if (auto rc = read_pile(g, o, pile)) return *rc;
+  if (pile.parts.size() == 1 && pile.files.size() == 1) {  // one file: its own command's result
+    PilePart& p = pile.parts.front();
+    p.out.env.params["detected"] = pile_files_json(pile.files).front();
     return emit(g, p.out.env, p.out.doc);
   }
-  ImportOutput joined = join_parts(parts, files);
-  joined.env.params = {{"importer", "auto"}, {"files", placed_json(files)}};
-  for (const auto& f : files)
+  ImportOutput joined = join_parts(pile.parts, pile.files);
+  joined.env.params = {{"importer", "auto"}, {"files", pile_files_json(pile.files)}};
+  for (const auto& f : pile.files)
     if (!f.why.empty()) joined.env.errors.push_back(make_error(ErrorCode::kParse, f.why, f.path));
   return emit(g, joined.env, joined.doc);
 }

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cmd/common.h"
+#include "cmd/import_readers.h"
 
 namespace fabdiag::cmd {
 
@@ -16,6 +18,39 @@ struct ImportAnyOptions {
   std::string as;                  ///< --as FORMAT: every file is this format (a subcommand name); empty = detect.
   size_t max_findings = 200;       ///< Findings of one code and errors of one kind listed; 0 = all.
 };
+
+/// One input of a pile: what it was taken for.
+struct PileFile {
+  std::string path;
+  std::string format;     ///< The reader's name ("ibstat"); "" = not read (`why`).
+  std::string how;        ///< "--as F", or the evidence: "line 1: \"CA 'mlx5_0'\"".
+  std::string why;        ///< Why it was not read.
+  std::string host_hint;  ///< The host its path names: DIR/<host>/... under a directory argument.
+};
+
+/// One result made of some of the files.
+struct PilePart {
+  std::vector<std::string> files;
+  ImportOutput out;
+};
+
+/// Everything read from the FILE and DIR arguments.
+struct Pile {
+  std::vector<PileFile> files;
+  std::vector<PilePart> parts;
+};
+
+/// The reading half of run_import_any(): expands, detects, reads (counter outputs together,
+/// host facts together, the rest one by one). nullopt with `pile` filled (files not read say
+/// why, also on stderr), or the exit code when the run cannot start (a bad --as, a missing
+/// path, nothing readable: the error printed).
+std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, Pile& pile);
+
+/// params.files[] of a pile: {file, format (null = not read), detected_by, not_read, host}.
+nlohmann::json pile_files_json(const std::vector<PileFile>& files);
+
+/// The "files read" table of a pile: file, format, what gave it away (or why not read).
+Section pile_files_section(const std::vector<PileFile>& files);
 
 /// Detects each file's tool from its first 256 lines (a marker line only that tool prints, or
 /// most lines of its shape; import/format_detect.h) and reads it as `fabdiag import FORMAT`

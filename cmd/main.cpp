@@ -391,6 +391,10 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   sub->footer(kTriageFooter);
   sub->add_option("--hostfile", o.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
       ->check(CLI::ExistingFile);
+  auto* from = sub->add_option("--from", o.from,
+                                "Offline: judge collected outputs instead of running tests (files or directories, "
+                                "DIR/<host>/... names the host; formats detected as by `fabdiag import`)");
+  from->excludes("--hostfile");
   sub->add_option("--mpirun", o.mpirun, "mpirun program to use with --hostfile");
   sub->add_option("--mpirun-args-file", o.mpirun_args_file,
                   "File of extra mpirun arguments, one per line (emucluster writes STATE/mpirun-args)")

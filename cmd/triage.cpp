@@ -283,6 +283,7 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
 }  // namespace
 
 int run_triage(const GlobalOptions& g, const TriageOptions& o) {
+  if (!o.from.empty()) return run_triage_from(g, o);
   auto params = walk_params(o);
   if (!params) {
     print_error(params.error().to_string());

@@ -203,6 +203,10 @@ void warn_finding(const NcclLogImport& imp, const std::string& key, const WarnGr
       if (w->wc && !w->wc->hca.empty()) hcas.insert(w->wc->hca);
     f.code = "nccl_ib_completion_error";
     f.subject = join(std::vector<std::string>(hcas.begin(), hcas.end()));
+    // One host: the subject names it with its HCAs ("node02 mlx5_0"), so the finding can be
+    // joined with that host's other evidence (triage --from); several: the hosts are in the message.
+    if (hosts.size() == 1 && !f.subject.empty() && hosts.front() != "(host not in the log)")
+      f.subject = hosts.front() + " " + f.subject;
     if (f.subject.empty()) f.subject = join_first(hosts, kHostsNamed, ", ", "...");
     f.message = "NCCL work completion error status " + std::to_string(st) +
                 (name.empty() ? "" : " (IBV_WC_" + name + ": " + meaning + ")") + ", " + count + " " + where;

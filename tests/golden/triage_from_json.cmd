@@ -1,0 +1,1 @@
+triage --from tests/fixtures/triage-from --format json
