@@ -9,6 +9,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/import_any.h"
+#include "cmd/import_archive.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
 #include "core/line_source.h"
@@ -120,6 +121,16 @@ Result<std::vector<FoundFile>> expand_paths(const std::vector<std::string>& args
     for (auto& f : found) files.push_back({f, host_below(a, f)});
   }
   return files;
+}
+
+// `dir`, or its only entry when that is a folder ("collect/" at the top of an archive).
+std::string single_top_folder(const std::string& dir) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec), end;
+  if (ec || it == end) return dir;
+  fs::path only = it->path();
+  bool is_dir = it->is_directory(ec) && !it->is_symlink(ec);
+  return is_dir && ++it == end ? only.string() : dir;
 }
 
 PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
@@ -264,7 +275,20 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
     print_error("--as '" + o.as + "': expected one of " + format_names());
     return kExitUsage;
   }
-  auto paths = expand_paths(o.paths);
+  // Archives are extracted first and walked as directories (a single top folder is the top).
+  std::vector<std::unique_ptr<ExtractedArchive>> archives;
+  std::vector<std::string> args;
+  for (const auto& a : o.paths) {
+    if (!is_archive_path(a)) {
+      args.push_back(a);
+      continue;
+    }
+    auto x = ExtractedArchive::extract(a);
+    if (!x) return fail_input(x.error());
+    args.push_back(single_top_folder((*x)->dir()));
+    archives.push_back(std::move(*x));
+  }
+  auto paths = expand_paths(args);
   if (!paths) return fail_input(paths.error());
   if (paths->empty()) {
     print_error("no files under " + o.paths.front());
@@ -279,10 +303,11 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
   for (auto& f : files)
     if (f.route) groups[f.route->route].push_back(&f);
   for (auto& [route, group] : groups) read_group(g, o, route, group, pile.parts);
-  for (const auto& f : files) {
-    if (!f.why.empty()) print_error(f.path + ": " + f.why);
+  for (const auto& f : files)
     pile.files.push_back({f.path, f.route && f.why.empty() ? f.route->name : "", f.how, f.why, f.host_hint});
-  }
+  for (const auto& a : archives) name_archive_members(pile, *a);
+  for (const auto& f : pile.files)
+    if (!f.why.empty()) print_error(f.path + ": " + f.why);
   if (pile.parts.empty()) return kExitUsage;  // nothing could be read: each file said why
   return std::nullopt;
 }

@@ -75,5 +75,23 @@ rc=$?
 "$bin" import --as nosuch "$cases"/022-*.input.txt >/dev/null 2>"$t/err"
 rc=$?
 if [ $rc -ne 2 ] || ! grep -q "expected one of" "$t/err"; then echo "FAIL: --as nosuch: rc=$rc"; fail=1; fi
+# A .tar.gz collection (one top folder, DIR/<host>/ inside) is walked like a directory and its
+# members named ARCHIVE:member; triage --from over it names the node with evidence at two layers.
+mkdir -p "$t/tar/collect" && cp -r "$src/tests/fixtures/triage-from/." "$t/tar/collect/"
+tar -czf "$t/coll.tar.gz" -C "$t/tar" collect
+"$bin" triage --from "$t/coll.tar.gz" --format json >"$t/out" 2>"$t/err"
+rc=$?
+got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["data"]["suspects"][0]
+files = [f["file"] for f in d["params"]["files"]]
+print(s["hosts"][0], s["layers"], all(f.startswith(sys.argv[2] + ":collect/") for f in files), len(files))' "$t/out" "$t/coll.tar.gz")
+if [ $rc -ne 1 ] || [ "$got" != "gpu-node03 L0, L4 True 4" ]; then echo "FAIL: triage --from tar.gz: rc=$rc got '$got'"; fail=1; fi
+ls /tmp 2>/dev/null | grep -q '^fabdiag-import-' && { echo "FAIL: temporary extraction directory left behind"; fail=1; }
+echo junk >"$t/bad.tar.gz"
+"$bin" import "$t/bad.tar.gz" >/dev/null 2>"$t/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "tar could not extract it" "$t/err"; then echo "FAIL: bad archive: rc=$rc $(cat "$t/err")"; fail=1; fi
 [ $fail -eq 0 ] && echo "ok: import detection"
 exit $fail

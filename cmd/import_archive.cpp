@@ -1,0 +1,111 @@
+#include "cmd/import_archive.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/subprocess.h"
+#include "core/text.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+constexpr double kTarTimeoutS = 600;
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+}
+
+void rename_in_json(nlohmann::json& j, const std::string& from, const std::string& to) {
+  if (j.is_string()) {
+    std::string s = j.get<std::string>();
+    if (s.find(from) != std::string::npos) {
+      replace_all(s, from, to);
+      j = s;
+    }
+    return;
+  }
+  if (j.is_structured())
+    for (auto& v : j) rename_in_json(v, from, to);
+}
+
+void rename_in_envelope(Envelope& env, const std::string& from, const std::string& to) {
+  for (auto& f : env.findings) {
+    replace_all(f.subject, from, to);
+    replace_all(f.message, from, to);
+    for (auto& e : f.evidence) replace_all(e.source, from, to);
+  }
+  for (auto& e : env.errors) {
+    replace_all(e.source, from, to);
+    replace_all(e.message, from, to);
+  }
+  rename_in_json(env.params, from, to);
+  rename_in_json(env.data, from, to);
+}
+
+void rename_in_document(Document& doc, const std::string& from, const std::string& to) {
+  replace_all(doc.title, from, to);
+  for (auto& s : doc.sections) {
+    replace_all(s.title, from, to);
+    for (auto& [k, v] : s.fields) replace_all(v, from, to);
+    for (auto& l : s.lines) replace_all(l, from, to);
+    for (auto& t : s.tables) {
+      for (auto& row : t.rows)
+        for (auto& cell : row) replace_all(cell, from, to);
+      for (auto& n : t.notes) replace_all(n, from, to);
+    }
+  }
+}
+
+}  // namespace
+
+bool is_archive_path(const std::string& path) {
+  return ends_with(path, ".tar.gz") || ends_with(path, ".tgz") || ends_with(path, ".tar");
+}
+
+Result<std::unique_ptr<ExtractedArchive>> ExtractedArchive::extract(const std::string& archive) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(archive, ec))
+    return make_error(ErrorCode::kNotFound, "no such archive (a regular .tar.gz, .tgz or .tar file)", archive);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/fabdiag-import-XXXXXX";
+  if (!mkdtemp(pattern.data())) return make_error(ErrorCode::kIo, "cannot create a temporary directory", pattern);
+  std::unique_ptr<ExtractedArchive> a(new ExtractedArchive(archive, pattern));
+  auto r = run_process({"tar", "-xf", archive, "-C", a->dir(), "--no-same-owner", "--no-same-permissions"},
+                       kTarTimeoutS, nullptr);
+  if (!r) {
+    Error e = r.error();
+    if (e.code == ErrorCode::kNotFound) e = make_error(ErrorCode::kUnavailable, "tar is not installed", archive);
+    return e;
+  }
+  if (r->exit_code != 0) {
+    auto lines = split(trim(r->stderr_tail), '\n');
+    return make_error(ErrorCode::kParse,
+                      "tar could not extract it (exit " + std::to_string(r->exit_code) + ")" +
+                          (lines.empty() || lines.back().empty() ? std::string() : ": " + lines.back()),
+                      archive);
+  }
+  return a;
+}
+
+ExtractedArchive::~ExtractedArchive() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+void name_archive_members(Pile& pile, const ExtractedArchive& a) {
+  const std::string from = a.dir() + "/", to = a.archive() + ":";
+  for (auto& f : pile.files) {
+    replace_all(f.path, from, to);
+    replace_all(f.why, from, to);
+  }
+  for (auto& p : pile.parts) {
+    for (auto& f : p.files) replace_all(f, from, to);
+    rename_in_envelope(p.out.env, from, to);
+    rename_in_document(p.out.doc, from, to);
+  }
+}
+
+}  // namespace fabdiag::cmd
