@@ -1,6 +1,8 @@
 #include "report/render.h"
 
 #include <algorithm>
+#include <map>
+#include <string_view>
 #include <sstream>
 
 #include "core/run_cut.h"
@@ -199,14 +201,34 @@ std::string render_markdown(const Envelope& env, const Document& doc) {
 
 namespace {
 
+// `data` with the streamed members merged in key order (std::map order, as nlohmann's object
+// keeps them), written where the serializer would write env.data.
+void dump_data(std::string& out, const Envelope& env, const std::vector<StreamedMember>& streamed,
+               int indent, unsigned current_indent) {
+  std::map<std::string_view, const StreamedMember*> by_key;
+  for (const auto& m : streamed) by_key[m.key] = &m;
+  for (const auto& [key, value] : env.data.items()) by_key.emplace(key, nullptr);
+  JsonWriter w(out, indent, current_indent);
+  w.begin_object();
+  for (const auto& [key, member] : by_key) {
+    w.key(key);
+    if (member)
+      member->write(w);
+    else
+      w.tree(env.data.at(std::string(key)));
+  }
+  w.end_object();
+}
+
 // Serialises `env` as nlohmann's dump(indent) would serialise `nlohmann::json(env)`, byte for
 // byte, without copying env.data (often most of the document: 3 MB for a counter snapshot of 8
 // NICs) into a second tree first: the envelope's other members are converted, and data is
 // written in its sorted place by the library's own serializer (nlohmann::detail::serializer,
-// what json::dump itself uses). indent < 0: one line.
+// what json::dump itself uses), with `streamed` members by their writers. indent < 0: one line.
 // Invalid UTF-8 (a Latin-1 host name, a garbled sysfs string) is replaced instead of throwing:
 // one bad byte must not cost the whole result.
-std::string dump_envelope(const Envelope& env, int indent) {
+std::string dump_envelope(const Envelope& env, int indent,
+                          const std::vector<StreamedMember>& streamed = {}) {
   nlohmann::json j = envelope_json_without_data(env);
   const bool pretty = indent >= 0;
   const auto step = static_cast<unsigned>(pretty ? indent : 0);
@@ -223,7 +245,10 @@ std::string dump_envelope(const Envelope& env, int indent) {
     out += '"';
     out += key;  // our own ASCII member names: nothing to escape
     out += pretty ? "\": " : "\":";
-    s.dump(key == "data" ? env.data : value, pretty, false, step, step);
+    if (key == "data" && !streamed.empty())
+      dump_data(out, env, streamed, indent, step);
+    else
+      s.dump(key == "data" ? env.data : value, pretty, false, step, step);
   }
   out += pretty ? "\n}\n" : "}\n";
   return out;
@@ -232,6 +257,10 @@ std::string dump_envelope(const Envelope& env, int indent) {
 }  // namespace
 
 std::string render_json(const Envelope& env) { return dump_envelope(env, 2); }
+
+std::string render_json(const Envelope& env, const std::vector<StreamedMember>& streamed) {
+  return dump_envelope(env, 2, streamed);
+}
 
 std::string render_json_line(const Envelope& env) { return dump_envelope(env, -1); }
 
