@@ -20,7 +20,7 @@ std::optional<Format> parse_format(const std::string& s) {
 namespace {
 
 // Display width of a UTF-8 string (counts code points; our strings use no wide glyphs).
-size_t display_width(const std::string& s) {
+size_t display_width(std::string_view s) {
   size_t n = 0;
   for (unsigned char c : s)
     if ((c & 0xC0) != 0x80) ++n;
@@ -34,17 +34,36 @@ std::string pad(const std::string& s, size_t width, Align a) {
   return a == Align::kRight ? fill + s : s + fill;
 }
 
+bool is_space(char c) {  // what `istream >> word` splits on in the classic locale
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 // Greedy word wrap to `width` columns with `indent` on continuation lines.
 std::string wrap(const std::string& text, size_t width, const std::string& indent) {
-  std::istringstream in(text);
-  std::string word, line, out;
-  while (in >> word) {
-    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
-      out += line + "\n";
-      line = indent + word;
+  std::string line, out;
+  size_t line_w = 0;  // display_width(line), kept as words are added
+  const size_t indent_w = display_width(indent);
+  for (size_t i = 0, n = text.size();;) {
+    while (i < n && is_space(text[i])) ++i;
+    if (i >= n) break;
+    size_t j = i;
+    while (j < n && !is_space(text[j])) ++j;
+    std::string_view word(text.data() + i, j - i);
+    const size_t word_w = display_width(word);
+    if (!line.empty() && line_w + 1 + word_w > width) {
+      out += line;
+      out += '\n';
+      line.assign(indent).append(word);
+      line_w = indent_w + word_w;
     } else {
-      line += (line.empty() || line == indent ? "" : " ") + word;
+      if (!line.empty() && line != indent) {
+        line += ' ';
+        ++line_w;
+      }
+      line.append(word);
+      line_w += word_w;
     }
+    i = j;
   }
   out += line;
   return out;
@@ -91,11 +110,17 @@ void render_text_table(std::ostringstream& out, const Table& t) {
   for (const auto& r : t.rows)
     for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], display_width(r[i]));
   auto align = [&](size_t i) { return i < t.align.size() ? t.align[i] : Align::kLeft; };
+  std::string line;  // reused: a counter table has thousands of rows
   auto emit_row = [&](const std::vector<std::string>& cells) {
-    std::string line;
+    line.clear();
     for (size_t i = 0; i < ncol; ++i) {
-      std::string c = i < cells.size() ? cells[i] : "";
-      line += (i ? "  " : "") + pad(c, w[i], align(i));
+      if (i) line += "  ";
+      std::string_view c = i < cells.size() ? std::string_view(cells[i]) : std::string_view();
+      const size_t cw = display_width(c);
+      const size_t fill = cw >= w[i] ? 0 : w[i] - cw;  // pad()
+      if (align(i) == Align::kRight) line.append(fill, ' ');
+      line.append(c);
+      if (align(i) != Align::kRight) line.append(fill, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";

@@ -103,12 +103,11 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (const auto& c : snap.samples) {
-    CounterChange ch;
+  for (const auto& c : snap.samples) {  // one copy of each counter, made in place
+    CounterChange& ch = out.emplace_back();
     ch.counter = c;
     ch.status = DeltaStatus::kSnapshot;
     ch.at_least = c.saturated;
-    out.push_back(ch);
   }
   return out;
 }
