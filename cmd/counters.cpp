@@ -196,10 +196,11 @@ void add_counters_params(Envelope& env, const CountersRun& r) {
   }
 }
 
-// The envelope of a run. `with_data`: the JSON document's params and data but the counter list
-// (counters_member() streams it: its tree would be most of a run's work; table, Markdown and
-// Prometheus output never read any of it, so they skip it).
-Envelope counters_envelope(const CountersRun& r, bool with_data) {
+// The envelope of a run. `with_data`: the JSON document's params and data (the counter list is
+// most of a run's work: table, Markdown and Prometheus output never read it, so they skip it).
+// `counters_tree` false: data without the counter list, which --format json streams instead
+// (counters_member(): its tree would cost more than the rest of the run).
+Envelope counters_envelope(const CountersRun& r, bool with_data, bool counters_tree = true) {
   const CountersInput& in = r.in;
   Envelope env = make_envelope("fabdiag.counters/1");
   env.findings = r.interp.findings;
@@ -211,6 +212,11 @@ Envelope counters_envelope(const CountersRun& r, bool with_data) {
   }
   if (!with_data) return env;
   add_counters_params(env, r);
+  if (counters_tree) {
+    nlohmann::json shown = nlohmann::json::array();
+    for (const CounterChange* ch : r.shown.in_order) shown.push_back(*ch);
+    env.data["counters"] = std::move(shown);
+  }
   env.data["window_s"] = in.window_s ? nlohmann::json(*in.window_s) : nlohmann::json(nullptr);
   env.data["ports"] = in.ports;
   env.data["hidden_counters"] = r.shown.hidden;
@@ -457,7 +463,7 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   for (const auto& e : in.gaps)
     if (!is_failure(e)) run.unavailable.push_back(e);
   const bool json = g.format != "prometheus" && resolve_format(g) == Format::kJson;
-  Envelope env = counters_envelope(run, json);
+  Envelope env = counters_envelope(run, json, /*counters_tree=*/false);  // streamed below
   finish_envelope(env, started);
   if (g.format == "prometheus") return write_counter_metrics(run, env);
   if (json) {
