@@ -24,6 +24,7 @@
 #include "probes/counters/sysfs_counters.h"
 #include "report/humanize.h"
 #include "report/prometheus.h"
+#include "report/render.h"
 
 namespace fabdiag::cmd {
 namespace {
@@ -197,7 +198,9 @@ void add_counters_params(Envelope& env, const CountersRun& r) {
 
 // The envelope of a run. `with_data`: the JSON document's params and data (the counter list is
 // most of a run's work: table, Markdown and Prometheus output never read it, so they skip it).
-Envelope counters_envelope(const CountersRun& r, bool with_data) {
+// `counters_tree` false: data without the counter list, which --format json streams instead
+// (counters_member(): its tree would cost more than the rest of the run).
+Envelope counters_envelope(const CountersRun& r, bool with_data, bool counters_tree = true) {
   const CountersInput& in = r.in;
   Envelope env = make_envelope("fabdiag.counters/1");
   env.findings = r.interp.findings;
@@ -209,11 +212,13 @@ Envelope counters_envelope(const CountersRun& r, bool with_data) {
   }
   if (!with_data) return env;
   add_counters_params(env, r);
-  nlohmann::json shown = nlohmann::json::array();
-  for (const CounterChange* ch : r.shown.in_order) shown.push_back(*ch);
+  if (counters_tree) {
+    nlohmann::json shown = nlohmann::json::array();
+    for (const CounterChange* ch : r.shown.in_order) shown.push_back(*ch);
+    env.data["counters"] = std::move(shown);
+  }
   env.data["window_s"] = in.window_s ? nlohmann::json(*in.window_s) : nlohmann::json(nullptr);
   env.data["ports"] = in.ports;
-  env.data["counters"] = std::move(shown);
   env.data["hidden_counters"] = r.shown.hidden;
   env.data["unknown_counters"] = {{"count", r.interp.unknown_counters}, {"names", r.interp.unknown_names}};
   env.data["links"] = in.links;
@@ -231,6 +236,15 @@ Envelope counters_envelope(const CountersRun& r, bool with_data) {
     env.data["notes"] = in.notes;
   }
   return env;
+}
+
+// data.counters of the JSON document: the shown counters, written one by one.
+StreamedMember counters_member(const CountersRun& r) {
+  return {"counters", [&r](JsonWriter& w) {
+            w.begin_array();
+            for (const CounterChange* ch : r.shown.in_order) write_json(w, *ch);
+            w.end_array();
+          }};
 }
 
 // --format prometheus: the node_exporter textfile, to --output (atomically) or stdout.
@@ -460,9 +474,13 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   std::optional<CountersRun> run;
   if (auto rc = read_and_interpret(g, o, only, in, run)) return *rc;
   const bool json = g.format != "prometheus" && resolve_format(g) == Format::kJson;
-  Envelope env = counters_envelope(*run, json);
+  Envelope env = counters_envelope(*run, json, /*counters_tree=*/false);  // streamed below
   finish_envelope(env, started);
   if (g.format == "prometheus") return write_counter_metrics(*run, env);
+  if (json) {
+    if (int rc = write_result_text(g, render_json(env, {counters_member(*run)})); rc != kExitOk) return rc;
+    return exit_code_for(env);
+  }
   return emit(g, env, counters_document(*run));
 }
 

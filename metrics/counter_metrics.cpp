@@ -55,12 +55,17 @@ double tidy(double v) {
 class Families {
  public:
   MetricFamily& get(const std::string& name, const std::string& help, MetricType type) {
+    return out_[index(name, help, type)];
+  }
+  /// The position of the family in the output (stable while families are added).
+  size_t index(const std::string& name, const std::string& help, MetricType type) {
     auto it = index_.find(name);
-    if (it != index_.end()) return out_[it->second];
+    if (it != index_.end()) return it->second;
     index_[name] = out_.size();
     out_.push_back(MetricFamily{name, help, type, {}});
-    return out_.back();
+    return out_.size() - 1;
   }
+  MetricFamily& at(size_t i) { return out_[i]; }
   void gauge(const std::string& name, const std::string& help, Labels labels, double v) {
     get(name, help, MetricType::kGauge).samples.push_back({std::move(labels), tidy(v)});
   }
@@ -101,27 +106,42 @@ bool is_per_queue_counter(const std::string& name) {
   return false;
 }
 
-std::vector<MetricFamily> counters_metric_families(const CountersMetricsInput& in) {
-  std::map<std::string, const PortInfo*> by_device;
-  for (const auto& p : in.ports) by_device[p.device] = &p;
-  Families fam;
+namespace {
 
-  // Counters. A driver statistic named like a netdev statistic of the same netdev is the same
-  // number under two sources; export it once so the series stay unique.
+// The counters: one family per (category, unit), one series per counter. A driver statistic
+// named like a netdev statistic of the same netdev is the same number under two sources;
+// export it once so the series stay unique.
+void add_counter_families(Families& fam, const CountersMetricsInput& in,
+                          const std::map<std::string, const PortInfo*>& by_device) {
   std::set<std::pair<std::string, std::string>> netdev_names;
   for (const auto& ch : in.changes)
     if (ch.counter.group == CounterGroup::kNetdevStats) netdev_names.insert({ch.counter.device, ch.counter.name});
+  std::map<std::pair<CounterCategory, std::string>, std::pair<size_t, double>> family_of;
   for (const auto& ch : in.changes) {
     const Counter& c = ch.counter;
     if (ch.status == DeltaStatus::kVanished) continue;
     if (in.only && c.category != *in.only) continue;
     if (!in.all && (!classified(c) || is_per_queue_counter(c.name))) continue;
     if (c.group == CounterGroup::kEthtoolStats && netdev_names.count({c.device, c.name})) continue;
-    FamilyKey k = counter_family(c.category, c.unit);
-    fam.get(k.name, k.help, MetricType::kCounter)
+    // the family of (category, unit), built once (its name and help are a few strings each)
+    auto [slot, added] = family_of.try_emplace({c.category, c.unit});
+    if (added) {
+      FamilyKey k = counter_family(c.category, c.unit);
+      slot->second = {fam.index(k.name, k.help, MetricType::kCounter), k.scale};
+    }
+    fam.at(slot->second.first)
         .samples.push_back({with(device_labels(c.device, by_device), "counter", c.name),
-                            static_cast<double>(c.value) * k.scale});
+                            static_cast<double>(c.value) * slot->second.second});
   }
+}
+
+}  // namespace
+
+std::vector<MetricFamily> counters_metric_families(const CountersMetricsInput& in) {
+  std::map<std::string, const PortInfo*> by_device;
+  for (const auto& p : in.ports) by_device[p.device] = &p;
+  Families fam;
+  add_counter_families(fam, in, by_device);
 
   // Port and link state.
   for (const auto& p : in.ports) {

@@ -2,8 +2,9 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <set>
+#include <unordered_set>
 
 namespace fabdiag {
 namespace {
@@ -21,27 +22,38 @@ std::string escape_help(const std::string& s) {
   return o;
 }
 
-std::string escape_label_value(const std::string& s) {
-  std::string o;
+void append_escaped_label_value(std::string& o, const std::string& s) {
   for (char c : s) {
     if (c == '\\') o += "\\\\";
     else if (c == '"') o += "\\\"";
     else if (c == '\n') o += "\\n";
     else o += c;
   }
-  return o;
 }
 
-std::string format_value(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {  // exact integers as integers
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
+// The sample value: exact integers as integers ("%.0f" of them, without printf), NaN and
+// infinities in Prometheus spelling, anything else in the shortest round-trip form.
+void append_value(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "NaN";
+    return;
   }
-  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
-  return std::string(buf, r.ptr);
+  if (std::isinf(v)) {
+    out += v > 0 ? "+Inf" : "-Inf";
+    return;
+  }
+  char buf[64];
+  std::to_chars_result r;
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+    if (v == 0 && std::signbit(v)) {
+      out += "-0";  // as "%.0f" writes it
+      return;
+    }
+    r = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(v));
+  } else {
+    r = std::to_chars(buf, buf + sizeof buf, v);
+  }
+  out.append(buf, r.ptr);
 }
 
 Error bad(const std::string& why) { return make_error(ErrorCode::kInternal, why, "prometheus renderer"); }
@@ -65,22 +77,33 @@ bool is_valid_label_name(const std::string& name) {
 Result<std::string> render_prometheus(const std::vector<MetricFamily>& families) {
   std::string out;
   std::set<std::string> names;
+  std::string line;  // one series' name and labels, reused
+  std::unordered_set<std::string> series;
   for (const auto& f : families) {
     if (f.samples.empty()) continue;
     if (!is_valid_metric_name(f.name)) return bad("invalid metric name \"" + f.name + "\"");
     if (!names.insert(f.name).second) return bad("metric family \"" + f.name + "\" appears twice");
     out += "# HELP " + f.name + " " + escape_help(f.help) + "\n";
     out += "# TYPE " + f.name + (f.type == MetricType::kCounter ? " counter\n" : " gauge\n");
-    std::set<std::string> series;
+    series.clear();
+    series.reserve(f.samples.size());
     for (const auto& s : f.samples) {
-      std::string labels;
-      for (const auto& [k, v] : s.labels) {
+      line.assign(f.name);
+      for (size_t i = 0; i < s.labels.size(); ++i) {
+        const auto& [k, v] = s.labels[i];
         if (!is_valid_label_name(k)) return bad("invalid label name \"" + k + "\" in " + f.name);
-        labels += (labels.empty() ? "" : ",") + k + "=\"" + escape_label_value(v) + "\"";
+        line += i == 0 ? '{' : ',';
+        line += k;
+        line += "=\"";
+        append_escaped_label_value(line, v);
+        line += '"';
       }
-      std::string line = f.name + (labels.empty() ? "" : "{" + labels + "}");
+      if (!s.labels.empty()) line += '}';
       if (!series.insert(line).second) return bad("duplicate series " + line);
-      out += line + " " + format_value(s.value) + "\n";
+      out += line;
+      out += ' ';
+      append_value(out, s.value);
+      out += '\n';
     }
   }
   return out;

@@ -1,6 +1,8 @@
 #include "report/render.h"
 
 #include <algorithm>
+#include <map>
+#include <string_view>
 #include <sstream>
 
 #include "core/run_cut.h"
@@ -18,7 +20,7 @@ std::optional<Format> parse_format(const std::string& s) {
 namespace {
 
 // Display width of a UTF-8 string (counts code points; our strings use no wide glyphs).
-size_t display_width(const std::string& s) {
+size_t display_width(std::string_view s) {
   size_t n = 0;
   for (unsigned char c : s)
     if ((c & 0xC0) != 0x80) ++n;
@@ -32,17 +34,36 @@ std::string pad(const std::string& s, size_t width, Align a) {
   return a == Align::kRight ? fill + s : s + fill;
 }
 
+bool is_space(char c) {  // what `istream >> word` splits on in the classic locale
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
 // Greedy word wrap to `width` columns with `indent` on continuation lines.
 std::string wrap(const std::string& text, size_t width, const std::string& indent) {
-  std::istringstream in(text);
-  std::string word, line, out;
-  while (in >> word) {
-    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
-      out += line + "\n";
-      line = indent + word;
+  std::string line, out;
+  size_t line_w = 0;  // display_width(line), kept as words are added
+  const size_t indent_w = display_width(indent);
+  for (size_t i = 0, n = text.size();;) {
+    while (i < n && is_space(text[i])) ++i;
+    if (i >= n) break;
+    size_t j = i;
+    while (j < n && !is_space(text[j])) ++j;
+    std::string_view word(text.data() + i, j - i);
+    const size_t word_w = display_width(word);
+    if (!line.empty() && line_w + 1 + word_w > width) {
+      out += line;
+      out += '\n';
+      line.assign(indent).append(word);
+      line_w = indent_w + word_w;
     } else {
-      line += (line.empty() || line == indent ? "" : " ") + word;
+      if (!line.empty() && line != indent) {
+        line += ' ';
+        ++line_w;
+      }
+      line.append(word);
+      line_w += word_w;
     }
+    i = j;
   }
   out += line;
   return out;
@@ -89,11 +110,17 @@ void render_text_table(std::ostringstream& out, const Table& t) {
   for (const auto& r : t.rows)
     for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], display_width(r[i]));
   auto align = [&](size_t i) { return i < t.align.size() ? t.align[i] : Align::kLeft; };
+  std::string line;  // reused: a counter table has thousands of rows
   auto emit_row = [&](const std::vector<std::string>& cells) {
-    std::string line;
+    line.clear();
     for (size_t i = 0; i < ncol; ++i) {
-      std::string c = i < cells.size() ? cells[i] : "";
-      line += (i ? "  " : "") + pad(c, w[i], align(i));
+      if (i) line += "  ";
+      std::string_view c = i < cells.size() ? std::string_view(cells[i]) : std::string_view();
+      const size_t cw = display_width(c);
+      const size_t fill = cw >= w[i] ? 0 : w[i] - cw;  // pad()
+      if (align(i) == Align::kRight) line.append(fill, ' ');
+      line.append(c);
+      if (align(i) != Align::kRight) line.append(fill, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
@@ -199,14 +226,34 @@ std::string render_markdown(const Envelope& env, const Document& doc) {
 
 namespace {
 
+// `data` with the streamed members merged in key order (std::map order, as nlohmann's object
+// keeps them), written where the serializer would write env.data.
+void dump_data(std::string& out, const Envelope& env, const std::vector<StreamedMember>& streamed,
+               int indent, unsigned current_indent) {
+  std::map<std::string_view, const StreamedMember*> by_key;
+  for (const auto& m : streamed) by_key[m.key] = &m;
+  for (const auto& [key, value] : env.data.items()) by_key.emplace(key, nullptr);
+  JsonWriter w(out, indent, current_indent);
+  w.begin_object();
+  for (const auto& [key, member] : by_key) {
+    w.key(key);
+    if (member)
+      member->write(w);
+    else
+      w.tree(env.data.at(std::string(key)));
+  }
+  w.end_object();
+}
+
 // Serialises `env` as nlohmann's dump(indent) would serialise `nlohmann::json(env)`, byte for
 // byte, without copying env.data (often most of the document: 3 MB for a counter snapshot of 8
 // NICs) into a second tree first: the envelope's other members are converted, and data is
 // written in its sorted place by the library's own serializer (nlohmann::detail::serializer,
-// what json::dump itself uses). indent < 0: one line.
+// what json::dump itself uses), with `streamed` members by their writers. indent < 0: one line.
 // Invalid UTF-8 (a Latin-1 host name, a garbled sysfs string) is replaced instead of throwing:
 // one bad byte must not cost the whole result.
-std::string dump_envelope(const Envelope& env, int indent) {
+std::string dump_envelope(const Envelope& env, int indent,
+                          const std::vector<StreamedMember>& streamed = {}) {
   nlohmann::json j = envelope_json_without_data(env);
   const bool pretty = indent >= 0;
   const auto step = static_cast<unsigned>(pretty ? indent : 0);
@@ -223,7 +270,10 @@ std::string dump_envelope(const Envelope& env, int indent) {
     out += '"';
     out += key;  // our own ASCII member names: nothing to escape
     out += pretty ? "\": " : "\":";
-    s.dump(key == "data" ? env.data : value, pretty, false, step, step);
+    if (key == "data" && !streamed.empty())
+      dump_data(out, env, streamed, indent, step);
+    else
+      s.dump(key == "data" ? env.data : value, pretty, false, step, step);
   }
   out += pretty ? "\n}\n" : "}\n";
   return out;
@@ -232,6 +282,10 @@ std::string dump_envelope(const Envelope& env, int indent) {
 }  // namespace
 
 std::string render_json(const Envelope& env) { return dump_envelope(env, 2); }
+
+std::string render_json(const Envelope& env, const std::vector<StreamedMember>& streamed) {
+  return dump_envelope(env, 2, streamed);
+}
 
 std::string render_json_line(const Envelope& env) { return dump_envelope(env, -1); }
 

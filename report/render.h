@@ -2,10 +2,13 @@
 // Document only. Output: one string for stdout or --output.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/envelope.h"
+#include "core/json_writer.h"
 #include "report/document.h"
 
 namespace fabdiag {
@@ -25,6 +28,19 @@ std::string render_markdown(const Envelope& env, const Document& doc);
 
 /// The envelope as one pretty-printed JSON document with a trailing newline.
 std::string render_json(const Envelope& env);
+
+/// A member of the envelope's `data` that is written straight to the output by `write` (one
+/// value through the JsonWriter) instead of being stored in `data` as a tree: for a big list
+/// (the counters of a node), whose tree would cost more than the rest of the run.
+struct StreamedMember {
+  std::string key;                         ///< The member's name in `data`; not also in `data`.
+  std::function<void(JsonWriter&)> write;  ///< Writes the member's value (exactly one).
+};
+
+/// render_json() of `env` whose `data` also has the `streamed` members (in their sorted place;
+/// one that `data` has too replaces it): the same bytes as render_json() of an envelope with
+/// those members stored in `data`.
+std::string render_json(const Envelope& env, const std::vector<StreamedMember>& streamed);
 
 /// The envelope as one line of compact JSON with a trailing newline (a stream of results, one
 /// per line: what a triage rank sends its launcher).

@@ -230,8 +230,12 @@ const Rule* rule_for(const std::string& canonical) {
   bool has_digit = false;
   for (char c : canonical) has_digit = has_digit || (c >= '0' && c <= '9');
   if (!has_digit) return nullptr;
+  // names with digits repeat on every NIC of a node: remembered per thread (bounded)
+  thread_local std::unordered_map<std::string, const Rule*> by_pattern;
+  if (auto it = by_pattern.find(canonical); it != by_pattern.end()) return it->second;
   auto it = index.find(normalize_counter_name(canonical));
-  return it == index.end() ? nullptr : it->second;
+  if (by_pattern.size() >= 65536) by_pattern.clear();
+  return by_pattern.emplace(canonical, it == index.end() ? nullptr : it->second).first->second;
 }
 
 // 3 significant digits, but plain digits (no exponent) from 1000 up.
@@ -552,7 +556,8 @@ std::vector<Finding> counter_findings(const std::vector<CounterChange>& changes,
 
   for (const auto& ch : changes) {
     const Counter& c = ch.counter;
-    if (std::find(devices.begin(), devices.end(), c.device) == devices.end())
+    if ((devices.empty() || devices.back() != c.device) &&  // a device's counters come together
+        std::find(devices.begin(), devices.end(), c.device) == devices.end())
       devices.push_back(c.device);
     if (c.saturated) saturated[c.device].push_back(&ch);
     if (ch.status == DeltaStatus::kAppeared || ch.status == DeltaStatus::kVanished)

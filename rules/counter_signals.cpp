@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <map>
+#include <string_view>
+#include <unordered_set>
 
 #include "core/text.h"
 #include "probes/counters/counter_classes.h"
@@ -39,6 +42,18 @@ const DurationPattern kDurations[] = {{"rx_prio#_pause_duration", true, true},
 const char* const kRoceRxPackets[] = {"rdma_rx_packets", "rx_vport_rdma_unicast_packets",
                                       "port_rcv_packets", "rx_roce_good_pkts", "rx_pkts", "RxUDP"};
 
+// Per-priority traffic counter names (normalized).
+const char* const kPrioTraffic[] = {"rx_prio#_packets", "tx_prio#_packets", "rx_prio#_bytes",
+                                    "tx_prio#_bytes"};
+
+// One hash lookup instead of comparing every counter's name with each of the names above
+// (compute_link_signals sees every counter of a node).
+template <size_t N>
+bool one_of(const char* const (&names)[N], const std::string& norm) {
+  static const std::unordered_set<std::string_view> set(std::begin(names), std::end(names));
+  return set.count(norm) > 0;
+}
+
 bool is_delta(const CounterChange& ch) {
   return ch.status != DeltaStatus::kSnapshot && ch.delta.has_value();
 }
@@ -63,11 +78,7 @@ std::optional<uint64_t> change_amount(const CounterChange& ch) {
 
 std::optional<int> pfc_priority_of(const std::string& name) {
   std::string norm = normalize_counter_name(name);
-  bool match = false;
-  for (const char* p : kPfcCounters) match = match || norm == p;
-  for (const char* p : {"rx_prio#_packets", "tx_prio#_packets", "rx_prio#_bytes", "tx_prio#_bytes"})
-    match = match || norm == p;
-  if (!match) return std::nullopt;
+  if (!one_of(kPfcCounters, norm) && !one_of(kPrioTraffic, norm)) return std::nullopt;
   return last_number(name);
 }
 
@@ -89,16 +100,13 @@ struct EcnCounts {
 void note_pfc_and_traffic(LinkSignals& s, const CounterChange& ch, const std::string& norm, PrioTraffic& t) {
   const Counter& c = ch.counter;
   auto amount = change_amount(ch);
-  for (const char* p : kPfcCounters)
-    if (norm == p) {
-      s.has_prio_counters = true;
-      if (auto prio = last_number(c.name)) s.pfc_prios.insert(*prio);
-    }
+  if (one_of(kPfcCounters, norm)) {
+    s.has_prio_counters = true;
+    if (auto prio = last_number(c.name)) s.pfc_prios.insert(*prio);
+  }
   if (c.category == CounterCategory::kPause && amount && *amount > 0 && c.canonical != "port_xmit_wait")
     s.pause_seen = true;
-  if (norm != "rx_prio#_packets" && norm != "tx_prio#_packets" && norm != "rx_prio#_bytes" &&
-      norm != "tx_prio#_bytes")
-    return;
+  if (!one_of(kPrioTraffic, norm)) return;
   s.has_prio_counters = true;
   auto prio = last_number(c.name);
   if (!prio || !amount) return;
@@ -113,9 +121,10 @@ void note_pfc_and_traffic(LinkSignals& s, const CounterChange& ch, const std::st
 void add_pause_shares(LinkSignals& s, const CounterChange& ch, const std::string& norm,
                       std::optional<double> window_s) {
   const Counter& c = ch.counter;
+  if (!is_delta(ch) || *ch.delta == 0) return;  // (a snapshot: no counter here can count)
   bool timed = window_s && *window_s > 0;
   for (const auto& d : kDurations) {
-    if (norm != d.pattern || !is_delta(ch) || *ch.delta == 0) continue;
+    if (norm != d.pattern) continue;
     if (!timed) {
       s.pause_durations_without_window = true;
       continue;

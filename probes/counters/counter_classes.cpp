@@ -1,6 +1,8 @@
 #include "probes/counters/counter_classes.h"
 
 #include <cctype>
+#include <string>
+#include <unordered_map>
 
 #include "core/text.h"
 #include "probes/counters/counter_kb.h"
@@ -117,7 +119,9 @@ std::string counter_unit(CounterGroup group, std::string_view name) {
   return unit_of(counter_kb().find(group, name), name);
 }
 
-CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name) {
+namespace {
+
+CounterFacts look_up_facts(CounterGroup group, std::string_view driver, std::string_view name) {
   const CounterKbEntry* e = counter_kb().find(group, name);
   CounterFacts f;
   if (e) {
@@ -131,6 +135,23 @@ CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::str
   f.scale = e ? e->scale : 1;
   f.width = width_of(e, group, driver);
   return f;
+}
+
+}  // namespace
+
+// Memoised per (group, driver, name): the NICs of a node share their names (8 x 840 counters,
+// 840 distinct), and a knowledge-base lookup (pattern normalisation, alias, family width) costs
+// more than a hash lookup. Per thread; bounded (cleared past 64k distinct names).
+CounterFacts counter_facts(CounterGroup group, std::string_view driver, std::string_view name) {
+  thread_local std::unordered_map<std::string, CounterFacts> memo;
+  thread_local std::string key;
+  key.assign(1, static_cast<char>('0' + static_cast<int>(group)));
+  key.append(driver);
+  key.push_back('\0');
+  key.append(name);
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  if (memo.size() >= 65536) memo.clear();
+  return memo.emplace(key, look_up_facts(group, driver, name)).first->second;
 }
 
 bool counter_known(CounterGroup group, std::string_view name) {

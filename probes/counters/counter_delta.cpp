@@ -103,12 +103,11 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (const auto& c : snap.samples) {
-    CounterChange ch;
+  for (const auto& c : snap.samples) {  // one copy of each counter, made in place
+    CounterChange& ch = out.emplace_back();
     ch.counter = c;
     ch.status = DeltaStatus::kSnapshot;
     ch.at_least = c.saturated;
-    out.push_back(ch);
   }
   return out;
 }
@@ -143,6 +142,56 @@ void to_json(nlohmann::json& j, const CounterChange& c) {
   j["status"] = to_string(c.status);
   j["width_bits"] = k.width_bits;
   j["source"] = k.source;
+}
+
+void write_json(JsonWriter& w, const CounterChange& c) {
+  const Counter& k = c.counter;
+  w.begin_object();  // keys in byte order, as nlohmann's std::map holds them
+  w.key("at_least");
+  w.boolean(c.at_least);
+  if (k.canonical != k.name) {
+    w.key("canonical");
+    w.string(k.canonical);
+  }
+  w.key("category");
+  w.string(to_string(k.category));
+  w.key("delta");
+  if (c.delta)
+    w.unsigned_number(*c.delta);
+  else
+    w.null();
+  w.key("device");
+  w.string(k.device);
+  w.key("group");
+  w.string(to_string(k.group));
+  const bool missing = c.status == DeltaStatus::kMissing;  // unknown now: the old value apart
+  if (missing) {
+    w.key("last_seen_value");
+    w.unsigned_number(k.value);
+  }
+  w.key("name");
+  w.string(k.name);
+  w.key("rate_per_s");
+  if (c.rate_per_s)
+    w.float_number(*c.rate_per_s);
+  else
+    w.null();
+  w.key("rule");
+  w.string(to_string(k.rule));
+  w.key("source");
+  w.string(k.source);
+  w.key("status");
+  w.string(to_string(c.status));
+  w.key("unit");
+  w.string(k.unit);
+  w.key("value");
+  if (missing)
+    w.null();
+  else
+    w.unsigned_number(k.value);
+  w.key("width_bits");
+  w.unsigned_number(k.width_bits);
+  w.end_object();
 }
 
 }  // namespace fabdiag

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/json_writer.h"
 #include "probes/counters/counter_model.h"
 
 namespace fabdiag {
@@ -67,5 +68,9 @@ bool is_interesting(const CounterChange& c);
 /// at_least, status, width_bits, source}; delta and rate_per_s are null when unknown; for
 /// status "missing" value is null and last_seen_value holds the earlier reading.
 void to_json(nlohmann::json& j, const CounterChange& c);
+
+/// The same object as to_json(CounterChange) written straight to `w` (one value, members in
+/// nlohmann's sorted order): the same bytes as w.tree() of to_json's tree, without the tree.
+void write_json(JsonWriter& w, const CounterChange& c);
 
 }  // namespace fabdiag

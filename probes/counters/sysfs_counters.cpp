@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "core/text.h"
 #include "probes/counters/counter_classes.h"
@@ -110,11 +111,13 @@ std::string netdev_link_layer(const std::string& type) {
   }
 }
 
-void add_readings(Snapshot& snap, const std::vector<RawReading>& readings,
+// The readings become counters; their names and paths are moved, not copied.
+void add_readings(Snapshot& snap, std::vector<RawReading>&& readings,
                   const std::string& device, CounterGroup group, const std::string& driver,
                   bool ext_width) {
-  for (const auto& r : readings)
-    snap.samples.push_back(make_counter(device, group, r.name, r.raw, driver, r.path, ext_width));
+  for (auto& r : readings)
+    snap.samples.push_back(
+        make_counter(device, group, std::move(r.name), r.raw, driver, std::move(r.path), ext_width));
 }
 
 // IB data counters are 64-bit when the kernel uses PortCountersExtended: the full set exposes
@@ -146,7 +149,7 @@ void read_rdma(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap)
 
     if (device_selected(opts.devices, ibdev) && fs.exists_sys(base + "/hw_counters")) {
       auto r = read_counter_dir(fs, base + "/hw_counters", snap.gaps);
-      add_readings(snap, r, ibdev, CounterGroup::kIbHwCounters, width_driver, true);
+      add_readings(snap, std::move(r), ibdev, CounterGroup::kIbHwCounters, width_driver, true);
     }
     auto ports = fs.list_sys(base + "/ports");
     if (!ports) {
@@ -176,8 +179,8 @@ void read_rdma(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap)
 
       if (fs.exists_sys(pbase + "/counters")) {
         auto r = read_counter_dir(fs, pbase + "/counters", snap.gaps);
-        add_readings(snap, r, device, CounterGroup::kIbPortCounters, width_driver,
-                     port_has_ext_width(r));
+        const bool ext_width = port_has_ext_width(r);
+        add_readings(snap, std::move(r), device, CounterGroup::kIbPortCounters, width_driver, ext_width);
       } else {
         snap.gaps.push_back(make_error(
             ErrorCode::kNotFound,
@@ -186,7 +189,7 @@ void read_rdma(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& snap)
       }
       if (fs.exists_sys(pbase + "/hw_counters")) {
         auto r = read_counter_dir(fs, pbase + "/hw_counters", snap.gaps);
-        add_readings(snap, r, device, CounterGroup::kIbHwCounters, width_driver, true);
+        add_readings(snap, std::move(r), device, CounterGroup::kIbHwCounters, width_driver, true);
       }
     }
   }
@@ -240,7 +243,7 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
 
     if (fs.exists_sys(base + "/statistics")) {
       auto r = read_counter_dir(fs, base + "/statistics", snap.gaps);
-      add_readings(snap, r, nd, CounterGroup::kNetdevStats, p.driver, true);
+      add_readings(snap, std::move(r), nd, CounterGroup::kNetdevStats, p.driver, true);
     }
     // Carrier transitions (link flaps, but also admin changes; docs/domain.md#carrier-counters).
     // Absent on old kernels; EINVAL on some virtual devices: both mean "not here".
@@ -262,9 +265,9 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
         snap.gaps.push_back(st.error());
       } else {
         snap.samples.reserve(snap.samples.size() + st->stats.size());
-        for (const auto& s : st->stats)
-          snap.samples.push_back(
-              make_counter(nd, CounterGroup::kEthtoolStats, s.name, s.value, p.driver, st->source));
+        for (auto& s : st->stats)
+          snap.samples.push_back(make_counter(nd, CounterGroup::kEthtoolStats, std::move(s.name),
+                                              s.value, p.driver, st->source));
       }
     }
     if (opts.link && p.link_layer != "Loopback") add_link_reading(snap, *opts.link, nd, p.driver, opts);

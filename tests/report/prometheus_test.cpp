@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "report/prometheus.h"
@@ -67,4 +68,24 @@ TEST_CASE("prometheus: invalid names, duplicate families and duplicate series ar
   CHECK(dup.error().message.find("duplicate series") != std::string::npos);
   CHECK(is_valid_metric_name("fabdiag:rule_total"));
   CHECK_FALSE(is_valid_label_name("1a"));
+}
+
+TEST_CASE("prometheus: integral values are written as \"%.0f\" writes them, others shortest") {
+  const double values[] = {0.0, -0.0, 1.0, -1.0, 42.0, 4294967295.0, 1e15, -1e15,
+                           9007199254740991.0, 123456789012.0};
+  for (double v : values) {
+    CAPTURE(v);
+    MetricFamily f{"fabdiag_x", "x", MetricType::kGauge, {MetricSample{{}, v}}};
+    auto text = render_prometheus({f});
+    REQUIRE(text);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    CHECK(text->find("\nfabdiag_x " + std::string(buf) + "\n") != std::string::npos);
+  }
+  MetricFamily g{"fabdiag_y", "y", MetricType::kGauge,
+                 {MetricSample{{{"device", "mlx5_0/1"}}, 0.25}, MetricSample{{{"device", "b"}}, 1e300}}};
+  auto text = render_prometheus({g});
+  REQUIRE(text);
+  CHECK(text->find("fabdiag_y{device=\"mlx5_0/1\"} 0.25\n") != std::string::npos);
+  CHECK(text->find("fabdiag_y{device=\"b\"} 1e+300\n") != std::string::npos);
 }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <nlohmann/json.hpp>
 
 #include "probes/counters/counter_delta.h"
@@ -170,4 +172,45 @@ TEST_CASE("JSON form: null delta and rate when unknown") {
   CHECK(k["rate_per_s"].is_null());
   CHECK(k["canonical"] == "local_ack_timeout_err");
   CHECK(k["status"] == "snapshot");
+}
+
+TEST_CASE("write_json(CounterChange) writes to_json's object byte for byte") {
+  std::vector<CounterChange> changes;
+  CounterChange a;
+  a.counter = port_counter("port_rcv_data", 1000);  // scaled: value 4000 bytes
+  a.delta = 4000;
+  a.rate_per_s = 133.33333333333334;
+  a.status = DeltaStatus::kOk;
+  changes.push_back(a);
+  CounterChange b;
+  b.counter = hw_counter("rx_prio3_pause", 7);
+  b.counter.canonical = "rx_pause_prio";  // aliased: "canonical" is written
+  b.counter.device = "mlx5_\"0\"/1 \xe9";  // quote and a Latin-1 byte: escaped, replaced
+  b.counter.source = "/sys/class/infiniband/mlx5_0/ports/1/hw_counters/rx\tprio3";
+  b.status = DeltaStatus::kMissing;  // value null, last_seen_value
+  changes.push_back(b);
+  CounterChange c;
+  c.counter = net_counter("rx_bytes", std::numeric_limits<uint64_t>::max());
+  c.rate_per_s = std::numeric_limits<double>::infinity();  // not finite: null
+  c.at_least = true;
+  c.status = DeltaStatus::kSaturated;
+  changes.push_back(c);
+  CounterChange d;  // a single reading: no delta, no rate
+  d.counter = net_counter("tx_packets", 0);
+  changes.push_back(d);
+  for (int indent : {-1, 2}) {
+    CAPTURE(indent);
+    nlohmann::json tree = nlohmann::json::array();
+    for (const auto& ch : changes) tree.push_back(ch);
+    std::string out;
+    JsonWriter w(out, indent);
+    w.begin_array();
+    for (const auto& ch : changes) write_json(w, ch);
+    w.end_array();
+    CHECK(out == tree.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  nlohmann::json one = changes[1];
+  CHECK(one["value"].is_null());
+  CHECK(one["last_seen_value"] == 7);
+  CHECK(one["canonical"] == "rx_pause_prio");
 }
