@@ -1,4 +1,5 @@
 // `fabdiag import nccl-tests FILE`: nccl-tests output -> one fabdiag.bench/1 envelope.
+#include <algorithm>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,28 @@ Table ranks_table(const std::vector<baseline::NcclTestsRank>& ranks) {
   for (const auto& r : ranks)
     tab.rows.push_back({std::to_string(r.rank), r.host.empty() ? "-" : r.host, std::to_string(r.device),
                         r.bus_id.empty() ? "-" : r.bus_id, r.gpu.empty() ? "-" : r.gpu});
+  return tab;
+}
+
+// Per-iteration statistics (-I columns or JSON *_per_iter), out-of-place half; nullopt without.
+std::optional<Table> per_iteration_table(const baseline::NcclTestsTable& t) {
+  Table tab;
+  tab.columns = {"size", "iter min", "iter max", "iter p99", "cv", "slowest process (its worst iteration)"};
+  tab.align = {Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  for (const auto& r : t.rows) {
+    const auto& h = r.out_of_place;
+    if (!h.iter_min_s && !h.iter_max_s && h.per_process_max_s.empty()) continue;
+    std::string slowest = "-";
+    if (!h.per_process_max_s.empty()) {
+      auto it = std::max_element(h.per_process_max_s.begin(), h.per_process_max_s.end());
+      slowest = "process " + std::to_string(it - h.per_process_max_s.begin()) + " (" + format_seconds(*it) + ")";
+    }
+    tab.rows.push_back({format_bytes_iec(static_cast<double>(r.size_bytes)), opt_time(h.iter_min_s),
+                        opt_time(h.iter_max_s), opt_time(h.iter_p99_s),
+                        h.iter_cv_pct ? format_sig(*h.iter_cv_pct, 3) + "%" : "-", slowest});
+  }
+  if (tab.rows.empty()) return std::nullopt;
+  tab.notes.push_back("per iteration, out-of-place; JSON: a process's worst iteration is the max over the ranks it drives");
   return tab;
 }
 
@@ -71,6 +94,7 @@ Section table_section(const baseline::NcclTestsTable& t) {
   if (!wrong_column)
     tab.notes.push_back("error = largest relative error (older nccl-tests); the verdict is the out-of-bounds count");
   s.tables.push_back(std::move(tab));
+  if (auto it = per_iteration_table(t)) s.tables.push_back(std::move(*it));
   if (!t.ranks.empty()) s.tables.push_back(ranks_table(t.ranks));
   return s;
 }

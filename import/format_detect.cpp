@@ -29,16 +29,14 @@ bool looks_like_lspci_header(std::string_view line) {
   return parse_pci_address(tok).has_value() || parse_pci_address("0000:" + tok).has_value();
 }
 
-// mpirun --tag-output prefixes every line with "[1,0]<stdout>:".
-std::string_view strip_mpirun_tag(std::string_view line) {
-  if (!line.empty() && line[0] == '[')
-    if (auto tag = line.find("]<stdout>:"); tag != std::string_view::npos) return line.substr(tag + 10);
-  return line;
-}
-
 // nccl-tests' column header ("#  size  count  type  redop  root  time  algbw  busbw ...") or
 // its "# nThread 1 nGpus 1 ..." preamble.
 bool is_nccl_tests_line(std::string_view t) {
+  // The JSON nccl-tests writes (-J file, PR #318's stdout line), and 2.17+'s version line.
+  if (!t.empty() && t[0] == '{')
+    return has(t, "\"nccl-tests structured output\"") ||
+           (starts_with(t, "{\"version\":") && has(t, "\"nccl_version\":"));
+  if (starts_with(t, "# nccl-tests version ")) return true;
   if (t.empty() || t[0] != '#') return false;
   size_t body = t.find_first_not_of("# \t");
   if (body == std::string_view::npos) return false;
@@ -124,7 +122,7 @@ std::string quote_line(std::string_view line) {
 }
 
 ToolText marker_of_line(std::string_view raw) {
-  std::string t = trim(strip_mpirun_tag(raw));
+  std::string t = trim(strip_launcher_tags(raw));
   if (t.empty() || starts_with(t, "###")) return ToolText::kUnknown;
   ToolText s = structured_marker(t);
   if (s != ToolText::kUnknown) return s;
