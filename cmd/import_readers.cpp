@@ -10,10 +10,19 @@ namespace fabdiag::cmd {
 
 // The read functions, each in its cmd/import_<format>.cpp (declared here: only this table
 // calls them).
+Result<ImportOutput> read_pytorch_watchdog(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
   static const std::vector<ImportReader> readers = {
+      {"pytorch-watchdog", ToolText::kPytorchWatchdog,
+       "PyTorch ProcessGroupNCCL watchdog timeouts -> fabdiag.torchwatchdog/1 (per process group: SeqNum, op, "
+       "elements, timeout, last enqueued/completed work per rank; who is stuck, who moved on)",
+       "Reads \"Watchdog caught collective operation timeout\" and \"last enqueued NCCL work\" lines (mpirun\n"
+       "tags allowed, other log lines passed over) and torchrun's failure summary for hosts.\n"
+       "Exit codes: 0 no timeout, 1 a collective timed out, 2 FILE unreadable or without a watchdog line,\n"
+       "4 a watchdog line is cut (listed under errors).",
+       read_pytorch_watchdog},
   };
   return readers;
 }

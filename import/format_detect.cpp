@@ -107,6 +107,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNcclLog: return "an NCCL log";
     case ToolText::kNcclTests: return "nccl-tests output";
     case ToolText::kNvsmiTopo: return "`nvidia-smi topo -m` output";
+    case ToolText::kPytorchWatchdog: return "a PyTorch NCCL watchdog log";
   }
   return "unknown";
 }
@@ -127,6 +128,9 @@ ToolText marker_of_line(std::string_view raw) {
   ToolText s = structured_marker(t);
   if (s != ToolText::kUnknown) return s;
   if (looks_like_lspci_header(raw)) return ToolText::kLspci;
+  if (has(t, "Watchdog caught collective operation timeout") ||
+      (has(t, "ProcessGroupNCCL") && has(t, "last enqueued NCCL work")))
+    return ToolText::kPytorchWatchdog;
   if (has(t, "NCCL WARN") || has(t, "NCCL INFO")) return ToolText::kNcclLog;
   return ToolText::kUnknown;
 }
@@ -178,7 +182,8 @@ ToolEvidence detect_tool_in_text(std::string_view text) {
 
 Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
                         size_t first_line) {
-  if (named == ToolText::kSyslog || named == ToolText::kNcclLog || named == ToolText::kNcclTests)
+  if (named == ToolText::kSyslog || named == ToolText::kNcclLog || named == ToolText::kNcclTests ||
+      named == ToolText::kPytorchWatchdog)
     return Ok{};
   for (size_t i = 0; i < head.size(); ++i) {
     std::string t = trim(head[i]);
