@@ -2,6 +2,7 @@
 // import_pytorch_watchdog(), its data and findings.
 #include <nlohmann/json.hpp>
 
+#include "core/envelope.h"
 #include "import/pytorch_watchdog.h"
 #include "tests/fuzz/fuzz_support.h"
 
