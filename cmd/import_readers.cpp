@@ -11,6 +11,7 @@ namespace fabdiag::cmd {
 // The read functions, each in its cmd/import_<format>.cpp (declared here: only this table
 // calls them).
 Result<ImportOutput> read_pytorch_watchdog(const ImportFileOptions& o);
+Result<ImportOutput> read_nccl_ras(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -23,6 +24,13 @@ std::span<const ImportReader> import_readers() {
        "Exit codes: 0 no timeout, 1 a collective timed out, 2 FILE unreadable or without a watchdog line,\n"
        "4 a watchdog line is cut (listed under errors).",
        read_pytorch_watchdog},
+      {"nccl-ras", ToolText::kNcclRas,
+       "NCCL RAS text report (2.24+) -> fabdiag.ncclras/1 (job summary, communicators, MISMATCH / INCOMPLETE / "
+       "DEAD entries with operation counts: who is ahead, how many lag)",
+       "Reads the text form (the JSON form of 2.28.7+ is not read).\n"
+       "Exit codes: 0 no entry, 1 an Errors or Warnings entry, 2 FILE unreadable or not a RAS report,\n"
+       "4 the report is cut (listed under errors).",
+       read_nccl_ras},
   };
   return readers;
 }
