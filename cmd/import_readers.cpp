@@ -12,6 +12,7 @@ namespace fabdiag::cmd {
 // calls them).
 Result<ImportOutput> read_pytorch_watchdog(const ImportFileOptions& o);
 Result<ImportOutput> read_nccl_ras(const ImportFileOptions& o);
+Result<ImportOutput> read_nccl_inspector(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -31,6 +32,13 @@ std::span<const ImportReader> import_readers() {
        "Exit codes: 0 no entry, 1 an Errors or Warnings entry, 2 FILE unreadable or not a RAS report,\n"
        "4 the report is cut (listed under errors).",
        read_nccl_ras},
+      {"nccl-inspector", ToolText::kNcclInspector,
+       "NCCL Inspector output (JSON v4.x records, Prometheus lines) -> fabdiag.ncclinspector/1 (per rank and "
+       "collective: busbw, execution time; dump markers with dropped records)",
+       "Reads coll_perf and dump_stats records (one per line or pretty-printed) and nccl_* Prometheus lines.\n"
+       "Exit codes: 0 nothing to report, 1 records dropped or an inconsistent record, 2 FILE unreadable\n"
+       "or without an Inspector record, 4 a record is cut (listed under errors).",
+       read_nccl_inspector},
   };
   return readers;
 }

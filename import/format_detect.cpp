@@ -76,6 +76,9 @@ ToolText structured_marker(std::string_view t) {
   if (starts_with_any(t, {"LnkSta:", "LnkCap:", "ACSCtl:"})) return ToolText::kLspci;
   if (is_nccl_tests_line(t)) return ToolText::kNcclTests;
   if (starts_with(t, "GPU0") && has(t, "Affinity")) return ToolText::kNvsmiTopo;
+  if (starts_with(t, "\"coll_perf\"") || starts_with(t, "\"dump_stats\"") || starts_with(t, "{\"coll_perf\"") ||
+      (starts_with(t, "nccl_") && has(t, "{") && has(t, "comm_name=")))
+    return ToolText::kNcclInspector;
   if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
   return ToolText::kUnknown;
 }
@@ -110,6 +113,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNvsmiTopo: return "`nvidia-smi topo -m` output";
     case ToolText::kPytorchWatchdog: return "a PyTorch NCCL watchdog log";
     case ToolText::kNcclRas: return "an NCCL RAS report";
+    case ToolText::kNcclInspector: return "NCCL Inspector output";
   }
   return "unknown";
 }

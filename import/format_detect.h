@@ -32,6 +32,7 @@ enum class ToolText {
   kNcclLog,        ///< NCCL_DEBUG log lines ("NCCL INFO", "NCCL WARN")
   kNcclTests,      ///< nccl-tests result tables
   kNvsmiTopo,      ///< `nvidia-smi topo -m`
+  kNcclInspector,  ///< NCCL Inspector output ("coll_perf" / "dump_stats" records, nccl_* Prometheus lines)
   kNcclRas,        ///< NCCL RAS text report ("Job summary" / "Communicators" tables)
   kPytorchWatchdog,  ///< PyTorch ProcessGroupNCCL watchdog lines ("Watchdog caught collective operation timeout")
 };
