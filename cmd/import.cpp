@@ -1,4 +1,5 @@
 // `fabdiag import nccl-tests FILE`: nccl-tests output -> one fabdiag.bench/1 envelope.
+#include <algorithm>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,39 @@ std::string check_text(const baseline::NcclTestsHalf& h) {
   return "-";
 }
 
+// The "#  Rank ..." lines: where each rank ran.
+Table ranks_table(const std::vector<baseline::NcclTestsRank>& ranks) {
+  Table tab;
+  tab.columns = {"rank", "host", "device", "bus id", "GPU"};
+  tab.align = {Align::kRight, Align::kLeft, Align::kRight, Align::kLeft, Align::kLeft};
+  for (const auto& r : ranks)
+    tab.rows.push_back({std::to_string(r.rank), r.host.empty() ? "-" : r.host, std::to_string(r.device),
+                        r.bus_id.empty() ? "-" : r.bus_id, r.gpu.empty() ? "-" : r.gpu});
+  return tab;
+}
+
+// Per-iteration statistics (-I columns or JSON *_per_iter), out-of-place half; nullopt without.
+std::optional<Table> per_iteration_table(const baseline::NcclTestsTable& t) {
+  Table tab;
+  tab.columns = {"size", "iter min", "iter max", "iter p99", "cv", "slowest process (its worst iteration)"};
+  tab.align = {Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  for (const auto& r : t.rows) {
+    const auto& h = r.out_of_place;
+    if (!h.iter_min_s && !h.iter_max_s && h.per_process_max_s.empty()) continue;
+    std::string slowest = "-";
+    if (!h.per_process_max_s.empty()) {
+      auto it = std::max_element(h.per_process_max_s.begin(), h.per_process_max_s.end());
+      slowest = "process " + std::to_string(it - h.per_process_max_s.begin()) + " (" + format_seconds(*it) + ")";
+    }
+    tab.rows.push_back({format_bytes_iec(static_cast<double>(r.size_bytes)), opt_time(h.iter_min_s),
+                        opt_time(h.iter_max_s), opt_time(h.iter_p99_s),
+                        h.iter_cv_pct ? format_sig(*h.iter_cv_pct, 3) + "%" : "-", slowest});
+  }
+  if (tab.rows.empty()) return std::nullopt;
+  tab.notes.push_back("per iteration, out-of-place; JSON: a process's worst iteration is the max over the ranks it drives");
+  return tab;
+}
+
 Section table_section(const baseline::NcclTestsTable& t) {
   Section s;
   s.title = (t.program.empty() ? t.collective : t.program) + " (line " + std::to_string(t.header_line) + ")";
@@ -33,6 +67,12 @@ Section table_section(const baseline::NcclTestsTable& t) {
                                                       : std::to_string(t.rank_hosts.size()) + " on " +
                                                             std::to_string(hosts.size()) + " hosts");
   if (!t.nccl_version.empty()) s.fields.emplace_back("NCCL", t.nccl_version);
+  if (!t.tests_version.empty()) s.fields.emplace_back("nccl-tests", t.tests_version);
+  if (t.source_format != "text") s.fields.emplace_back("read from", t.source_format == "json" ? "JSON (-J)" : "JSON (PR #318 form)");
+  for (const auto& [k, v] : t.command_env) s.fields.emplace_back(k, v + " (command line)");
+  if (t.command_gpus) s.fields.emplace_back("GPUs (command line)", std::to_string(*t.command_gpus));
+  if (t.header_inferred) s.fields.emplace_back("columns", "no header line: taken from the rows' shape");
+  if (t.summary_cut) s.fields.emplace_back("avg busbw", "NOT READ (the line is cut)");
   if (t.avg_busbw_bytes_per_s) s.fields.emplace_back("avg busbw", format_gbytes_per_s(*t.avg_busbw_bytes_per_s));
   if (t.out_of_bounds_values)
     s.fields.emplace_back("out of bounds", std::to_string(*t.out_of_bounds_values) + (t.out_of_bounds_ok ? " OK" : " FAILED"));
@@ -54,6 +94,8 @@ Section table_section(const baseline::NcclTestsTable& t) {
   if (!wrong_column)
     tab.notes.push_back("error = largest relative error (older nccl-tests); the verdict is the out-of-bounds count");
   s.tables.push_back(std::move(tab));
+  if (auto it = per_iteration_table(t)) s.tables.push_back(std::move(*it));
+  if (!t.ranks.empty()) s.tables.push_back(ranks_table(t.ranks));
   return s;
 }
 
@@ -93,6 +135,8 @@ Result<ImportOutput> nccl_tests_output(const ImportNcclTestsOptions& o) {
   env.params = {{"importer", "nccl-tests"}, {"file", o.file}, {"collective", o.collective}};
   env.data = baseline::to_bench_envelope_data(*imp);
   env.findings = baseline::nccl_tests_findings(*imp, o.file);
+  for (auto& f : baseline::nccl_tests_link_findings(*imp, o.file)) env.findings.push_back(std::move(f));
+  for (auto& f : baseline::nccl_tests_setting_findings(*imp, o.file)) env.findings.push_back(std::move(f));
   env.errors = imp->gaps;
   cap_findings(env.findings, o.max_findings);
 

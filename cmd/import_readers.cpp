@@ -12,6 +12,9 @@ namespace fabdiag::cmd {
 // calls them).
 Result<ImportOutput> read_import_nvsmi_topo(const ImportFileOptions& o);
 Result<ImportOutput> read_import_nccl_log(const ImportFileOptions& o);
+Result<ImportOutput> read_pytorch_watchdog(const ImportFileOptions& o);
+Result<ImportOutput> read_nccl_ras(const ImportFileOptions& o);
+Result<ImportOutput> read_nccl_inspector(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -31,6 +34,28 @@ std::span<const ImportReader> import_readers() {
        "Exit codes: 0 nothing wrong, 1 a warn/error/critical finding, 2 FILE missing or\n"
        "without an NCCL line, 4 a cut last line or unreadable part (listed under errors).",
        read_import_nccl_log},
+      {"pytorch-watchdog", ToolText::kPytorchWatchdog,
+       "PyTorch ProcessGroupNCCL watchdog timeouts -> fabdiag.torchwatchdog/1 (per process group: SeqNum, op, "
+       "elements, timeout, last enqueued/completed work per rank; who is stuck, who moved on)",
+       "Reads \"Watchdog caught collective operation timeout\" and \"last enqueued NCCL work\" lines (mpirun\n"
+       "tags allowed, other log lines passed over) and torchrun's failure summary for hosts.\n"
+       "Exit codes: 0 no timeout, 1 a collective timed out, 2 FILE unreadable or without a watchdog line,\n"
+       "4 a watchdog line is cut (listed under errors).",
+       read_pytorch_watchdog},
+      {"nccl-ras", ToolText::kNcclRas,
+       "NCCL RAS text report (2.24+) -> fabdiag.ncclras/1 (job summary, communicators, MISMATCH / INCOMPLETE / "
+       "DEAD entries with operation counts: who is ahead, how many lag)",
+       "Reads the text form (the JSON form of 2.28.7+ is not read).\n"
+       "Exit codes: 0 no entry, 1 an Errors or Warnings entry, 2 FILE unreadable or not a RAS report,\n"
+       "4 the report is cut (listed under errors).",
+       read_nccl_ras},
+      {"nccl-inspector", ToolText::kNcclInspector,
+       "NCCL Inspector output (JSON v4.x records, Prometheus lines) -> fabdiag.ncclinspector/1 (per rank and "
+       "collective: busbw, execution time; dump markers with dropped records)",
+       "Reads coll_perf and dump_stats records (one per line or pretty-printed) and nccl_* Prometheus lines.\n"
+       "Exit codes: 0 nothing to report, 1 records dropped or an inconsistent record, 2 FILE unreadable\n"
+       "or without an Inspector record, 4 a record is cut (listed under errors).",
+       read_nccl_inspector},
   };
   return readers;
 }

@@ -1,5 +1,7 @@
 #include "import/common.h"
 
+#include <cctype>
+
 #include "core/text.h"
 #include "import/format_detect.h"
 #include "probes/counters/sysfs_counters.h"
@@ -28,6 +30,36 @@ bool split_line(const std::string& line, std::string& path, std::string& value) 
 }
 
 }  // namespace
+
+std::string strip_launcher_tags(std::string_view line) {
+  std::string out;
+  size_t i = 0;
+  while (i < line.size()) {
+    size_t open = line.find('[', i);
+    if (open == std::string_view::npos) break;
+    // "[" digits "," digits "]<stdout>:" or "]<stderr>:"
+    size_t j = open + 1, digits = 0, comma = 0;
+    while (j < line.size() && (std::isdigit(static_cast<unsigned char>(line[j])) || line[j] == ',')) {
+      comma += line[j] == ',';
+      digits += line[j] != ',';
+      ++j;
+    }
+    std::string_view rest = line.substr(j);
+    size_t tag = 0;
+    if (comma == 1 && digits >= 2) {
+      if (starts_with(rest, "]<stdout>:") || starts_with(rest, "]<stderr>:")) tag = 10;
+    }
+    out.append(line.substr(i, open - i));
+    if (tag) {
+      i = j + tag;
+    } else {
+      out += '[';
+      i = open + 1;
+    }
+  }
+  if (i < line.size()) out.append(line.substr(i));
+  return out;
+}
 
 std::string line_source(const std::string& source, size_t line) {
   return source + ":" + std::to_string(line);

@@ -61,6 +61,11 @@ void read_sysfs_lines(const TextSection& section, const std::string& source, Sna
 /// the one that is.
 void merge_port(std::vector<PortInfo>& ports, const PortInfo& p);
 
+/// `line` without the tags Open MPI's `mpirun --tag-output` writes ("[1,0]<stdout>:",
+/// "[1,12]<stderr>:"), wherever they are: at the start, and inside a line where the output of
+/// two ranks was interleaved.
+std::string strip_launcher_tags(std::string_view line);
+
 /// "file:line" for evidence and errors.
 std::string line_source(const std::string& source, size_t line);
 

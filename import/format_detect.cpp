@@ -29,16 +29,14 @@ bool looks_like_lspci_header(std::string_view line) {
   return parse_pci_address(tok).has_value() || parse_pci_address("0000:" + tok).has_value();
 }
 
-// mpirun --tag-output prefixes every line with "[1,0]<stdout>:".
-std::string_view strip_mpirun_tag(std::string_view line) {
-  if (!line.empty() && line[0] == '[')
-    if (auto tag = line.find("]<stdout>:"); tag != std::string_view::npos) return line.substr(tag + 10);
-  return line;
-}
-
 // nccl-tests' column header ("#  size  count  type  redop  root  time  algbw  busbw ...") or
 // its "# nThread 1 nGpus 1 ..." preamble.
 bool is_nccl_tests_line(std::string_view t) {
+  // The JSON nccl-tests writes (-J file, PR #318's stdout line), and 2.17+'s version line.
+  if (!t.empty() && t[0] == '{')
+    return has(t, "\"nccl-tests structured output\"") ||
+           (starts_with(t, "{\"version\":") && has(t, "\"nccl_version\":"));
+  if (starts_with(t, "# nccl-tests version ")) return true;
   if (t.empty() || t[0] != '#') return false;
   size_t body = t.find_first_not_of("# \t");
   if (body == std::string_view::npos) return false;
@@ -78,6 +76,10 @@ ToolText structured_marker(std::string_view t) {
   if (starts_with_any(t, {"LnkSta:", "LnkCap:", "ACSCtl:"})) return ToolText::kLspci;
   if (is_nccl_tests_line(t)) return ToolText::kNcclTests;
   if (starts_with(t, "GPU0") && has(t, "Affinity")) return ToolText::kNvsmiTopo;
+  if (starts_with(t, "\"coll_perf\"") || starts_with(t, "\"dump_stats\"") || starts_with(t, "{\"coll_perf\"") ||
+      (starts_with(t, "nccl_") && has(t, "{") && has(t, "comm_name=")))
+    return ToolText::kNcclInspector;
+  if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
   return ToolText::kUnknown;
 }
 
@@ -109,6 +111,9 @@ const char* describe(ToolText tool) {
     case ToolText::kNcclLog: return "an NCCL log";
     case ToolText::kNcclTests: return "nccl-tests output";
     case ToolText::kNvsmiTopo: return "`nvidia-smi topo -m` output";
+    case ToolText::kPytorchWatchdog: return "a PyTorch NCCL watchdog log";
+    case ToolText::kNcclRas: return "an NCCL RAS report";
+    case ToolText::kNcclInspector: return "NCCL Inspector output";
   }
   return "unknown";
 }
@@ -124,11 +129,14 @@ std::string quote_line(std::string_view line) {
 }
 
 ToolText marker_of_line(std::string_view raw) {
-  std::string t = trim(strip_mpirun_tag(raw));
+  std::string t = trim(strip_launcher_tags(raw));
   if (t.empty() || starts_with(t, "###")) return ToolText::kUnknown;
   ToolText s = structured_marker(t);
   if (s != ToolText::kUnknown) return s;
   if (looks_like_lspci_header(raw)) return ToolText::kLspci;
+  if (has(t, "Watchdog caught collective operation timeout") ||
+      (has(t, "ProcessGroupNCCL") && has(t, "last enqueued NCCL work")))
+    return ToolText::kPytorchWatchdog;
   if (has(t, "NCCL WARN") || has(t, "NCCL INFO")) return ToolText::kNcclLog;
   return ToolText::kUnknown;
 }
@@ -180,7 +188,8 @@ ToolEvidence detect_tool_in_text(std::string_view text) {
 
 Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
                         size_t first_line) {
-  if (named == ToolText::kSyslog || named == ToolText::kNcclLog || named == ToolText::kNcclTests)
+  if (named == ToolText::kSyslog || named == ToolText::kNcclLog || named == ToolText::kNcclTests ||
+      named == ToolText::kPytorchWatchdog)
     return Ok{};
   for (size_t i = 0; i < head.size(); ++i) {
     std::string t = trim(head[i]);

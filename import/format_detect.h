@@ -32,6 +32,9 @@ enum class ToolText {
   kNcclLog,        ///< NCCL_DEBUG log lines ("NCCL INFO", "NCCL WARN")
   kNcclTests,      ///< nccl-tests result tables
   kNvsmiTopo,      ///< `nvidia-smi topo -m`
+  kNcclInspector,  ///< NCCL Inspector output ("coll_perf" / "dump_stats" records, nccl_* Prometheus lines)
+  kNcclRas,        ///< NCCL RAS text report ("Job summary" / "Communicators" tables)
+  kPytorchWatchdog,  ///< PyTorch ProcessGroupNCCL watchdog lines ("Watchdog caught collective operation timeout")
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.
@@ -63,7 +66,7 @@ ToolEvidence detect_tool_in_text(std::string_view text);
 /// Checks that `head` may be `named`'s output: kParse naming "SOURCE:LINE" when a marker line
 /// says it is another tool's ("expected `ethtool -S` output, but this is ibstat output: line 1
 /// \"CA 'mlx5_0'\""). Logs (syslog, NCCL logs) and nccl-tests output carry other tools' lines,
-/// so only the structured formats are refused this way.
+/// so only the structured formats are refused this way (a PyTorch watchdog log is a log too).
 Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
                         size_t first_line = 1);
 

@@ -1,5 +1,7 @@
 #include "import/nccl_tests.h"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -25,7 +27,36 @@ nlohmann::json half_json(const NcclTestsHalf& h) {
   j["busbw_bytes_per_s"] = opt_json(h.busbw_bytes_per_s);
   j["wrong_elements"] = h.wrong_elements ? nlohmann::json(*h.wrong_elements) : nlohmann::json(nullptr);
   j["max_error"] = opt_json(h.max_error);
+  if (h.iter_min_s || h.iter_max_s || h.iter_p99_s || h.iter_cv_pct || !h.per_process_max_s.empty())
+    j["per_iteration"] = {{"min_s", opt_json(h.iter_min_s)},
+                          {"max_s", opt_json(h.iter_max_s)},
+                          {"p99_s", opt_json(h.iter_p99_s)},
+                          {"cv_pct", opt_json(h.iter_cv_pct)},
+                          {"per_process_max_s", h.per_process_max_s}};
   return j;
+}
+
+// The median busbw/algbw of the rows' out-of-place halves; nullopt without one.
+std::optional<double> observed_factor(const NcclTestsTable& t) {
+  std::vector<double> r;
+  for (const auto& row : t.rows) {
+    const auto& h = row.out_of_place;
+    if (h.algbw_bytes_per_s && h.busbw_bytes_per_s && *h.algbw_bytes_per_s >= 1e9)  // 1 GB/s: enough digits
+      r.push_back(*h.busbw_bytes_per_s / *h.algbw_bytes_per_s);
+  }
+  if (r.empty()) return std::nullopt;
+  std::sort(r.begin(), r.end());
+  return std::round(r[r.size() / 2] * 1e4) / 1e4;
+}
+
+// The rank count n whose busbw factor (perf/bandwidth.h) is `factor`, within print rounding.
+std::optional<int64_t> ranks_implied(const std::string& collective, double factor) {
+  const char* f = perf::busbw_factor_formula(std::string_view(collective));
+  if (!f || std::string(f) == "1") return std::nullopt;
+  double scale = std::string(f) == "2(n-1)/n" ? 2.0 : 1.0;
+  for (int64_t n = 2; n <= 4096; ++n)
+    if (std::abs(scale * static_cast<double>(n - 1) / static_cast<double>(n) - factor) < 5e-4) return n;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -60,6 +91,24 @@ nlohmann::json to_bench_data(const NcclTestsTable& table) {
   src["layout"] = layout_name(table.layout);
   src["header_line"] = table.header_line;
   src["nccl_version"] = table.nccl_version;
+  src["tests_version"] = table.tests_version;
+  auto opt_code = [](const std::optional<int64_t>& c) { return c ? nlohmann::json(*c) : nlohmann::json(nullptr); };
+  src["nccl_headers_code"] = opt_code(table.nccl_headers_code);
+  src["nccl_library_code"] = opt_code(table.nccl_library_code);
+  src["source_format"] = table.source_format;
+  src["header_inferred"] = table.header_inferred;
+  src["summary_cut"] = table.summary_cut;
+  src["command_env"] = nlohmann::json::object();
+  for (const auto& [k, v] : table.command_env) src["command_env"][k] = v;
+  src["command_gpus"] = opt_code(table.command_gpus);
+  auto observed = observed_factor(table);
+  src["busbw_factor_observed"] = opt_json(observed);
+  auto implied = observed ? ranks_implied(table.collective, *observed) : std::nullopt;
+  src["ranks_implied"] = opt_code(implied);
+  src["devices"] = nlohmann::json::array();
+  for (const auto& r : table.ranks)
+    src["devices"].push_back({{"rank", r.rank}, {"host", r.host}, {"device", r.device}, {"bus_id", r.bus_id},
+                              {"gpu", r.gpu}});
   src["out_of_bounds_values"] =
       table.out_of_bounds_values ? nlohmann::json(*table.out_of_bounds_values) : nlohmann::json(nullptr);
   src["out_of_bounds_ok"] = table.out_of_bounds_ok;

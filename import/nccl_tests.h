@@ -8,7 +8,19 @@
 //          per half, columns size count type redop time algbw busbw error (x2);
 //   newer: preamble, a "root" column and a "#wrong" column (count of wrong elements, "N/A" when
 //          not checked): size count type redop root time algbw busbw #wrong (x2).
+//   2.17+: a "# nccl-tests version V nccl-headers=C nccl-library=C" line, "# Collective test
+//          starting: <program>", rank lines with bus ids, optional per-iteration columns
+//          (i_min i_max i_p99 i_cv% per half, -I), "cputime" for "time" (-C) and a trailing
+//          timestamp (two tokens);
+//   JSON:  the file `-J FILE` writes (one object: version 2, nccl_version, config.devices[],
+//          results[] with out_of_place/in_place {time, alg_bw, bus_bw, nwrong} and their
+//          *_per_iter statistics) and the one-line form of nccl-tests PR #318
+//          ({"identifier": "nccl-tests structured output", "benchmark": [{"<size>": {oop_*,
+//          ip_*}}]}), either mixed with other output; a document cut short keeps its complete
+//          records and reports the cut one as a gap (import/nccl_tests_json.cpp).
 // Rows without a redop field (older alltoall) are accepted. '#' lines are never data rows.
+// Rows without any header line are read when their shape is one of the two layouts (13 fields
+// newer, 12 older). mpirun --tag-output tags ("[1,0]<stdout>:") are dropped wherever they are.
 // Units: nccl-tests prints time in microseconds and algbw/busbw in GB/s (1e9 bytes/s); they are
 // converted to seconds and bytes/s here.
 //
@@ -47,6 +59,22 @@ struct NcclTestsHalf {
   /// of that generation did not check in-place alltoall, so 1e+00 there is not corruption;
   /// the verdict is the "Out of bounds values" summary line.
   std::optional<double> max_error;
+  /// Per-iteration statistics (-I text columns i_min i_max i_p99 i_cv%, or JSON
+  /// *_per_iter): seconds, cv in percent; nullopt when not printed.
+  std::optional<double> iter_min_s, iter_max_s, iter_p99_s, iter_cv_pct;
+  /// JSON only: per process, its slowest iteration (per_process_max_times_us, max over the
+  /// iterations), seconds; empty when not written.
+  std::vector<double> per_process_max_s;
+};
+
+/// One "#  Rank  0 Group  0 Pid 1935208 on node01 device  0 [000f:01:00] NVIDIA GB10" line
+/// (or a JSON config.devices[] entry).
+struct NcclTestsRank {
+  int64_t rank = -1;
+  std::string host;     ///< "node01"; empty when not printed.
+  int64_t device = -1;  ///< CUDA device index on its host.
+  std::string bus_id;   ///< "000f:01:00" (PCI domain:bus:device) as printed; may be empty.
+  std::string gpu;      ///< "NVIDIA GB10".
 };
 
 /// One data row of a table (one message size).
@@ -75,7 +103,19 @@ struct NcclTestsTable {
   std::vector<std::string> rank_hosts;  ///< Host of each rank ("# Using devices"); may be empty.
   std::optional<int64_t> warmup_iters;  ///< "warmup iters: W" of the "# nThread" line.
   std::optional<int64_t> iters;         ///< "iters: I" of the "# nThread" line.
+  std::vector<NcclTestsRank> ranks;     ///< The same lines in full, in the order printed.
   std::string nccl_version;             ///< "2.26.6+cuda12.8" from "NCCL version ..."; may be empty.
+  std::string tests_version;            ///< "2.17.6" of "# nccl-tests version ..."; may be empty.
+  /// NCCL_VERSION_CODE of nccl-headers= / nccl-library= (22803 = 2.28.3), or JSON nccl_version.
+  std::optional<int64_t> nccl_headers_code, nccl_library_code;
+  std::string source_format = "text";   ///< "text", "json" (-J file) or "json-pr318".
+  bool header_inferred = false;         ///< No header line: the columns come from the rows' shape.
+  bool summary_cut = false;             ///< The "# Avg bus bandwidth" line is cut (no value).
+  /// The command line that ran the program, when the input shows it ("NCCL_P2P_DISABLE=1
+  /// ./alltoall_perf -g 8", "mpirun -np 2 -x NCCL_IB_HCA=mlx5_0 ./all_reduce_perf"): its
+  /// NCCL_* settings, and the GPUs it asks for (-np x -t x -g; nullopt when it names none).
+  std::vector<std::pair<std::string, std::string>> command_env;
+  std::optional<int64_t> command_gpus;
   std::vector<NcclTestsRow> rows;
   std::optional<uint64_t> out_of_bounds_values;  ///< "# Out of bounds values : N OK|FAILED".
   bool out_of_bounds_ok = true;                  ///< false when that line says FAILED.
@@ -138,8 +178,13 @@ std::optional<std::string> normalize_collective_name(std::string_view name);
 /// printed), busbw_factor, busbw_resolution_bytes_per_s, results[] (out-of-place values as
 /// size_bytes/count/time_s/algbw_bytes_per_s/busbw_bytes_per_s/wrong_elements/per_rank_time_s
 /// = [], plus redop, root, max_error and an "in_place" object of the same fields), and
-/// "nccl_tests" {program, layout, header_line, nccl_version, out_of_bounds_values,
-/// out_of_bounds_ok, avg_busbw_bytes_per_s}.
+/// "nccl_tests" {program, layout, header_line, nccl_version, tests_version, nccl_headers_code,
+/// nccl_library_code, source_format, header_inferred, summary_cut, devices: [{rank, host,
+/// device, bus_id, gpu}], out_of_bounds_values, out_of_bounds_ok, avg_busbw_bytes_per_s}.
+/// A half with per-iteration statistics also has "per_iteration" {min_s, max_s, p99_s,
+/// cv_pct, per_process_max_s: []}. Also in "nccl_tests": command_env {NAME: value},
+/// command_gpus, busbw_factor_observed (the median busbw/algbw of the rows, null without one)
+/// and ranks_implied (the n of (n-1)/n or 2(n-1)/n that ratio gives; null when it fits none).
 nlohmann::json to_bench_data(const NcclTestsTable& table);
 
 /// The data of the one fabdiag.bench/1 envelope of an import: the table's bench data when
@@ -159,5 +204,21 @@ std::vector<Finding> nccl_tests_findings(const NcclTestsImport& import, const st
 /// each once, in first-seen order; empty names skipped. The envelope's `hosts`: the data
 /// comes from the nodes of the nccl-tests run, not from the one that imports it.
 std::vector<std::string> nccl_tests_hosts(const NcclTestsImport& import);
+
+/// "2.28.3" for NCCL_VERSION_CODE 22803 (codes from 2.9 on: major*10000 + minor*100 + patch;
+/// older: major*1000 + minor*100 + patch); empty for a code that is neither.
+std::string nccl_version_of_code(int64_t code);
+
+/// Findings on bandwidth against the link of a known platform (import/nccl_tests_link.cpp):
+/// a warn `nccl_tests_busbw_below_link` (L1) when a table's ranks span several hosts whose
+/// GPUs are all of a platform with one known inter-host link (NVIDIA GB10, DGX Spark: one
+/// 200 Gb/s = 25 GB/s QSFP port) and its best busbw is below 90% of that rate; none for
+/// other platforms (the link rate is not in the output).
+std::vector<Finding> nccl_tests_link_findings(const NcclTestsImport& import, const std::string& source);
+
+/// Findings on the command line of a table: an info `nccl_tests_transport_disabled` (L0) per
+/// NCCL_P2P_DISABLE, NCCL_SHM_DISABLE or NCCL_IB_DISABLE set to 1 (the busbw measured is that
+/// of the fallback transport, not of the hardware); never worse than info.
+std::vector<Finding> nccl_tests_setting_findings(const NcclTestsImport& import, const std::string& source);
 
 }  // namespace fabdiag::baseline

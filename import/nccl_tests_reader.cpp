@@ -8,163 +8,24 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/nccl_tests.h"
+#include "import/nccl_tests_json.h"
+#include "import/nccl_tests_rows.h"
 #include "perf/bandwidth.h"
 
 namespace fabdiag::baseline {
 
 namespace {
 
-std::string squash(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    if (c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Last path component of a token ("/opt/nccl-tests/build/all_reduce_perf" -> "all_reduce_perf").
-std::string_view basename_of(std::string_view token) {
-  auto slash = token.rfind('/');
-  return slash == std::string_view::npos ? token : token.substr(slash + 1);
-}
-
-// The nccl-tests program a token names ("all_reduce_perf", "alltoall_perf_mpi"), or empty.
-std::string program_of(std::string_view token) {
-  std::string_view base = basename_of(token);
-  std::string_view stem = base;
-  if (ends_with(stem, "_mpi")) stem.remove_suffix(4);
-  if (!ends_with(stem, "_perf")) return {};
-  return normalize_collective_name(stem) ? std::string(base) : std::string();
-}
-
-// Text of a '#' line without the '#' characters and surrounding blanks.
-std::string strip_hash(std::string_view line) {
-  size_t i = 0;
-  while (i < line.size() && (line[i] == '#' || line[i] == ' ' || line[i] == '\t')) ++i;
-  return trim(line.substr(i));
-}
-
-// mpirun --tag-output prefixes every line with "[1,0]<stdout>:"; drop it.
-std::string_view strip_mpirun_tag(std::string_view line) {
-  if (!line.empty() && line[0] == '[') {
-    auto tag = line.find("]<stdout>:");
-    if (tag != std::string_view::npos) return line.substr(tag + 10);
-  }
-  return line;
-}
-
-bool is_column_header(const std::vector<std::string>& t) {
-  if (t.size() < 6 || t[0] != "size") return false;
-  auto has = [&](const char* n) { return std::find(t.begin(), t.end(), n) != t.end(); };
-  return has("count") && has("type") && has("time") && has("algbw") && has("busbw");
-}
-
-bool is_not_measured(const std::string& tok) { return tok == "N/A" || tok == "n/a" || tok == "-"; }
-
-// Column layout of one table, from its header row.
-struct Columns {
-  std::vector<std::string> front;  // names after size/count/type and before the first "time"
-  std::vector<std::string> half1;  // out-of-place names: time algbw busbw error|#wrong
-  std::vector<std::string> half2;  // in-place names; empty when absent
-  size_t tail_size() const { return half1.size() + half2.size(); }
-};
-
-std::optional<Columns> columns_from_header(const std::vector<std::string>& t) {
-  if (t.size() < 3 || t[1] != "count" || t[2] != "type") return std::nullopt;
-  Columns c;
-  size_t i = 3;
-  for (; i < t.size() && t[i] != "time"; ++i) c.front.push_back(t[i]);
-  if (i == t.size()) return std::nullopt;
-  c.half1.push_back(t[i++]);
-  for (; i < t.size() && t[i] != "time"; ++i) c.half1.push_back(t[i]);
-  for (; i < t.size(); ++i) c.half2.push_back(t[i]);
-  for (const auto* half : {&c.half1, &c.half2})
-    for (const auto& n : *half)
-      if (n != "time" && n != "algbw" && n != "busbw" && n != "error" && n != "#wrong" &&
-          n != "wrong")
-        return std::nullopt;
-  return c;
-}
-
-// Parses one half's cells; nullopt when a numeric cell is neither a number nor "N/A".
-std::optional<NcclTestsHalf> parse_half(const std::vector<std::string>& names,
-                                        const std::vector<std::string>& cells) {
-  NcclTestsHalf h;
-  for (size_t i = 0; i < names.size(); ++i) {
-    const std::string& n = names[i];
-    const std::string& cell = cells[i];
-    if (is_not_measured(cell)) continue;
-    if (n == "#wrong" || n == "wrong") {
-      auto v = parse_u64(cell);
-      if (!v) return std::nullopt;
-      h.wrong_elements = *v;
-      continue;
-    }
-    auto v = parse_double(cell);
-    if (!v) return std::nullopt;
-    // A time or bandwidth that is not a finite, non-negative number is a corrupted row, never
-    // a measurement to baseline (nan, inf, 1e400, -5 us).
-    if ((n == "time" || n == "algbw" || n == "busbw") && !(std::isfinite(*v) && *v >= 0)) return std::nullopt;
-    if (n == "time") h.time_s = *v * 1e-6;                 // printed in microseconds
-    else if (n == "algbw") h.algbw_bytes_per_s = *v * 1e9;  // printed in GB/s = 1e9 B/s
-    else if (n == "busbw") h.busbw_bytes_per_s = *v * 1e9;
-    else if (n == "error") h.max_error = *v;
-  }
-  return h;
-}
-
-// One data row against its table's columns; nullopt when it does not fit them.
-std::optional<NcclTestsRow> parse_row(const Columns& c, const std::vector<std::string>& t) {
-  size_t tail = c.tail_size();
-  if (t.size() < 3 + tail) return std::nullopt;
-  size_t front_n = t.size() - tail;  // size, count, type and the optional text columns
-  if (front_n - 3 > c.front.size()) return std::nullopt;
-  NcclTestsRow r;
-  auto size = parse_u64(t[0]);
-  auto count = parse_u64(t[1]);
-  if (!size || !count) return std::nullopt;
-  r.size_bytes = *size;
-  r.count = *count;
-  r.dtype = t[2];
-  bool has_root_column = std::find(c.front.begin(), c.front.end(), "root") != c.front.end();
-  for (size_t i = 3; i < front_n; ++i) {
-    // Fields may be missing (older alltoall rows print no redop), so a numeric field is the
-    // root when the table has one, and anything else is the reduction op.
-    auto v = parse_i64(t[i]);
-    if (v && has_root_column) r.root = *v;
-    else r.redop = t[i];
-  }
-  std::vector<std::string> h1(t.begin() + static_cast<long>(front_n),
-                              t.begin() + static_cast<long>(front_n + c.half1.size()));
-  auto out_of_place = parse_half(c.half1, h1);
-  if (!out_of_place) return std::nullopt;
-  r.out_of_place = *out_of_place;
-  if (!c.half2.empty()) {
-    std::vector<std::string> h2(t.begin() + static_cast<long>(front_n + c.half1.size()), t.end());
-    auto in_place = parse_half(c.half2, h2);
-    if (!in_place) return std::nullopt;
-    r.in_place = *in_place;
-  }
-  return r;
-}
-
-// "nThread 1 nGpus 1 minBytes 8 ... warmup iters: 5 iters: 20 agg iters: 1 validation: 1".
-void parse_nthread_line(const std::vector<std::string>& t, std::optional<int64_t>& warmup,
-                        std::optional<int64_t>& iters) {
-  for (size_t i = 1; i + 1 < t.size(); ++i) {
-    if (t[i] != "iters:") continue;
-    auto v = parse_i64(t[i + 1]);
-    if (!v) continue;
-    if (t[i - 1] == "warmup") warmup = *v;
-    else if (t[i - 1] != "agg") iters = *v;
-  }
-}
+using namespace detail;
 
 // Parser state: metadata seen since the last table, applied to the next header.
 struct Pending {
   std::string program;
-  std::vector<std::string> rank_hosts;
+  std::vector<NcclTestsRank> ranks;
   std::optional<int64_t> warmup_iters, iters;
   std::string nccl_version;
+  TestsVersion tests;
+  CommandLine command;
 };
 
 
@@ -198,6 +59,11 @@ class Parser {
   void end_section();
   void column_header(const std::vector<std::string>& t, const std::string& content, size_t line_no);
   void hashed_line(const std::string& content, const std::vector<std::string>& t, size_t line_no);
+  void summary_line(const std::string& content, size_t line_no);
+  bool json_line(const std::string& body, size_t line_no);
+  void json_document(const std::string& text, size_t line_no);
+  void data_row(const std::vector<std::string>& t, const std::string& content, size_t line_no);
+  void open_table(Columns columns, size_t line_no);
   void close_table(size_t line);
   void flush_held();
   void keep(NcclTestsTable t);
@@ -217,13 +83,35 @@ class Parser {
   std::string section_title_;           // the open "### <program>" section, if any
   size_t section_line_ = 0, section_tables_ = 0;
   std::map<std::string, size_t> repeat_index_;
+  std::string json_buf_;                // a pretty-printed JSON document being collected
+  size_t json_line_ = 0;
   std::set<std::string> summary_hosts_;
 };
 
 void Parser::line(std::string_view raw, size_t line_no) {
-  std::string_view line = strip_mpirun_tag(raw);
-  std::string body = trim(line);
+  std::string body = trim(strip_launcher_tags(raw));
+  if (json_buf_.empty() && body == "{" && !open_) {
+    // Maybe a pretty-printed JSON document: collected until its closing "}" at a line start.
+    json_buf_ = "{\n";
+    json_line_ = line_no;
+    return;
+  }
+  if (!json_buf_.empty()) {
+    // nccl-tests writes "version" first (PR #318: "identifier"): any other second line means
+    // the "{" was somebody else's, and this line is read as usual.
+    bool second = json_buf_.size() == 2;
+    if (!second || starts_with(body, "\"version\"") || starts_with(body, "\"identifier\"")) {
+      json_buf_ += body + "\n";
+      if ((!raw.empty() && raw[0] == '}') || json_buf_.size() > kMaxLineBytes) {
+        json_document(json_buf_, json_line_);
+        json_buf_.clear();
+      }
+      return;
+    }
+    json_buf_.clear();
+  }
   if (body.empty()) return;
+  if (body[0] == '{' && json_line(body, line_no)) return;
   bool hashed = body[0] == '#';
   std::string content = hashed ? strip_hash(body) : body;
   std::vector<std::string> t = split_ws(content);
@@ -231,29 +119,65 @@ void Parser::line(std::string_view raw, size_t line_no) {
   if (starts_with(body, "###")) return section_marker(body, t, line_no);
   if (is_column_header(t)) return column_header(t, content, line_no);
   if (hashed) return hashed_line(content, t, line_no);
-  // Not a '#' line: a data row of the open table, or other log output.
-  if (open_ && columns_ && parse_u64(t[0])) {
-    auto row = parse_row(*columns_, t);
-    if (!row) {
-      gap("row does not match the table's columns", "row does not match the table's columns; skipped: " + content, line_no);
-    } else if (open_->rows.size() >= kMaxRowsPerTable) {
-      gap("rows", "more than " + std::to_string(kMaxRowsPerTable) + " rows in one table; row skipped", line_no);
-    } else {
-      row->line = line_no;
-      open_->rows.push_back(std::move(*row));
-    }
-    return;
+  // Not a '#' line: a data row of the open table (or of one without a header), or log output.
+  if (parse_u64(t[0])) {
+    if (!open_ || !columns_)
+      if (auto c = columns_from_row_shape(t)) {
+        close_table(line_no);
+        flush_held();
+        open_table(*c, line_no);
+        open_->header_inferred = true;
+      }
+    if (open_ && columns_) return data_row(t, content, line_no);
   }
   if (auto v = content.find("NCCL version "); v != std::string::npos) {
     auto f = split_ws(content.substr(v + 13));
     if (!f.empty()) pending_.nccl_version = f[0];
     return;
   }
-  for (const auto& tok : t)
-    if (std::string prog = program_of(tok); !prog.empty()) {
-      pending_.program = prog;
-      break;
-    }
+  if (CommandLine c = parse_command_line(t); !c.program.empty()) {
+    pending_.program = c.program;
+    pending_.command = std::move(c);
+  }
+}
+
+void Parser::data_row(const std::vector<std::string>& t, const std::string& content, size_t line_no) {
+  auto row = parse_row(*columns_, t);
+  if (!row) {
+    gap("row does not match the table's columns", "row does not match the table's columns; skipped: " + content, line_no);
+  } else if (open_->rows.size() >= kMaxRowsPerTable) {
+    gap("rows", "more than " + std::to_string(kMaxRowsPerTable) + " rows in one table; row skipped", line_no);
+  } else {
+    row->line = line_no;
+    open_->rows.push_back(std::move(*row));
+  }
+}
+
+// A one-line JSON document (the -J file, PR #318's stdout line); false when it is not one.
+bool Parser::json_line(const std::string& body, size_t line_no) {
+  if (!looks_like_nccl_tests_json(body)) return false;
+  json_document(body, line_no);
+  return true;
+}
+
+void Parser::json_document(const std::string& text, size_t line_no) {
+  if (!looks_like_nccl_tests_json(text)) return;
+  close_table(line_no);
+  flush_held();
+  JsonTables j = read_nccl_tests_json(text);
+  for (const auto& g : j.gaps) gap("json", g, line_no);
+  for (auto& t : j.tables) {
+    t.header_line = line_no;
+    if (t.nccl_version.empty()) t.nccl_version = pending_.nccl_version;
+    if (t.program.empty()) t.program = pending_.program;
+    t.command_env = pending_.command.nccl_env;
+    t.command_gpus = pending_.command.gpus;
+    flush_held();
+    held_ = std::move(t);
+    ++section_tables_;
+  }
+  flush_held();
+  pending_ = Pending{};
 }
 
 // "### all_reduce_perf": the section of one program's output.
@@ -279,44 +203,75 @@ void Parser::end_section() {
 void Parser::column_header(const std::vector<std::string>& t, const std::string& content, size_t line_no) {
   close_table(line_no);
   flush_held();
-  columns_ = columns_from_header(t);
-  if (!columns_) return gap("header", "unrecognized nccl-tests column header: " + content, line_no);
+  auto columns = columns_from_header(t);
+  if (!columns) return gap("header", "unrecognized nccl-tests column header: " + content, line_no);
+  open_table(*columns, line_no);
+}
+
+void Parser::open_table(Columns columns, size_t line_no) {
+  columns_ = std::move(columns);
   NcclTestsTable table;
   table.header_line = line_no;
   table.layout = std::find(columns_->half1.begin(), columns_->half1.end(), "error") != columns_->half1.end()
                      ? NcclTestsLayout::kErrorColumn
                      : NcclTestsLayout::kWrongColumn;
   table.program = pending_.program;
-  table.rank_hosts = std::move(pending_.rank_hosts);
+  for (const auto& r : pending_.ranks) table.rank_hosts.push_back(r.host);
+  table.ranks = std::move(pending_.ranks);
   table.warmup_iters = pending_.warmup_iters;
   table.iters = pending_.iters;
   table.nccl_version = pending_.nccl_version;
+  table.command_env = pending_.command.nccl_env;
+  table.command_gpus = pending_.command.gpus;
+  table.tests_version = pending_.tests.version;
+  table.nccl_headers_code = pending_.tests.headers;
+  table.nccl_library_code = pending_.tests.library;
+  if (table.nccl_version.empty() && table.nccl_library_code)
+    table.nccl_version = nccl_version_of_code(*table.nccl_library_code);
   pending_ = Pending{};
   open_ = std::move(table);
   ++section_tables_;
 }
 
-void Parser::hashed_line(const std::string& content, const std::vector<std::string>& t, size_t line_no) {
+// "# Out of bounds values : 0 OK", "# Avg bus bandwidth : 18.94" (or cut: "# Avg").
+void Parser::summary_line(const std::string& content, size_t line_no) {
+  auto colon = content.find(':');
   if (starts_with(content, "Out of bounds values")) {
-    auto colon = content.find(':');
     auto fields = split_ws(colon == std::string::npos ? "" : content.substr(colon + 1));
     if (open_ && !fields.empty()) {
       open_->out_of_bounds_values = parse_u64(fields[0]);
       open_->out_of_bounds_ok = fields.size() < 2 || fields[1] == "OK";
       open_has_summary_ = true;
     }
-  } else if (starts_with(content, "Avg bus bandwidth")) {
-    auto colon = content.find(':');
-    if (open_ && colon != std::string::npos) {
-      if (auto v = parse_leading_double(content.substr(colon + 1))) open_->avg_busbw_bytes_per_s = *v * 1e9;
-      open_has_summary_ = true;
-      close_table(line_no);
-    }
+    return;
+  }
+  if (!open_) return;
+  std::optional<double> v;
+  if (colon != std::string::npos) v = parse_leading_double(content.substr(colon + 1));
+  if (v) {
+    open_->avg_busbw_bytes_per_s = *v * 1e9;
+  } else {
+    open_->summary_cut = true;
+    gap("summary cut", "the \"# Avg bus bandwidth\" line is cut (\"" + content +
+                           "\"): the average bus bandwidth is NOT READ (missing, not zero)",
+        line_no);
+  }
+  open_has_summary_ = true;
+  close_table(line_no);
+}
+
+void Parser::hashed_line(const std::string& content, const std::vector<std::string>& t, size_t line_no) {
+  if (starts_with(content, "Out of bounds values") || starts_with(content, "Avg")) {
+    summary_line(content, line_no);
   } else if (starts_with(content, "Collective test concluded:")) {
     // Printed after the summary by recent nccl-tests: names the table just closed.
     std::string prog = t.size() > 3 ? t[3] : "";
     NcclTestsTable* last = open_ ? &*open_ : held_ ? &*held_ : nullptr;
     if (last && normalize_collective_name(prog)) last->program = prog;
+  } else if (starts_with(content, "Collective test starting:")) {
+    if (t.size() > 3 && normalize_collective_name(t[3])) pending_.program = t[3];
+  } else if (auto tv = parse_tests_version(t)) {
+    pending_.tests = *tv;
   } else if (auto v = content.find("NCCL version "); v != std::string::npos) {
     auto f = split_ws(content.substr(v + 13));
     if (!f.empty()) pending_.nccl_version = f[0];
@@ -324,9 +279,8 @@ void Parser::hashed_line(const std::string& content, const std::vector<std::stri
     parse_nthread_line(t, pending_.warmup_iters, pending_.iters);
   } else if (t[0] == "Rank") {
     // "Rank  0 Group  0 Pid  6899 on node01 device  0 [0000:04:00] NVIDIA H100 80GB HBM3"
-    auto on = std::find(t.begin(), t.end(), "on");
-    if (pending_.rank_hosts.size() < kMaxRanks)
-      pending_.rank_hosts.push_back(on != t.end() && on + 1 != t.end() ? *(on + 1) : "");
+    if (pending_.ranks.size() < kMaxRanks)
+      pending_.ranks.push_back(parse_rank_line(t));
     else
       gap("ranks", "more than " + std::to_string(kMaxRanks) + " \"# Rank\" lines before one table; not kept", line_no);
   }
@@ -402,6 +356,7 @@ void Parser::summarise(const NcclTestsTable& t) {
 }
 
 Result<NcclTestsImport> Parser::finish(size_t line_no) {
+  if (!json_buf_.empty()) json_document(json_buf_, json_line_);
   close_table(line_no);
   flush_held();
   end_section();
@@ -415,16 +370,6 @@ Result<NcclTestsImport> Parser::finish(size_t line_no) {
 }
 
 }  // namespace
-
-std::optional<std::string> normalize_collective_name(std::string_view name) {
-  std::string_view s = basename_of(name);
-  if (ends_with(s, "_mpi")) s.remove_suffix(4);
-  if (ends_with(s, "_perf")) s.remove_suffix(5);
-  std::string q = squash(s);
-  for (const auto& known : perf::nccl_tests_collective_names())
-    if (q == squash(known)) return known;
-  return std::nullopt;
-}
 
 Result<NcclTestsImport> parse_nccl_tests(LineSource& lines, const std::string& source,
                                          const std::string& collective_hint, const ReadLimits& limits) {

@@ -42,7 +42,12 @@ expect 022 ethtool-s fabdiag.counters/1
 expect 023 ethtool-m fabdiag.counters/1
 expect 025 rdma-statistic fabdiag.counters/1
 expect 036 ethtool-fec fabdiag.counters/1
+expect 043 nccl-tests fabdiag.bench/1
+expect 044 nccl-tests fabdiag.bench/1
 expect 046 nccl-log fabdiag.nccllog/1
+expect 047 nccl-ras fabdiag.ncclras/1
+expect 050 nccl-inspector fabdiag.ncclinspector/1
+expect 067 pytorch-watchdog fabdiag.torchwatchdog/1
 
 # Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.
 printf 'GPU 6: NVIDIA A100-SXM4-80GB\nhello world\n' >"$t/unknown.txt"

@@ -159,7 +159,7 @@ TEST_CASE("nccl log: channels decide the transport, a completion error on 1 of 3
   CHECK(fb->message.find("1 of 3 hosts") != std::string::npos);
   const Finding* wc = find_code(fs, "nccl_ib_completion_error");
   REQUIRE(wc);
-  CHECK(wc->subject == "mlx5_0");
+  CHECK(wc->subject == "n2 mlx5_0");
   CHECK(wc->message.find("RETRY_EXC_ERR: transport retry counter exceeded") != std::string::npos);
   CHECK(wc->message.find("one node") != std::string::npos);
   CHECK_FALSE(find_code(fs, "nccl_ib_disabled_by_env"));

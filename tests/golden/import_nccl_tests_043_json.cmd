@@ -1,0 +1,1 @@
+import nccl-tests tests/fixtures/cases/043-nccltests-allgather-new-format-version-header-dgx-spark-below-link.input.txt --format json
