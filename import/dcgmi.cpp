@@ -49,7 +49,8 @@ struct Reader {
     if (block == Block::kNone) return false;
     if (auto id = entity_id(t)) return pending = id, true;
     if (auto states = link_states(t); states && pending) {
-      (block == Block::kGpus ? imp.gpus : imp.nvswitches).push_back({*pending, *states, line_no});
+      auto& list = block == Block::kGpus ? imp.gpus : imp.nvswitches;
+      if (list.size() < 1024) list.push_back({*pending, *states, line_no});
       pending.reset();
       ++evidence;
       return true;
@@ -81,6 +82,11 @@ Result<DcgmiImport> import_dcgmi(LineSource& lines, const std::string& source, c
       [&](std::string_view l, size_t n) { r.other.add(n, l); });
   if (!st) return st.error();
   finish_dcgm_diag(r.diag, imp);
+  if (imp.tests_not_kept)
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  std::to_string(imp.tests_not_kept) + " dcgmi diag rows past the first " +
+                                      std::to_string(imp.tests.size()) + " tests not kept",
+                                  source));
   if (r.evidence == 0 || lines.nul_bytes() > 0) {
     Error e = not_this_format(
         "dcgmi output (`dcgmi nvlink --link-status` \"gpuId N:\" with link states, or a `dcgmi diag` result table)",

@@ -60,7 +60,8 @@ struct DcgmiImport {
   bool diag_read = false;
   bool diag_complete = false;              ///< The table's bottom border was read after its last row.
   std::map<std::string, std::string> metadata;  ///< "DCGM Version" -> "3.3.7", "Driver Version Detected", ...
-  std::vector<DcgmDiagTest> tests;
+  std::vector<DcgmDiagTest> tests;         ///< At most 4096; the others only counted.
+  size_t tests_not_kept = 0;
   std::vector<Error> gaps;  ///< Cut rows or tables, a cut last line.
 };
 

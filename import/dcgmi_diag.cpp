@@ -1,6 +1,4 @@
 // The `dcgmi diag` result table (import/dcgmi.h).
-#include <cctype>
-
 #include "core/text.h"
 #include "import/common.h"
 #include "import/dcgmi.h"
@@ -12,6 +10,8 @@ namespace {
 
 // DCGM wraps a long cell at this many characters, cutting words ("Reset GPU. R" / "estart DCGM").
 constexpr size_t kWrapWidth = 45;
+// Bounds on what one input can make the reader hold (a diag table has a few dozen rows).
+constexpr size_t kMaxTests = 4096, kMaxNotes = 64, kMaxNoteBytes = 4096, kMaxGaps = 256;
 
 int rank(const std::string& s) {
   if (s == "Fail") return 4;
@@ -55,8 +55,9 @@ bool is_border(const std::string& t) {
 }
 
 void append_piece(std::string& text, std::string& last, const std::string& piece) {
-  bool mid_word = last.size() >= kWrapWidth && !text.empty() && std::isalnum(static_cast<unsigned char>(text.back())) &&
-                  !piece.empty() && std::isalnum(static_cast<unsigned char>(piece[0]));
+  // A piece as wide as the cell was cut where the width ran out, mid-word or not.
+  bool mid_word = last.size() >= kWrapWidth && !text.empty() && !piece.empty();
+  if (text.size() > kMaxNoteBytes) return;
   if (!text.empty() && !mid_word) text += ' ';
   text += piece;
   last = piece;
@@ -68,11 +69,14 @@ void row(const std::string& t, size_t line_no, DcgmDiagState& s, DcgmiImport& im
   std::string name = trim(cells[0]), value = cells.size() > 1 ? trim(cells[1]) : "";
   s.rows = true;
   if (s.category == "Metadata" && !name.empty()) {
-    if (!cut) imp.metadata[name] = value;
+    if (!cut && (imp.metadata.size() < kMaxNotes || imp.metadata.count(name))) imp.metadata[name] = value;
     s.into = DcgmDiagState::Into::kNone;
   } else if (name == "Warning" || name == "Info") {
     s.into = name == "Warning" ? DcgmDiagState::Into::kWarning : DcgmDiagState::Into::kInfo;
-    if (!imp.tests.empty()) (name == "Warning" ? imp.tests.back().warnings : imp.tests.back().info).push_back(value);
+    if (!imp.tests.empty()) {
+      auto& list = name == "Warning" ? imp.tests.back().warnings : imp.tests.back().info;
+      if (list.size() < kMaxNotes) list.push_back(value);
+    }
     s.last_piece = value;
   } else if (!name.empty()) {
     DcgmDiagTest test;
@@ -81,21 +85,26 @@ void row(const std::string& t, size_t line_no, DcgmDiagState& s, DcgmiImport& im
     test.line = line_no;
     test.cut = cut;
     if (auto r = parse_result(value)) test.results.push_back(*r);
-    imp.tests.push_back(std::move(test));
+    if (imp.tests.size() < kMaxTests) imp.tests.push_back(std::move(test));
+    else ++imp.tests_not_kept;
     s.into = DcgmDiagState::Into::kNone;
   } else if (!imp.tests.empty()) {  // a continuation row
     auto& test = imp.tests.back();
-    if (auto r = parse_result(value); r && s.into == DcgmDiagState::Into::kNone) test.results.push_back(*r);
+    if (auto r = parse_result(value); r && s.into == DcgmDiagState::Into::kNone) {
+      if (test.results.size() < kMaxNotes) test.results.push_back(*r);
+    }
     else if (s.into != DcgmDiagState::Into::kNone) {
       auto& list = s.into == DcgmDiagState::Into::kWarning ? test.warnings : test.info;
       if (!list.empty()) append_piece(list.back(), s.last_piece, value);
     }
   }
-  if (cut) {
+  if (cut && imp.gaps.size() < kMaxGaps) {
     imp.gaps.push_back(make_error(ErrorCode::kParse,
                                   "dcgmi diag table cut in the row " + quote_line(name.empty() ? value : name) +
                                       " (no closing '|'): that row and the tests after it are unknown, not passed",
                                   line_source(imp.source, line_no)));
+  }
+  if (cut) {
     if (!imp.tests.empty() && !name.empty()) imp.tests.back().cut = true;
     s.in_table = false;  // what follows is not this table
   }
@@ -144,7 +153,8 @@ bool read_dcgm_diag_line(std::string_view raw, size_t line_no, DcgmDiagState& s,
     return true;
   }
   if (t[0] != '|') {
-    imp.gaps.push_back(make_error(ErrorCode::kParse,
+    if (imp.gaps.size() < kMaxGaps)
+      imp.gaps.push_back(make_error(ErrorCode::kParse,
                                   "dcgmi diag table ends without its bottom border at " + quote_line(t) +
                                       ": the tests after the last row are unknown, not passed",
                                   line_source(imp.source, line_no)));

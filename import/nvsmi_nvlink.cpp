@@ -63,21 +63,28 @@ std::optional<NvlinkGpu> parse_gpu_header(const std::string& t, size_t line_no) 
   return g;
 }
 
+// GPUs kept (a node has at most a few dozen; more is a paste of many nodes or junk).
+constexpr size_t kMaxGpus = 1024;
+
 struct Reader {
   NvsmiNvlinkImport& imp;
   NvlinkGpu* gpu = nullptr;
   size_t evidence = 0;
   LineTally other;
+  LineTally orphan, overflow;  // link lines before any GPU header; GPUs past kMaxGpus
 
-  NvlinkGpu& gpu_for(NvlinkGpu g) {
+  // The GPU of header `g`: one already read with the same index (and UUID, where both print one),
+  // else a new one; nullptr past kMaxGpus.
+  NvlinkGpu* gpu_for(NvlinkGpu g) {
     for (auto& have : imp.gpus)
       if (have.index == g.index && (have.uuid == g.uuid || have.uuid.empty() || g.uuid.empty())) {
         if (have.uuid.empty()) have.uuid = g.uuid;
         if (have.name.empty()) have.name = g.name;
-        return have;
+        return &have;
       }
+    if (imp.gpus.size() >= kMaxGpus) return nullptr;
     imp.gpus.push_back(std::move(g));
-    return imp.gpus.back();
+    return &imp.gpus.back();
   }
 
   NvlinkLink& link_for(int n, size_t line_no) {
@@ -103,8 +110,7 @@ struct Reader {
     bool counter = !speed && !inactive && ec != std::string::npos && has(v.substr(0, ec), "Errors");
     if (!speed && !inactive && !counter) return false;
     if (!gpu) {
-      imp.gaps.push_back(make_error(ErrorCode::kParse, "a link line before any \"GPU N:\" line; not read: " + quote_line(t),
-                                    line_source(imp.source, line_no)));
+      (imp.gpus.size() >= kMaxGpus ? overflow : orphan).add(line_no, t);
       return true;
     }
     NvlinkLink& l = link_for(static_cast<int>(*n), line_no);
@@ -127,7 +133,7 @@ struct Reader {
     std::string t = trim(raw);
     if (t.empty() || starts_with(t, "###")) return;
     if (auto g = parse_gpu_header(t, line_no)) {
-      gpu = &gpu_for(std::move(*g));
+      gpu = gpu_for(std::move(*g));
       return;
     }
     if (starts_with(t, "NVML: Unable to retrieve NVLink information") && gpu) {
@@ -145,11 +151,21 @@ struct Reader {
 Result<NvsmiNvlinkImport> import_nvsmi_nvlink(LineSource& lines, const std::string& source, const ReadLimits&) {
   NvsmiNvlinkImport imp;
   imp.source = source;
-  Reader r{imp, nullptr, 0, {}};
+  Reader r{imp, nullptr, 0, {}, {}, {}};
   auto st = for_each_whole_line(
       lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
       [&](std::string_view l, size_t n) { r.other.add(n, l); });
   if (!st) return st.error();
+  if (r.orphan.count)
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  std::to_string(r.orphan.count) + " link line(s) before any \"GPU N:\" line, not read; the first: " +
+                                      r.orphan.first_text,
+                                  line_source(source, r.orphan.first)));
+  if (r.overflow.count)
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  "more than " + std::to_string(kMaxGpus) + " GPUs: " + std::to_string(r.overflow.count) +
+                                      " link line(s) of the GPUs past them not read",
+                                  line_source(source, r.overflow.first)));
   if (r.evidence == 0 || lines.nul_bytes() > 0) {
     Error e = not_this_format(
         "`nvidia-smi nvlink -s` or `-e` output (\"GPU N: <name> (UUID: ...)\" then \"Link N: 25 GB/s\", "

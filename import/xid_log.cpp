@@ -67,23 +67,30 @@ std::string recovery_label(std::string_view text) {
   return trim(text.substr(open + 1, close - open - 1));
 }
 
+// GPUs kept (a node has at most a few dozen; more is a log of many nodes or junk).
+constexpr size_t kMaxGpus = 1024;
+
 struct Reader {
   XidLogImport& imp;
   LineTally other;
+  LineTally overflow;  // Xid lines of GPUs past kMaxGpus
 
-  XidGpu& gpu(const std::string& pci) {
+  XidGpu* gpu(const std::string& pci) {
     std::string bdf = to_bdf(pci);
     for (auto& g : imp.gpus)
-      if (g.pci_bdf == bdf) return g;
+      if (g.pci_bdf == bdf) return &g;
+    if (imp.gpus.size() >= kMaxGpus) return nullptr;
     XidGpu g;
     g.pci_bdf = bdf;
     g.pci = starts_with(pci, "PCI:") ? pci.substr(4) : pci;
     imp.gpus.push_back(std::move(g));
-    return imp.gpus.back();
+    return &imp.gpus.back();
   }
 
   void xid(const XidLine& x, const std::string& t, size_t line_no) {
-    XidGpu& g = gpu(x.pci);
+    XidGpu* found = gpu(x.pci);
+    if (!found) return overflow.add(line_no, t);
+    XidGpu& g = *found;
     if (!g.gpu_index) g.gpu_index = gpu_index_in(x.text);
     XidTally& tally = g.xids[x.xid];
     std::string when = time_text(t);
@@ -107,8 +114,9 @@ struct Reader {
     size_t start = at + 11, end = t.find(' ', start);
     std::string pci = t.substr(start, end == std::string::npos ? std::string::npos : end - start);
     while (!pci.empty() && (pci.back() == ':' || pci.back() == ',' || pci.back() == '.')) pci.pop_back();
-    if (pci.empty()) return;
-    XidGpu& g = gpu(pci);
+    XidGpu* found = pci.empty() ? nullptr : gpu(pci);
+    if (!found) return;
+    XidGpu& g = *found;
     if (auto u = t.find(": GPU-", start); u != std::string::npos && g.uuid.empty()) g.uuid = trim(t.substr(u + 2));
     if (auto n = t.find("The GPU likely needs"); n != std::string::npos && g.driver_notes.size() < 8) {
       std::string note = trim(t.substr(n));
@@ -167,11 +175,16 @@ std::optional<XidLine> parse_xid_line(std::string_view line) {
 Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source, const ReadLimits&) {
   XidLogImport imp;
   imp.source = source;
-  Reader r{imp, {}};
+  Reader r{imp, {}, {}};
   auto st = for_each_whole_line(
       lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
       [&](std::string_view l, size_t n) { r.other.add(n, l); });
   if (!st) return st.error();
+  if (r.overflow.count)
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  "more than " + std::to_string(kMaxGpus) + " GPUs: " + std::to_string(r.overflow.count) +
+                                      " Xid line(s) of the GPUs past them not read",
+                                  line_source(source, r.overflow.first)));
   bool log = imp.xid_lines > 0 || (imp.lines > 0 && imp.logged_lines * 2 > imp.lines);
   if (!log || lines.nul_bytes() > 0) {
     Error e = not_this_format("a kernel log (dmesg, journal or syslog lines; Xid reports \"NVRM: Xid (PCI:...): N, ...\")",
