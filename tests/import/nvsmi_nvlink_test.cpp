@@ -152,3 +152,15 @@ TEST_CASE("nvidia-smi nvlink: detected by its link lines, other text refused nam
   CHECK_FALSE(gpus_only.ok());  // `nvidia-smi -L` is not nvlink output
   CHECK_FALSE(import_nvsmi_nvlink("", "e.txt").ok());
 }
+
+TEST_CASE("nvidia-smi nvlink: link lines before any GPU header are one gap, not a GPU") {
+  auto imp = import_nvsmi_nvlink("\t Link 0: 25 GB/s\n\t Link 1: 25 GB/s\nGPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-0)\n"
+                                 "\t Link 0: 25 GB/s\n",
+                                 "p.txt");
+  REQUIRE(imp.ok());
+  REQUIRE(imp->gpus.size() == 1);
+  CHECK(imp->gpus[0].links.size() == 1);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "p.txt:1");
+  CHECK(imp->gaps[0].message.find("2 link line(s) before any \"GPU N:\" line") == 0);
+}

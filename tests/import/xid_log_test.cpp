@@ -152,3 +152,18 @@ TEST_CASE("xid: text that is no kernel log is refused naming its first line") {
   CHECK(r.error().message.find("expected a kernel log") == 0);
   CHECK_FALSE(import_xid_log(repo_text("tests/fixtures/import/binary-junk.bin"), "junk").ok());
 }
+
+TEST_CASE("xid: a log of 3000 GPUs keeps 1024 and counts the rest as a gap, each GPU's count exact") {
+  std::string text;
+  for (int i = 0; i < 3000; ++i)
+    for (int rep = 0; rep < 2; ++rep)
+      text += "[" + std::to_string(i) + ".5] NVRM: Xid (PCI:0000:" + std::to_string(10 + i / 256) + ":" +
+              std::to_string(i % 256) + "): 31, pid=1, name=p, MMU Fault\n";
+  auto imp = import_xid_log(text, "big.log");
+  REQUIRE(imp.ok());
+  CHECK(imp->xid_lines == 6000);
+  CHECK(imp->gpus.size() == 1024);
+  CHECK(imp->gpus[0].xids.at(31).count == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].message.find("more than 1024 GPUs: 3952 Xid line(s)") == 0);
+}
