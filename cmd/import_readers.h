@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 
 #include "cmd/common.h"
 #include "core/envelope.h"
+#include "core/line_source.h"
 #include "core/result.h"
 #include "import/format_detect.h"
 #include "report/document.h"
@@ -43,6 +45,11 @@ struct ImportReader {
   /// be read is not an error: it is in env.errors (exit 4).
   Result<ImportOutput> (*read)(const ImportFileOptions& o);
 };
+
+/// FILE of `o` ("-" = stdin) as lines, its first 256 lines read ahead and checked against
+/// `tool` (check_named_tool: another tool's marker line is a kParse naming FILE:LINE).
+/// Errors: those of open_input_lines(), and that kParse.
+Result<std::unique_ptr<PeekedLineSource>> open_reader_input(const ImportFileOptions& o, ToolText tool);
 
 /// Every registry reader, in the order of `fabdiag import --help`.
 std::span<const ImportReader> import_readers();

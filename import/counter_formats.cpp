@@ -56,6 +56,7 @@ ToolText tool_of(CounterImportFormat f) {
 namespace {
 
 std::optional<CounterImportFormat> counter_format_of_tool(ToolText t) {
+  if (t == ToolText::kNvrmXid) t = ToolText::kSyslog;  // a kernel log with Xid lines is still a log of carrier flaps
   for (auto f : all_counter_import_formats())
     if (tool_of(f) == t) return f;
   return std::nullopt;

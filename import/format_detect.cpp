@@ -56,6 +56,30 @@ bool is_rdma_link_record(std::string_view t) {
   return slash != std::string::npos && slash > 0 && parse_u64(words[1].substr(slash + 1)).has_value();
 }
 
+// "Link 3: 25 GB/s", "Link 3: <inactive>" (nvidia-smi nvlink -s), "Link 0: Replay Errors: 0"
+// (nvidia-smi nvlink -e) and NVML's sentence for a GPU whose links are all down.
+bool is_nvsmi_nvlink_line(std::string_view t) {
+  if (starts_with(t, "NVML: Unable to retrieve NVLink information")) return true;
+  if (!starts_with(t, "Link ")) return false;
+  auto colon = t.find(": ");
+  if (colon == std::string_view::npos || !parse_u64(t.substr(5, colon - 5))) return false;
+  std::string_view v = t.substr(colon + 2);
+  return ends_with(v, " GB/s") || v == "<inactive>" || has(v, "Errors: ");
+}
+
+// dcgmi's table titles and legend lines.
+bool is_dcgmi_marker(std::string_view t) {
+  if (starts_with(t, "Key: Up=U, Down=D") || t == "Successfully ran diagnostic for group.") return true;
+  if (t.empty() || t[0] != '|') return false;
+  auto words = split_ws(std::string(t));
+  auto is = [&](std::initializer_list<const char*> w) {
+    std::vector<std::string> want;
+    for (const char* x : w) want.emplace_back(x);
+    return words == want;
+  };
+  return is({"|", "NvLink", "Link", "Status", "|"}) || is({"|", "Diagnostic", "|", "Result", "|"});
+}
+
 ToolText structured_marker(std::string_view t) {
   if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
     return ToolText::kEthtoolFec;
@@ -80,6 +104,8 @@ ToolText structured_marker(std::string_view t) {
       (starts_with(t, "nccl_") && has(t, "{") && has(t, "comm_name=")))
     return ToolText::kNcclInspector;
   if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
+  if (is_nvsmi_nvlink_line(t)) return ToolText::kNvsmiNvlink;
+  if (is_dcgmi_marker(t)) return ToolText::kDcgmi;
   return ToolText::kUnknown;
 }
 
@@ -114,8 +140,16 @@ const char* describe(ToolText tool) {
     case ToolText::kPytorchWatchdog: return "a PyTorch NCCL watchdog log";
     case ToolText::kNcclRas: return "an NCCL RAS report";
     case ToolText::kNcclInspector: return "NCCL Inspector output";
+    case ToolText::kNvsmiNvlink: return "`nvidia-smi nvlink` output";
+    case ToolText::kDcgmi: return "dcgmi output";
+    case ToolText::kNvrmXid: return "kernel log lines with NVRM Xid reports";
   }
   return "unknown";
+}
+
+bool is_nvrm_xid_line(std::string_view line) {
+  auto at = line.find("NVRM: Xid (");
+  return at != std::string_view::npos && line.find("): ", at) != std::string_view::npos;
 }
 
 std::string quote_line(std::string_view line) {
@@ -133,6 +167,7 @@ ToolText marker_of_line(std::string_view raw) {
   if (t.empty() || starts_with(t, "###")) return ToolText::kUnknown;
   ToolText s = structured_marker(t);
   if (s != ToolText::kUnknown) return s;
+  if (is_nvrm_xid_line(t)) return ToolText::kNvrmXid;
   if (looks_like_lspci_header(raw)) return ToolText::kLspci;
   if (has(t, "Watchdog caught collective operation timeout") ||
       (has(t, "ProcessGroupNCCL") && has(t, "last enqueued NCCL work")))
@@ -152,7 +187,8 @@ ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line
     if (t.empty() || starts_with(t, "###")) continue;
     ++lines;
     if (first.line == 0) first = {ToolText::kUnknown, first_line + i, quote_line(t), false};
-    if (log_line_time_s(t)) {  // a log line: whatever it quotes is not a marker
+    if (is_nvrm_xid_line(t)) return {ToolText::kNvrmXid, first_line + i, quote_line(t), binary};
+    if (log_line_time_s(t)) {  // a log line: whatever else it quotes is not a marker
       ++timestamped;
       continue;
     }
@@ -189,7 +225,7 @@ ToolEvidence detect_tool_in_text(std::string_view text) {
 Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
                         size_t first_line) {
   if (named == ToolText::kSyslog || named == ToolText::kNcclLog || named == ToolText::kNcclTests ||
-      named == ToolText::kPytorchWatchdog)
+      named == ToolText::kPytorchWatchdog || named == ToolText::kNvrmXid)
     return Ok{};
   for (size_t i = 0; i < head.size(); ++i) {
     std::string t = trim(head[i]);

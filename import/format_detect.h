@@ -35,6 +35,9 @@ enum class ToolText {
   kNcclInspector,  ///< NCCL Inspector output ("coll_perf" / "dump_stats" records, nccl_* Prometheus lines)
   kNcclRas,        ///< NCCL RAS text report ("Job summary" / "Communicators" tables)
   kPytorchWatchdog,  ///< PyTorch ProcessGroupNCCL watchdog lines ("Watchdog caught collective operation timeout")
+  kNvsmiNvlink,    ///< `nvidia-smi nvlink -s` / `--status` / `-e` ("Link 0: 25 GB/s", "Link 0: Replay Errors: 0")
+  kDcgmi,          ///< `dcgmi nvlink --link-status` / `dcgmi diag` tables
+  kNvrmXid,        ///< kernel log lines with "NVRM: Xid (PCI:...): N, ..." (dmesg, journal, syslog)
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.
@@ -55,7 +58,8 @@ struct ToolEvidence {
 };
 
 /// Names the tool of `head` (the first lines of an input, line i numbered first_line + i):
-/// the first marker line wins; without one, syslog when most non-blank lines start with a
+/// the first marker line wins (an "NVRM: Xid" line is a marker even inside a timestamped log:
+/// such a log is kNvrmXid, which `counters --from` still reads as syslog); without one, syslog when most non-blank lines start with a
 /// timestamp, ethtool -S when most are "name: integer" with a name without blanks, or sysfs
 /// path:value lines; kUnknown otherwise.
 ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line = 1);
@@ -69,6 +73,10 @@ ToolEvidence detect_tool_in_text(std::string_view text);
 /// so only the structured formats are refused this way (a PyTorch watchdog log is a log too).
 Status check_named_tool(ToolText named, const std::vector<std::string>& head, const std::string& source,
                         size_t first_line = 1);
+
+/// True when `line` holds an NVIDIA driver Xid report: "NVRM: Xid (PCI:0000:9b:00): 119, ..."
+/// (after any timestamp, host and "kernel:" tag).
+bool is_nvrm_xid_line(std::string_view line);
 
 /// A line for messages: trimmed, cut to 80 characters, bytes other than printable ASCII as
 /// '?', quoted: "\"CA 'mlx5_0'\"".

@@ -42,15 +42,18 @@ expect 022 ethtool-s fabdiag.counters/1
 expect 023 ethtool-m fabdiag.counters/1
 expect 025 rdma-statistic fabdiag.counters/1
 expect 036 ethtool-fec fabdiag.counters/1
+expect 037 nvidia-smi-nvlink fabdiag.gpulinks/1
+expect 038 dcgmi fabdiag.dcgmi/1
 expect 043 nccl-tests fabdiag.bench/1
 expect 044 nccl-tests fabdiag.bench/1
 expect 046 nccl-log fabdiag.nccllog/1
 expect 047 nccl-ras fabdiag.ncclras/1
 expect 050 nccl-inspector fabdiag.ncclinspector/1
 expect 067 pytorch-watchdog fabdiag.torchwatchdog/1
+expect 070 xid fabdiag.xid/1
 
 # Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.
-printf 'GPU 6: NVIDIA A100-SXM4-80GB\nhello world\n' >"$t/unknown.txt"
+printf 'Thermal zone report\nhello world\n' >"$t/unknown.txt"
 "$bin" import "$t/unknown.txt" >"$t/out" 2>"$t/err"
 rc=$?
 if [ $rc -ne 2 ] || [ -s "$t/out" ] || ! grep -q "unknown.txt: not the output of a tool fabdiag reads (line 1" "$t/err"; then

@@ -1,0 +1,1 @@
+import dcgmi tests/fixtures/cases/038-dcgmi-nvlink-all-down-while-dcgmi-diag-r2-passes.input.txt --format json

@@ -1,0 +1,1 @@
+import xid tests/fixtures/gpu/dmesg-healthy-no-xid.txt --format table
