@@ -10,10 +10,16 @@ namespace fabdiag::cmd {
 
 // The read functions, each in its cmd/import_<format>.cpp (declared here: only this table
 // calls them).
+Result<ImportOutput> read_iblinkinfo(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
   static const std::vector<ImportReader> readers = {
+      {"iblinkinfo", ToolText::kIblinkinfo,
+       "`iblinkinfo` output -> fabdiag.iblinks/1 (per switch port: width, lane speed, far end; links below the switch's speed)",
+       "Reads old and new releases, -l line mode and -p settings. Exit: 0 no warning; 1 a link below the switch's "
+       "speed or a port not Active; 4 lines not understood or a cut last line; 2 not iblinkinfo output.",
+       &read_iblinkinfo},
   };
   return readers;
 }

@@ -32,6 +32,7 @@ enum class ToolText {
   kNcclLog,        ///< NCCL_DEBUG log lines ("NCCL INFO", "NCCL WARN")
   kNcclTests,      ///< nccl-tests result tables
   kNvsmiTopo,      ///< `nvidia-smi topo -m`
+  kIblinkinfo,     ///< `iblinkinfo` ("==( 4X 10.0 Gbps Active/  LinkUp)==>" port lines)
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.
