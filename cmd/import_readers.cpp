@@ -11,6 +11,7 @@ namespace fabdiag::cmd {
 // The read functions, each in its cmd/import_<format>.cpp (declared here: only this table
 // calls them).
 Result<ImportOutput> read_iblinkinfo(const ImportFileOptions& o);
+Result<ImportOutput> read_sonic_pfc(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -20,6 +21,11 @@ std::span<const ImportReader> import_readers() {
        "Reads old and new releases, -l line mode and -p settings. Exit: 0 no warning; 1 a link below the switch's "
        "speed or a port not Active; 4 lines not understood or a cut last line; 2 not iblinkinfo output.",
        &read_iblinkinfo},
+      {"sonic-pfc-counters", ToolText::kSonicPfc,
+       "SONiC `show pfc counters` -> fabdiag.pfc/1 (per switch port the PFC pause frames received and sent per priority)",
+       "Reads the Rx and Tx tables (commas, N/A), \"Last cached time was\", later samples as deltas. Exit: 0 no "
+       "warning; 1 pause frames on a port; 4 a cut row or table, lines not understood; 2 not pfcstat output.",
+       &read_sonic_pfc},
   };
   return readers;
 }

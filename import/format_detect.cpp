@@ -60,6 +60,7 @@ bool is_rdma_link_record(std::string_view t) {
 
 ToolText structured_marker(std::string_view t) {
   if (has(t, "==(") && has(t, ")==>")) return ToolText::kIblinkinfo;
+  if (starts_with_any(t, {"Port Rx ", "Port Tx "}) && has(t, " PFC0")) return ToolText::kSonicPfc;
   if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
     return ToolText::kEthtoolFec;
   if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
@@ -111,6 +112,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNcclTests: return "nccl-tests output";
     case ToolText::kNvsmiTopo: return "`nvidia-smi topo -m` output";
     case ToolText::kIblinkinfo: return "iblinkinfo output";
+    case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
   }
   return "unknown";
 }

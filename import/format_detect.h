@@ -33,6 +33,7 @@ enum class ToolText {
   kNcclTests,      ///< nccl-tests result tables
   kNvsmiTopo,      ///< `nvidia-smi topo -m`
   kIblinkinfo,     ///< `iblinkinfo` ("==( 4X 10.0 Gbps Active/  LinkUp)==>" port lines)
+  kSonicPfc,       ///< SONiC `show pfc counters` ("Port Rx  PFC0 ... PFC7" tables)
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.

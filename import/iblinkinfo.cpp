@@ -4,7 +4,7 @@
 
 #include "core/text.h"
 #include "import/common.h"
-#include "import/format_detect.h"
+#include "import/whole_lines.h"
 
 namespace fabdiag {
 namespace {
@@ -202,30 +202,14 @@ Result<IbLinkInfoImport> import_iblinkinfo(std::string_view text, const std::str
 Result<IbLinkInfoImport> import_iblinkinfo(LineSource& lines, const std::string& source, const ReadLimits&) {
   Reader r;
   r.imp.source = source;
-  std::string held;  // the previous line: the last one is read only once it is known to be whole
-  size_t held_no = 0;
-  while (auto raw = lines.next()) {
-    if (held_no) read_line(r, held, held_no);
-    held.assign(raw->data(), raw->size());
-    held_no = lines.line_no();
-  }
-  if (lines.error()) return *lines.error();
-  if (held_no && lines.unterminated() && r.port_lines) {
-    r.imp.gaps.push_back(make_error(ErrorCode::kParse,
-                                    "the last line ends without a newline (the output was cut); NOT READ: " +
-                                        quote_line(held),
-                                    line_source(source, held_no)));
-  } else if (held_no) {
-    read_line(r, held, held_no);
-  }
+  auto st = read_whole_lines(
+      lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); },
+      [&r] { return r.port_lines > 0; }, r.imp.gaps);
+  if (!st) return st.error();
   if (r.port_lines == 0)
     return not_this_format("iblinkinfo output (port lines \"<lid> <port>[ ] ==( 4X 25.78125 Gbps Active/  LinkUp)==> ...\")",
                            source, r.other);
-  if (r.other.count)
-    r.imp.gaps.push_back(make_error(ErrorCode::kParse,
-                                    std::to_string(r.other.count) + " line(s) not understood, first: " +
-                                        r.other.first_text,
-                                    line_source(source, r.other.first)));
+  add_tally_gap(r.imp.gaps, source, r.other, "line(s) not understood");
   return std::move(r.imp);
 }
 
