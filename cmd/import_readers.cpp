@@ -12,6 +12,7 @@ namespace fabdiag::cmd {
 // calls them).
 Result<ImportOutput> read_iblinkinfo(const ImportFileOptions& o);
 Result<ImportOutput> read_sonic_pfc(const ImportFileOptions& o);
+Result<ImportOutput> read_lldpctl(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -26,6 +27,11 @@ std::span<const ImportReader> import_readers() {
        "Reads the Rx and Tx tables (commas, N/A), \"Last cached time was\", later samples as deltas. Exit: 0 no "
        "warning; 1 pause frames on a port; 4 a cut row or table, lines not understood; 2 not pfcstat output.",
        &read_sonic_pfc},
+      {"lldpctl", ToolText::kLldpctl,
+       "`lldpctl` (text or -f json) -> fabdiag.lldp/1 (per local port the neighbour switch, its port, speed, MFS, VLAN)",
+       "Reads lldpd's plain text and -f json (lists of one as objects). Exit: 0 no warning; 1 two local ports on "
+       "one far port; 4 lines not understood or a cut last line; 2 not lldpctl output or JSON that does not parse.",
+       &read_lldpctl},
   };
   return readers;
 }

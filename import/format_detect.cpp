@@ -61,6 +61,9 @@ bool is_rdma_link_record(std::string_view t) {
 ToolText structured_marker(std::string_view t) {
   if (has(t, "==(") && has(t, ")==>")) return ToolText::kIblinkinfo;
   if (starts_with_any(t, {"Port Rx ", "Port Tx "}) && has(t, " PFC0")) return ToolText::kSonicPfc;
+  if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
+      (starts_with(t, "Interface:") && has(t, ", via: ")))
+    return ToolText::kLldpctl;
   if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
     return ToolText::kEthtoolFec;
   if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
@@ -113,6 +116,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNvsmiTopo: return "`nvidia-smi topo -m` output";
     case ToolText::kIblinkinfo: return "iblinkinfo output";
     case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
+    case ToolText::kLldpctl: return "lldpctl output";
   }
   return "unknown";
 }

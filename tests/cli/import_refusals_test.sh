@@ -38,6 +38,8 @@ expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected iblinkinfo output,
 expect 2 "binary-junk.bin:1: expected iblinkinfo output .*found none" import iblinkinfo "$f/import/binary-junk.bin"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected SONiC \`show pfc counters\` output, but this is ibstat output" \
   import sonic-pfc-counters "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected lldpctl output, but this is ibstat output" \
+  import lldpctl "$ibstat"
 
 # A cut section: exit 4, the section under errors[].
 "$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --format json >"$t/cut.json" 2>/dev/null
