@@ -13,6 +13,7 @@ namespace fabdiag::cmd {
 Result<ImportOutput> read_iblinkinfo(const ImportFileOptions& o);
 Result<ImportOutput> read_sonic_pfc(const ImportFileOptions& o);
 Result<ImportOutput> read_lldpctl(const ImportFileOptions& o);
+Result<ImportOutput> read_perftest(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -32,6 +33,11 @@ std::span<const ImportReader> import_readers() {
        "Reads lldpd's plain text and -f json (lists of one as objects). Exit: 0 no warning; 1 two local ports on "
        "one far port; 4 lines not understood or a cut last line; 2 not lldpctl output or JSON that does not parse.",
        &read_lldpctl},
+      {"perftest", ToolText::kPerftest,
+       "perftest `ib_write_bw`/`ib_read_bw`/`ib_send_bw`/`*_lat` output -> fabdiag.perftest/1 (device, MTU, GID index, bandwidth or latency per size)",
+       "Reads either side, Gb/sec or MB/sec, duration mode (peak 0.00 is not measured). Exit: 0 no warning; 1 no "
+       "result or 0 bandwidth; 4 lines not understood or a cut last line; 2 not perftest output.",
+       &read_perftest},
   };
   return readers;
 }

@@ -61,6 +61,8 @@ bool is_rdma_link_record(std::string_view t) {
 ToolText structured_marker(std::string_view t) {
   if (has(t, "==(") && has(t, ")==>")) return ToolText::kIblinkinfo;
   if (starts_with_any(t, {"Port Rx ", "Port Tx "}) && has(t, " PFC0")) return ToolText::kSonicPfc;
+  if (starts_with(t, "#bytes") && has(t, "#iterations")) return ToolText::kPerftest;
+  if (ends_with(t, " BW Test") || ends_with(t, " Latency Test")) return ToolText::kPerftest;
   if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
       (starts_with(t, "Interface:") && has(t, ", via: ")))
     return ToolText::kLldpctl;
@@ -117,6 +119,7 @@ const char* describe(ToolText tool) {
     case ToolText::kIblinkinfo: return "iblinkinfo output";
     case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
     case ToolText::kLldpctl: return "lldpctl output";
+    case ToolText::kPerftest: return "perftest output";
   }
   return "unknown";
 }

@@ -40,6 +40,8 @@ expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected SONiC \`show pfc c
   import sonic-pfc-counters "$ibstat"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected lldpctl output, but this is ibstat output" \
   import lldpctl "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected perftest output, but this is ibstat output" \
+  import perftest "$ibstat"
 
 # A cut section: exit 4, the section under errors[].
 "$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --format json >"$t/cut.json" 2>/dev/null
