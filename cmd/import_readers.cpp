@@ -14,6 +14,7 @@ Result<ImportOutput> read_iblinkinfo(const ImportFileOptions& o);
 Result<ImportOutput> read_sonic_pfc(const ImportFileOptions& o);
 Result<ImportOutput> read_lldpctl(const ImportFileOptions& o);
 Result<ImportOutput> read_perftest(const ImportFileOptions& o);
+Result<ImportOutput> read_pairs(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -38,6 +39,11 @@ std::span<const ImportReader> import_readers() {
        "Reads either side, Gb/sec or MB/sec, duration mode (peak 0.00 is not measured). Exit: 0 no warning; 1 no "
        "result or 0 bandwidth; 4 lines not understood or a cut last line; 2 not perftest output.",
        &read_perftest},
+      {"pairs", ToolText::kPairsList,
+       "a list of 2-node results (\"hostA,hostB  <GB/s>  [# note]\") -> fabdiag.pairwise/1 (slow nodes, suspects, slow links)",
+       "Judged like `fabdiag pairwise` with the fabric thresholds (p90 reference). Exit: 0 nothing slow; 1 a slow node "
+       "or link; 4 lines not a pair or a cut last line; 2 no pair in the file or another tool's output.",
+       &read_pairs},
   };
   return readers;
 }

@@ -120,6 +120,7 @@ const char* describe(ToolText tool) {
     case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
     case ToolText::kLldpctl: return "lldpctl output";
     case ToolText::kPerftest: return "perftest output";
+    case ToolText::kPairsList: return "a list of pairs (\"hostA,hostB  GB/s\")";
   }
   return "unknown";
 }

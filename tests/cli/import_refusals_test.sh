@@ -42,6 +42,8 @@ expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected lldpctl output, bu
   import lldpctl "$ibstat"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected perftest output, but this is ibstat output" \
   import perftest "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected a list of pairs .*, but this is ibstat output" \
+  import pairs "$ibstat"
 
 # A cut section: exit 4, the section under errors[].
 "$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --format json >"$t/cut.json" 2>/dev/null
