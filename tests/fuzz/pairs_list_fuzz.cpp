@@ -2,6 +2,7 @@
 // the pairwise analysis with the fabric thresholds, its findings and JSON data.
 #include <nlohmann/json.hpp>
 
+#include "core/envelope.h"
 #include "core/line_source.h"
 #include "import/pairs_list.h"
 #include "perf/pairwise_analysis.h"
