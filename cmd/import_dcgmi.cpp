@@ -1,5 +1,6 @@
 // `fabdiag import dcgmi FILE`: `dcgmi nvlink --link-status` and `dcgmi diag` text -> one
 // fabdiag.dcgmi/1 envelope (link states per GPU and NvSwitch, diag results; import/dcgmi.h).
+#include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "core/repeats.h"
 #include "core/text.h"
@@ -58,7 +59,7 @@ Section diag_section(const DcgmiImport& imp) {
 }  // namespace
 
 Result<ImportOutput> read_dcgmi(const ImportFileOptions& o) {
-  auto lines = open_reader_input(o, ToolText::kDcgmi);
+  auto lines = open_reader_input(o.file, ToolText::kDcgmi);
   if (!lines) return lines.error();
   auto imp = import_dcgmi(**lines, o.file, ReadLimits{o.max_findings});
   if (!imp) return imp.error();

@@ -1,5 +1,6 @@
 // `fabdiag import nvidia-smi-nvlink FILE`: `nvidia-smi nvlink -s` / `-e` text -> one
 // fabdiag.gpulinks/1 envelope (per GPU: links up, speed, error counters; import/nvsmi_nvlink.h).
+#include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "core/repeats.h"
 #include "core/text.h"
@@ -40,7 +41,7 @@ Section gpus_section(const NvsmiNvlinkImport& imp) {
 }  // namespace
 
 Result<ImportOutput> read_nvsmi_nvlink(const ImportFileOptions& o) {
-  auto lines = open_reader_input(o, ToolText::kNvsmiNvlink);
+  auto lines = open_reader_input(o.file, ToolText::kNvsmiNvlink);
   if (!lines) return lines.error();
   auto imp = import_nvsmi_nvlink(**lines, o.file, ReadLimits{o.max_findings});
   if (!imp) return imp.error();

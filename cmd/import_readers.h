@@ -46,11 +46,6 @@ struct ImportReader {
   Result<ImportOutput> (*read)(const ImportFileOptions& o);
 };
 
-/// FILE of `o` ("-" = stdin) as lines, its first 256 lines read ahead and checked against
-/// `tool` (check_named_tool: another tool's marker line is a kParse naming FILE:LINE).
-/// Errors: those of open_input_lines(), and that kParse.
-Result<std::unique_ptr<PeekedLineSource>> open_reader_input(const ImportFileOptions& o, ToolText tool);
-
 /// Every registry reader, in the order of `fabdiag import --help`.
 std::span<const ImportReader> import_readers();
 

@@ -1,5 +1,6 @@
 // `fabdiag import xid FILE`: a kernel log -> one fabdiag.xid/1 envelope (NVRM Xid reports per
 // GPU with the catalog's meaning and action; import/xid_log.h).
+#include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "core/repeats.h"
 #include "core/text.h"
@@ -34,7 +35,7 @@ Section xid_section(const XidLogImport& imp) {
 }  // namespace
 
 Result<ImportOutput> read_xid_log(const ImportFileOptions& o) {
-  auto lines = open_reader_input(o, ToolText::kNvrmXid);
+  auto lines = open_reader_input(o.file, ToolText::kNvrmXid);
   if (!lines) return lines.error();
   auto imp = import_xid_log(**lines, o.file, ReadLimits{o.max_findings});
   if (!imp) return imp.error();

@@ -200,20 +200,35 @@ Result<CounterImport> import_ethtool_m(LineSource& lines, const std::string& sou
   };
   ModuleDiagnostics m = start("");
   size_t found = 0;
+  bool identified = false;  // an "Identifier" line: a module is there, with or without diagnostics
+  std::vector<std::string> without_dom;
+  auto done = [&] {
+    if (found) keep_module(imp, index, std::move(m));
+    else if (identified && !index.count(m.netdev)) without_dom.push_back(m.netdev);
+  };
   LineTally other;
   while (auto l = lines.next()) {
     std::string title;
     if (is_section_title(*l, &title)) {
-      if (found) keep_module(imp, index, std::move(m));
+      done();
       m = start(title);
       found = 0;
+      identified = false;
       continue;
     }
+    identified = identified || starts_with(trim(*l), "Identifier");
     size_t n = read_line(*l, m);
     found += n;
     if (!n && imp.optics.empty() && !found && !trim(*l).empty()) other.add(lines.line_no(), *l);
   }
-  if (found) keep_module(imp, index, std::move(m));
+  done();
+  for (const auto& nd : without_dom) {  // no readings is "no DOM", never zero readings
+    PortInfo p;
+    p.device = p.netdev = nd;
+    merge_port(imp.ports, p);
+    imp.facts["modules_without_diagnostics"].push_back(nd);
+    imp.notes.push_back(nd + ": the module has no diagnostics page (no DOM): no optical readings, not zero readings");
+  }
   if (lines.error()) return *lines.error();
   if (imp.optics.empty())
     return not_this_format("`ethtool -m` output (optical power, bias, temperature or voltage values; or the "

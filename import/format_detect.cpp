@@ -81,6 +81,13 @@ bool is_dcgmi_marker(std::string_view t) {
 }
 
 ToolText structured_marker(std::string_view t) {
+  if (has(t, "==(") && has(t, ")==>")) return ToolText::kIblinkinfo;
+  if (starts_with_any(t, {"Port Rx ", "Port Tx "}) && has(t, " PFC0")) return ToolText::kSonicPfc;
+  if (starts_with(t, "#bytes") && has(t, "#iterations")) return ToolText::kPerftest;
+  if (ends_with(t, " BW Test") || ends_with(t, " Latency Test")) return ToolText::kPerftest;
+  if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
+      (starts_with(t, "Interface:") && has(t, ", via: ")))
+    return ToolText::kLldpctl;
   if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
     return ToolText::kEthtoolFec;
   if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
@@ -143,6 +150,11 @@ const char* describe(ToolText tool) {
     case ToolText::kNvsmiNvlink: return "`nvidia-smi nvlink` output";
     case ToolText::kDcgmi: return "dcgmi output";
     case ToolText::kNvrmXid: return "kernel log lines with NVRM Xid reports";
+    case ToolText::kIblinkinfo: return "iblinkinfo output";
+    case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
+    case ToolText::kLldpctl: return "lldpctl output";
+    case ToolText::kPerftest: return "perftest output";
+    case ToolText::kPairsList: return "a list of pairs (\"hostA,hostB  GB/s\")";
   }
   return "unknown";
 }

@@ -38,6 +38,11 @@ enum class ToolText {
   kNvsmiNvlink,    ///< `nvidia-smi nvlink -s` / `--status` / `-e` ("Link 0: 25 GB/s", "Link 0: Replay Errors: 0")
   kDcgmi,          ///< `dcgmi nvlink --link-status` / `dcgmi diag` tables
   kNvrmXid,        ///< kernel log lines with "NVRM: Xid (PCI:...): N, ..." (dmesg, journal, syslog)
+  kIblinkinfo,     ///< `iblinkinfo` ("==( 4X 10.0 Gbps Active/  LinkUp)==>" port lines)
+  kSonicPfc,       ///< SONiC `show pfc counters` ("Port Rx  PFC0 ... PFC7" tables)
+  kPerftest,       ///< perftest `ib_write_bw` / `ib_read_bw` / `*_lat` ("RDMA_Write BW Test", "#bytes #iterations ...")
+  kPairsList,      ///< a hand-made "hostA,hostB  GB/s" list (no marker: never detected, only named)
+  kLldpctl,        ///< lldpd `lldpctl` / `lldpcli show neighbors` (text, or -f json's "lldp" object)
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.

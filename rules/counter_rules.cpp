@@ -110,7 +110,7 @@ const Rule kRules[] = {
      .basis = kRdmaCore},
     {.counters = "rx_fec_uncorrectable_blocks fec_uncorrectable_blocks", .code = "fec_uncorrectable",
      .layer = L::kPhysical,
-     .on_growth = S::kError,
+     .on_growth = S::kError, .cumulative_at = 1, .cumulative_severity = S::kWarn,
      .what = "FEC codewords not correctable (frames lost)",
      .action = "Clean or replace the optic/cable; check the FEC mode on both ends", .basis = kFec},
     {.counters = "rx_crc_errors_phy rx_symbol_err_phy rx_pcs_symbol_err_phy rx_fcs_err_frames "

@@ -41,6 +41,7 @@ expect 021 lspci fabdiag.check/1
 expect 022 ethtool-s fabdiag.counters/1
 expect 023 ethtool-m fabdiag.counters/1
 expect 025 rdma-statistic fabdiag.counters/1
+expect 031 ethtool-m fabdiag.counters/1
 expect 036 ethtool-fec fabdiag.counters/1
 expect 037 nvidia-smi-nvlink fabdiag.gpulinks/1
 expect 038 dcgmi fabdiag.dcgmi/1
@@ -50,6 +51,10 @@ expect 046 nccl-log fabdiag.nccllog/1
 expect 047 nccl-ras fabdiag.ncclras/1
 expect 050 nccl-inspector fabdiag.ncclinspector/1
 expect 067 pytorch-watchdog fabdiag.torchwatchdog/1
+expect 052 iblinkinfo fabdiag.iblinks/1
+expect 056 sonic-pfc-counters fabdiag.pfc/1
+expect 061 lldpctl fabdiag.lldp/1
+expect 065 perftest fabdiag.perftest/1
 expect 070 xid fabdiag.xid/1
 
 # Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.

@@ -38,6 +38,17 @@ expect 2 "013-ibstat[^:]*:1: expected \`nvidia-smi nvlink\` output, but this is 
 expect 2 "013-ibstat[^:]*:1: expected dcgmi output, but this is ibstat output" import dcgmi "$ibstat"
 expect 2 "013-ibstat[^:]*:1: expected a kernel log" import xid "$ibstat"
 expect 2 "binary-junk.bin:1: expected a kernel log.*NUL bytes" import xid "$f/import/binary-junk.bin"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected iblinkinfo output, but this is ibstat output" \
+  import iblinkinfo "$ibstat"
+expect 2 "binary-junk.bin:1: expected iblinkinfo output .*found none" import iblinkinfo "$f/import/binary-junk.bin"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected SONiC \`show pfc counters\` output, but this is ibstat output" \
+  import sonic-pfc-counters "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected lldpctl output, but this is ibstat output" \
+  import lldpctl "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected perftest output, but this is ibstat output" \
+  import perftest "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected a list of pairs .*, but this is ibstat output" \
+  import pairs "$ibstat"
 
 # A cut section: exit 4, the section under errors[].
 "$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --format json >"$t/cut.json" 2>/dev/null

@@ -1,0 +1,57 @@
+// `fabdiag import perftest FILE`: perftest output -> one fabdiag.perftest/1 envelope (the test's
+// settings and its result rows; import/perftest.h, docs/fabric.md#perftest).
+#include "cmd/import_reader_input.h"
+#include "cmd/import_readers.h"
+#include "core/repeats.h"
+#include "import/perftest.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+std::string number(double v) {
+  std::string s = std::to_string(v);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+Section result_section(const PerftestImport& imp) {
+  Section s;
+  s.title = imp.test.empty() ? "perftest" : imp.test;
+  for (const auto& [k, v] : imp.settings) s.fields.emplace_back(k, v);
+  Table t;
+  for (size_t i = 0; i < imp.columns.size(); ++i)
+    t.columns.push_back(imp.units[i].empty() ? imp.columns[i] : imp.columns[i] + " [" + imp.units[i] + "]");
+  t.align.assign(t.columns.size(), Align::kRight);
+  for (const auto& r : imp.rows) {
+    std::vector<std::string> row = {std::to_string(r.bytes), std::to_string(r.iterations)};
+    for (const auto& kv : r.values) row.push_back(number(kv.second));
+    t.rows.push_back(std::move(row));
+  }
+  s.tables.push_back(std::move(t));
+  return s;
+}
+
+}  // namespace
+
+Result<ImportOutput> read_perftest(const ImportFileOptions& o) {
+  auto lines = open_reader_input(o.file, ToolText::kPerftest);
+  if (!lines) return lines.error();
+  auto imp = import_perftest(**lines, o.file, ReadLimits{o.max_findings});
+  if (!imp) return imp.error();
+
+  ImportOutput out;
+  out.env = make_envelope("fabdiag.perftest/1");
+  out.env.params = {{"importer", "perftest"}, {"file", o.file}};
+  out.env.data = perftest_data(*imp);
+  out.env.findings = perftest_findings(*imp);
+  out.env.errors = imp->gaps;
+  cap_findings(out.env.findings, o.max_findings);
+  cap_errors(out.env.errors, o.max_findings);
+  out.doc.title = "fabdiag import perftest " + o.file;
+  out.doc.sections.push_back(result_section(*imp));
+  return out;
+}
+
+}  // namespace fabdiag::cmd

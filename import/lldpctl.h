@@ -1,0 +1,91 @@
+// Import of lldpd's `lldpctl` / `lldpcli show neighbors` output, JSON (`-f json`) or plain text:
+// per local port the LLDP neighbour (switch chassis and system name, its port id and
+// description, TTL, maximum frame size, autonegotiated MAU type, VLAN). The neighbours are the
+// cabling facts a fabric topology is built from (which host port goes to which leaf port,
+// which leaf to which spine). docs/fabric.md#lldpctl.
+//
+// JSON (lldpd >= 0.9): {"lldp": {"interface": [{"eth0": {...}}, ...]}}; with one interface
+// "interface" is an object {"eth0": {...}}; "chassis" is {"<sysname>": {...}}, or the chassis
+// itself when the neighbour sent no system name; "vlan", "capability", "mgmt-ip" are an object
+// or an array. Text: "Interface:    eth0, via: LLDP, RID: 1, Time: ..." blocks with
+// "ChassisID:", "SysName:", "PortID:", "PortDescr:", "TTL:", "MFS:", "MAU oper type:", "VLAN:".
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/finding.h"
+#include "core/line_source.h"
+#include "core/result.h"
+#include "import/input_reader.h"
+
+namespace fabdiag {
+
+/// The neighbour lldpd heard on one local port.
+struct LldpNeighbor {
+  std::string local_port;        ///< The host's (or switch's) own port: "ens14f0np0".
+  std::string via;               ///< "LLDP", "CDPv2", ...
+  std::string age;               ///< "55 days, 00:25:58" (JSON "age", text "Time:").
+  std::string chassis_id_type;   ///< "mac", "local", "ip", ...
+  std::string chassis_id;        ///< "00:00:00:00:00:01".
+  std::string sysname;           ///< "switch01"; empty when the neighbour sent none.
+  std::string sysdescr;          ///< "H3C Comware S6825-54HF".
+  std::vector<std::string> mgmt_ips;
+  std::vector<std::string> capabilities;  ///< Enabled capabilities: "Bridge", "Router".
+  std::string port_id_type;      ///< "ifname", "mac", "local".
+  std::string port_id;           ///< The neighbour's port: "Twenty-FiveGigE1/0/16".
+  std::string port_descr;        ///< Operator text on the neighbour's port: "SDN_LAGG".
+  std::optional<int> ttl_s;      ///< Seconds the announcement is kept.
+  std::optional<int> mfs;        ///< Maximum frame size the neighbour's port announces, bytes.
+  std::optional<bool> autoneg_supported, autoneg_enabled;
+  std::string mau_oper_type;     ///< "25GbaseSR - 25GBASE-R PCS/PMA over multimode fiber".
+  std::optional<double> speed_gbps;  ///< From the MAU type, else from the port name ("FourHundredGigE" -> 400).
+  std::string speed_from;        ///< "mau" or "port name"; empty when unknown.
+  std::vector<int> vlans;        ///< VLAN ids announced.
+  std::optional<int> pvid;       ///< The port VLAN id (a VLAN marked pvid).
+  size_t line = 0;               ///< Line of the block (text) or 0 (JSON).
+};
+
+/// What an lldpctl output says.
+struct LldpImport {
+  std::string source;
+  std::string format;                   ///< "json" or "text".
+  std::vector<LldpNeighbor> neighbors;  ///< In the order listed.
+  std::vector<Error> gaps;              ///< Unreadable blocks, a cut last line.
+};
+
+/// The link speed a MAU type or a switch port name implies, Gb/s: "25GbaseSR - ..." -> 25,
+/// "10GigBaseCX4" -> 10, "1000BaseTFD" -> 1, "FourHundredGigE1/0/98" -> 400,
+/// "Twenty-FiveGigE1/0/16" -> 25, "HundredGigE1/0/1" -> 100; nullopt when neither says.
+std::optional<double> lldp_speed_of_mau(std::string_view mau);
+std::optional<double> lldp_speed_of_port_name(std::string_view port);
+
+/// Reads lldpctl output, JSON when the first non-blank character is '{', else text (streamed
+/// for text; JSON is held whole, at most 64 MiB). Errors: kParse naming SOURCE:LINE when it is
+/// neither (no "lldp" object, no "Interface:" block), or the JSON does not parse (a cut file).
+Result<LldpImport> import_lldpctl(LineSource& lines, const std::string& source, const ReadLimits& limits);
+
+/// The JSON form alone (`lldpctl -f json`), whole in `text`. Errors: kParse naming SOURCE
+/// when it does not parse (with the byte where it stopped) or holds no "lldp" object.
+Result<LldpImport> parse_lldpctl_json(const std::string& text, const std::string& source);
+
+/// The same over a text held in memory.
+Result<LldpImport> import_lldpctl(std::string_view text, const std::string& source);
+
+/// Findings (docs/fabric.md#lldpctl-findings): lldp_same_neighbor_port (warn: two local ports
+/// see the same neighbour chassis and port: a loop or a cabling mistake), lldp_mfs_below_jumbo
+/// (info: the neighbour's port announces a frame size under 9000 bytes; jumbo MTUs will not pass).
+/// Port descriptions are operator text and never a finding.
+std::vector<Finding> lldpctl_findings(const LldpImport& imp);
+
+/// The envelope data: {format, neighbors: [{local_port, chassis: {id_type, id, sysname, descr,
+/// mgmt_ips, capabilities}, port: {id_type, id, descr, ttl_s, mfs, autoneg, mau_oper_type},
+/// speed_gbps, speed_from, vlans, pvid, age, via}], summary: {neighbors, switches}}.
+nlohmann::json lldpctl_data(const LldpImport& imp);
+
+}  // namespace fabdiag

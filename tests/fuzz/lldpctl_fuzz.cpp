@@ -1,0 +1,26 @@
+// libFuzzer target: `lldpctl` text or JSON as `fabdiag import lldpctl FILE` reads it:
+// import_lldpctl() over lines, then the findings and the JSON data of the envelope.
+#include <nlohmann/json.hpp>
+
+#include "core/envelope.h"
+#include "core/line_source.h"
+#include "import/lldpctl.h"
+#include "report/render.h"
+#include "tests/fuzz/fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace fabdiag;
+  auto lines = text_line_source(std::string(fuzz::as_text(data, size)));
+  auto imp = import_lldpctl(*lines, "fuzz-input", ReadLimits{});
+  if (!imp) {
+    fuzz::render(nlohmann::json(imp.error()));
+    return 0;
+  }
+  Envelope env;
+  env.schema = "fabdiag.lldp/1";
+  env.data = lldpctl_data(*imp);
+  env.findings = lldpctl_findings(*imp);
+  env.errors = imp->gaps;
+  fuzz::render(nlohmann::json::parse(render_json(env)));
+  return 0;
+}

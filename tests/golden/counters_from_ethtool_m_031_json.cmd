@@ -1,0 +1,1 @@
+counters --from tests/fixtures/cases/031-ethtool-m-sfp-10g-lr-rx-minus40dbm-loss-of-light.input.txt --format json

@@ -1,0 +1,1 @@
+import iblinkinfo tests/fixtures/iblinkinfo/cut-last-line.txt --format json

@@ -1,0 +1,1 @@
+import iblinkinfo tests/fixtures/iblinkinfo/healthy-edr-leaf.txt --format table

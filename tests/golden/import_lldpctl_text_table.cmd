@@ -1,0 +1,1 @@
+import lldpctl tests/fixtures/lldpctl/text-mgmt-and-spine.txt --format table

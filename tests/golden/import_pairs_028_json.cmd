@@ -1,0 +1,1 @@
+import pairs tests/fixtures/cases/028-pairwise-busbw-one-slow-node.input.txt --format json
