@@ -10,8 +10,10 @@
 #include "cmd/commands.h"
 #include "cmd/import_any.h"
 #include "cmd/import_archive.h"
+#include "cmd/import_inputs.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
+#include "core/repeats.h"
 #include "core/line_source.h"
 #include "triage/hostfile.h"
 
@@ -78,60 +80,9 @@ struct PlacedFile {
   std::string how;                     ///< "--as", or the evidence: "line 3: \"CA 'mlx5_0'\"".
   std::string why;                     ///< Why it could not be placed or read.
   std::string host_hint;               ///< DIR/<host>/... names the host.
+  const FormatRoute* also = nullptr;   ///< A second reader for the same file (NCCL lines in nccl-tests output).
+  std::string also_how;
 };
-
-// An expanded argument: the file and the host its path names below a directory argument.
-struct FoundFile {
-  std::string path;
-  std::string host_hint;
-};
-
-// The first directory below `top` on the way to `file`, when it is a host name.
-std::string host_below(const fs::path& top, const fs::path& file) {
-  fs::path rel = file.lexically_relative(top);
-  auto it = rel.begin();
-  if (it == rel.end() || std::next(it) == rel.end()) return "";  // directly in `top`
-  std::string first = it->string();
-  return triage::is_valid_hostname(first) ? first : "";
-}
-
-// FILE and DIR arguments -> files, a directory walked in name order (regular files only; links
-// are not followed out of it). Errors: a path that does not exist.
-Result<std::vector<FoundFile>> expand_paths(const std::vector<std::string>& args) {
-  std::vector<FoundFile> files;
-  for (const auto& a : args) {
-    std::error_code ec;
-    if (a == "-" || fs::is_regular_file(a, ec)) {
-      files.push_back({a, ""});
-      continue;
-    }
-    if (!fs::is_directory(a, ec)) {
-      if (!fs::exists(a, ec)) return make_error(ErrorCode::kNotFound, "no such file or directory", a);
-      files.push_back({a, ""});  // a FIFO or device: read as it is, the reader says what it finds
-      continue;
-    }
-    std::vector<std::string> found;
-    fs::recursive_directory_iterator it(a, fs::directory_options::skip_permission_denied, ec), end;
-    if (ec) return make_error(ErrorCode::kPermission, ec.message(), a);
-    for (; it != end; it.increment(ec)) {
-      if (ec) return make_error(ErrorCode::kIo, ec.message(), a);
-      if (it->is_regular_file(ec) && !it->is_symlink(ec)) found.push_back(it->path().string());
-    }
-    std::sort(found.begin(), found.end());
-    for (auto& f : found) files.push_back({f, host_below(a, f)});
-  }
-  return files;
-}
-
-// `dir`, or its only entry when that is a folder ("collect/" at the top of an archive).
-std::string single_top_folder(const std::string& dir) {
-  std::error_code ec;
-  fs::directory_iterator it(dir, ec), end;
-  if (ec || it == end) return dir;
-  fs::path only = it->path();
-  bool is_dir = it->is_directory(ec) && !it->is_symlink(ec);
-  return is_dir && ++it == end ? only.string() : dir;
-}
 
 PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
   PlacedFile p;
@@ -139,10 +90,6 @@ PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
   if (forced) {
     p.route = forced;
     p.how = "--as " + forced->name;
-    return p;
-  }
-  if (path == "-") {
-    p.why = "stdin cannot be detected and then read again: give --as FORMAT";
     return p;
   }
   auto opened = open_input_lines(path);
@@ -164,6 +111,14 @@ PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
     return p;
   }
   p.how = "line " + std::to_string(ev.line) + ": " + ev.text;
+  // nccl-tests run with NCCL_DEBUG=INFO: the NCCL lines are a log of their own, read too.
+  if (ev.tool == ToolText::kNcclTests)
+    for (size_t i = 0; i < lines.head().size(); ++i)
+      if (marker_of_line(lines.head()[i]) == ToolText::kNcclLog) {
+        p.also = route_of(ToolText::kNcclLog);
+        p.also_how = "NCCL log lines too: line " + std::to_string(i + 1) + ": " + quote_line(lines.head()[i]);
+        break;
+      }
   return p;
 }
 
@@ -192,6 +147,19 @@ void read_group(const GlobalOptions& g, const ImportAnyOptions& o, Route route,
       rc = check_output(g, c, part.out);
     }
     if (rc) {
+      // One file the group's reader refused must not cost the others: read them one by one
+      // to find it, then the rest together.
+      if (group.size() > 1) {
+        std::vector<PlacedFile*> good;
+        for (auto* f : group) {
+          std::vector<PlacedFile*> one = {f};
+          std::vector<Part> scratch;
+          read_group(g, o, route, one, scratch);
+          if (f->why.empty()) good.push_back(f);
+        }
+        if (!good.empty() && good.size() < group.size()) read_group(g, o, route, good, parts);
+        return;
+      }
       for (auto* f : group) f->why = "not read (the error above)";
       return;
     }
@@ -275,29 +243,35 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
     print_error("--as '" + o.as + "': expected one of " + format_names());
     return kExitUsage;
   }
-  // Archives are extracted first and walked as directories (a single top folder is the top).
-  std::vector<std::unique_ptr<ExtractedArchive>> archives;
-  std::vector<std::string> args;
-  for (const auto& a : o.paths) {
-    if (!is_archive_path(a)) {
-      args.push_back(a);
-      continue;
+  auto inputs = collect_inputs(o.paths);
+  if (!inputs) {
+    if (inputs.error().code == ErrorCode::kInterrupted) {
+      print_error(inputs.error().to_string());
+      return kExitInterrupted;
     }
-    auto x = ExtractedArchive::extract(a);
-    if (!x) return fail_input(x.error());
-    args.push_back(single_top_folder((*x)->dir()));
-    archives.push_back(std::move(*x));
+    return fail_input(inputs.error());
   }
-  auto paths = expand_paths(args);
-  if (!paths) return fail_input(paths.error());
-  if (paths->empty()) {
+  if (inputs->files.empty()) {
     print_error("no files under " + o.paths.front());
     return kExitUsage;
   }
   std::vector<PlacedFile> files;
-  for (const auto& p : *paths) {
-    files.push_back(place_file(p.path, forced));
-    files.back().host_hint = p.host_hint;
+  for (const auto& in : inputs->files) {
+    if (!in.skipped.empty()) {
+      PlacedFile skipped;
+      skipped.path = in.path;
+      skipped.why = in.skipped;
+      files.push_back(std::move(skipped));
+      continue;
+    }
+    files.push_back(place_file(in.path, forced));
+    files.back().host_hint = in.host_hint;
+    if (files.back().also) {
+      PlacedFile second = files.back();
+      second.route = second.also;
+      second.how = second.also_how;
+      files.push_back(std::move(second));
+    }
   }
   std::map<Route, std::vector<PlacedFile*>> groups;
   for (auto& f : files)
@@ -305,9 +279,13 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
   for (auto& [route, group] : groups) read_group(g, o, route, group, pile.parts);
   for (const auto& f : files)
     pile.files.push_back({f.path, f.route && f.why.empty() ? f.route->name : "", f.how, f.why, f.host_hint});
-  for (const auto& a : archives) name_archive_members(pile, *a);
+  for (const auto& a : inputs->archives) name_archive_members(pile, *a);
+  size_t not_read = 0;
   for (const auto& f : pile.files)
-    if (!f.why.empty()) print_error(f.path + ": " + f.why);
+    if (!f.why.empty() && (o.max_findings == 0 || ++not_read <= o.max_findings)) print_error(f.path + ": " + f.why);
+  if (o.max_findings && not_read > o.max_findings)
+    print_error("... and " + std::to_string(not_read - o.max_findings) + " more files not read (--max-findings " +
+                std::to_string(o.max_findings) + ")");
   if (pile.parts.empty()) return kExitUsage;  // nothing could be read: each file said why
   return std::nullopt;
 }
@@ -324,6 +302,7 @@ int run_import_any(const GlobalOptions& g, const ImportAnyOptions& o) {
   joined.env.params = {{"importer", "auto"}, {"files", pile_files_json(pile.files)}};
   for (const auto& f : pile.files)
     if (!f.why.empty()) joined.env.errors.push_back(make_error(ErrorCode::kParse, f.why, f.path));
+  cap_errors(joined.env.errors, o.max_findings);  // thousands of unreadable files: summarised (core/repeats.h)
   return emit(g, joined.env, joined.doc);
 }
 

@@ -1,6 +1,12 @@
 #include "cmd/import_archive.h"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <optional>
 
 #include <cstdlib>
 #include <filesystem>
@@ -80,6 +86,11 @@ Result<std::unique_ptr<ExtractedArchive>> ExtractedArchive::extract(const std::s
     if (e.code == ErrorCode::kNotFound) e = make_error(ErrorCode::kUnavailable, "tar is not installed", archive);
     return e;
   }
+  if (r->interrupted_by)
+    return make_error(ErrorCode::kInterrupted,
+                      std::string("interrupted by ") + (r->interrupted_by == SIGINT ? "SIGINT" : "SIGTERM") +
+                          " while tar extracted it",
+                      archive);
   if (r->exit_code != 0) {
     auto lines = split(trim(r->stderr_tail), '\n');
     return make_error(ErrorCode::kParse,
@@ -90,13 +101,49 @@ Result<std::unique_ptr<ExtractedArchive>> ExtractedArchive::extract(const std::s
   return a;
 }
 
+Result<std::unique_ptr<ExtractedArchive>> ExtractedArchive::spool(const std::string& name) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/fabdiag-import-XXXXXX";
+  if (!mkdtemp(pattern.data())) return make_error(ErrorCode::kIo, "cannot create a temporary directory", pattern);
+  std::unique_ptr<ExtractedArchive> a(new ExtractedArchive(name, pattern));
+  a->from_ = a->dir_ + "/input";
+  a->to_ = name;
+  int in = name == "-" ? STDIN_FILENO : ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return make_error(ErrorCode::kIo, std::strerror(errno), name);
+  int out = ::open(a->from_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (out < 0) {
+    if (in != STDIN_FILENO) ::close(in);
+    return make_error(ErrorCode::kIo, std::strerror(errno), a->from_);
+  }
+  char buf[1 << 16];
+  std::optional<Error> failed;
+  for (;;) {
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) failed = make_error(ErrorCode::kIo, std::strerror(errno), name);
+    if (n <= 0) break;
+    for (ssize_t done = 0; done < n && !failed;) {
+      ssize_t w = ::write(out, buf + done, static_cast<size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) failed = make_error(ErrorCode::kIo, std::string("copying it aside: ") + std::strerror(errno), name);
+      else done += w;
+    }
+    if (failed) break;
+  }
+  if (in != STDIN_FILENO) ::close(in);
+  if (::close(out) != 0 && !failed) failed = make_error(ErrorCode::kIo, std::strerror(errno), a->from_);
+  if (failed) return *failed;
+  return a;
+}
+
 ExtractedArchive::~ExtractedArchive() {
   std::error_code ec;
   std::filesystem::remove_all(dir_, ec);
 }
 
 void name_archive_members(Pile& pile, const ExtractedArchive& a) {
-  const std::string from = a.dir() + "/", to = a.archive() + ":";
+  const std::string& from = a.from();
+  const std::string& to = a.to();
   for (auto& f : pile.files) {
     replace_all(f.path, from, to);
     replace_all(f.why, from, to);

@@ -2,55 +2,96 @@
 // file is read as `fabdiag import` reads it; each finding is given the host it concerns (its
 // subject, else the DIR/<host>/ its file sits under); triage/offline.h joins them per host into
 // systemic causes, suspects with their evidence chain, fabric findings and cleared hosts.
+#include <filesystem>
 #include <map>
 #include <set>
 
 #include "cmd/commands.h"
 #include "cmd/import_any.h"
 #include "core/exit_codes.h"
+#include "core/repeats.h"
 #include "triage/offline.h"
 
 namespace fabdiag::cmd {
 
 namespace {
 
-// The host of the file `source` names ("DIR/node05/syslog.txt:1..15 (6 lines)" -> node05).
-std::string host_of_source(const std::string& source, const std::map<std::string, std::string>& host_of_file) {
-  for (const auto& [file, host] : host_of_file)
-    if (source.compare(0, file.size(), file) == 0 && (source.size() == file.size() || source[file.size()] == ':' ||
-                                                      source[file.size()] == ' '))
-      return host;
+// Outputs taken on a switch or of the whole fabric: their findings name switch ports, never the
+// host whose folder they were collected in.
+bool is_fabric_format(const std::string& format) {
+  return format == "ibqueryerrors" || format == "iblinkinfo" || format == "sonic-pfc-counters" || format == "lldpctl";
+}
+
+// The file of the pile that `source` names ("DIR/node05/syslog.txt:1..15 (6 lines)"), or "".
+std::string file_of_source(const std::string& source, const std::vector<PileFile>& files) {
+  for (const auto& f : files)
+    if (source.compare(0, f.path.size(), f.path) == 0 &&
+        (source.size() == f.path.size() || source[f.path.size()] == ':' || source[f.path.size()] == ' '))
+      return f.path;
   return "";
 }
 
+// node03.cluster.local and node03 are one host: the short name wins when both are seen.
+std::map<std::string, std::string> short_names(const std::set<std::string>& names) {
+  std::map<std::string, std::string> out;
+  for (const auto& n : names) {
+    size_t dot = n.find('.');
+    if (dot != std::string::npos && names.count(n.substr(0, dot))) out[n] = n.substr(0, dot);
+  }
+  return out;
+}
+
+// What hosted_findings() found: the findings with their hosts, the hosts with data, and the
+// hosts whose files could not be read at all.
+struct Hosted {
+  std::vector<triage::HostedFinding> findings;
+  std::vector<std::string> hosts;
+  std::vector<std::string> unread;
+};
+
 // Each finding of the pile and its host: its subject's host, else the host of the file its
-// evidence was read from, else the host of the part's only file.
-std::vector<triage::HostedFinding> hosted_findings(const Pile& pile, std::vector<std::string>& hosts) {
+// evidence was read from (its DIR/<host>/), else "(host of FILE)" for a host-local finding of a
+// file no folder names; switch-port findings keep no host (fabric).
+Hosted hosted_findings(const Pile& pile) {
   // A file's DIR/<host>/ names its host only when its content names none (an NCCL log names
-  // the hosts of its lines; a collection's job/ folder is not a host).
-  std::set<std::string> self_named;
-  std::set<std::string> known;
+  // the hosts of its lines; a collection's job/ folder is not a host) and it is not a switch's.
+  std::set<std::string> self_named, names;
+  std::map<std::string, const PileFile*> by_path;
+  for (const auto& f : pile.files) by_path[f.path] = &f;
   for (const auto& p : pile.parts) {
-    for (const auto& h : p.out.env.hosts) known.insert(h);
+    for (const auto& h : p.out.env.hosts) names.insert(h);
     if (!p.out.env.hosts.empty()) self_named.insert(p.files.begin(), p.files.end());
   }
-  std::map<std::string, std::string> host_of_file;
   for (const auto& f : pile.files)
-    if (!f.host_hint.empty() && !f.format.empty() && !self_named.count(f.path)) {
-      host_of_file[f.path] = f.host_hint;
-      known.insert(f.host_hint);
-    }
-  hosts.assign(known.begin(), known.end());
-  std::vector<triage::HostedFinding> out;
+    if (!f.host_hint.empty()) names.insert(f.host_hint);
+  const auto alias = short_names(names);
+  auto canonical = [&alias](const std::string& h) { auto it = alias.find(h); return it == alias.end() ? h : it->second; };
+  std::map<std::string, std::string> host_of_file;
+  std::set<std::string> known, hinted_unread;
+  for (const auto& p : pile.parts)
+    for (const auto& h : p.out.env.hosts) known.insert(canonical(h));
+  for (const auto& f : pile.files) {
+    if (f.host_hint.empty() || self_named.count(f.path) || is_fabric_format(f.format)) continue;
+    if (f.format.empty()) hinted_unread.insert(canonical(f.host_hint));
+    else host_of_file[f.path] = canonical(f.host_hint), known.insert(canonical(f.host_hint));
+  }
+  Hosted out;
+  out.hosts.assign(known.begin(), known.end());
+  for (const auto& h : hinted_unread)
+    if (!known.count(h)) out.unread.push_back(h);
   for (const auto& p : pile.parts) {
-    auto only = p.files.size() == 1 ? host_of_file.find(p.files[0]) : host_of_file.end();
-    std::string part_host = only != host_of_file.end() ? only->second : "";
     for (const auto& f : p.out.env.findings) {
-      std::string host = triage::host_of_subject(f.subject, hosts);
+      std::string host = canonical(triage::host_of_subject(f.subject, out.hosts));
+      std::string file;
       for (const auto& e : f.evidence)
-        if (host.empty()) host = host_of_source(e.source, host_of_file);
-      if (host.empty()) host = part_host;
-      out.push_back({f, host});
+        if (file.empty()) file = file_of_source(e.source, pile.files);
+      if (file.empty() && p.files.size() == 1) file = p.files[0];
+      const PileFile* pf = by_path.count(file) ? by_path[file] : nullptr;
+      const bool fabric = f.subject.find(';') != std::string::npos || (pf && is_fabric_format(pf->format));
+      if (host.empty() && host_of_file.count(file)) host = host_of_file[file];
+      if (host.empty() && !fabric && !file.empty())
+        host = "(host of " + std::filesystem::path(file).filename().string() + ")";
+      out.findings.push_back({f, host});
     }
   }
   return out;
@@ -87,10 +128,21 @@ nlohmann::json verdict_json(const triage::OfflineVerdict& v) {
                              {"hosts", c.hosts}, {"of_hosts", c.of_hosts}, {"message", c.message},
                              {"action", c.action}});
   d["fabric"] = v.fabric;
+  d["not_judged"] = nlohmann::json::array();
+  for (const auto& h : v.not_judged)
+    d["not_judged"].push_back({{"subject", h}, {"reason", "none of its files could be read"}});
   d["cleared"] = nlohmann::json::array();
   for (const auto& h : v.cleared)
     d["cleared"].push_back({{"subject", h}, {"reason", "nothing at warn or above in its files"}});
   return d;
+}
+
+// "node01, node02, node03 and 5 more".
+std::string host_list(const std::vector<std::string>& hosts) {
+  std::string out;
+  for (size_t i = 0; i < hosts.size() && i < 5; ++i) out += (i ? ", " : "") + hosts[i];
+  if (hosts.size() > 5) out += " and " + std::to_string(hosts.size() - 5) + " more";
+  return out;
 }
 
 Section verdict_section(const triage::OfflineVerdict& v) {
@@ -98,7 +150,8 @@ Section verdict_section(const triage::OfflineVerdict& v) {
   s.title = "verdict";
   for (const auto& c : v.systemic)
     s.lines.push_back("SYSTEMIC " + c.code + " on " + std::to_string(c.hosts.size()) + " of " +
-                      std::to_string(c.of_hosts) + " hosts (" + to_string(c.layer) + "): " + c.message +
+                      std::to_string(c.of_hosts) + " hosts (" + to_string(c.layer) + "; " + host_list(c.hosts) +
+                      "): " + c.message +
                       (c.action.empty() ? "" : "\n    -> " + c.action));
   for (const auto& sp : v.suspects) {
     s.lines.push_back("SUSPECT node " + sp.host + " (" + to_string(sp.severity) + "; evidence at " +
@@ -108,6 +161,7 @@ Section verdict_section(const triage::OfflineVerdict& v) {
   }
   for (const auto& f : v.fabric)
     s.lines.push_back("FABRIC " + f.subject + ": " + f.code + " (" + to_string(f.severity) + ")");
+  for (const auto& h : v.not_judged) s.lines.push_back("NOT JUDGED " + h + ": none of its files could be read");
   if (!v.cleared.empty()) {
     std::string list;
     for (const auto& h : v.cleared) list += (list.empty() ? "" : ", ") + h;
@@ -124,9 +178,9 @@ int run_triage_from(const GlobalOptions& g, const TriageOptions& o) {
   auto started = std::chrono::steady_clock::now();
   Pile pile;
   if (auto rc = read_pile(g, ImportAnyOptions{o.from, "", 200}, pile)) return *rc;
-  std::vector<std::string> hosts;
-  auto hosted = hosted_findings(pile, hosts);
-  triage::OfflineVerdict verdict = triage::judge_offline(hosted, hosts);
+  Hosted hosted = hosted_findings(pile);
+  triage::OfflineVerdict verdict = triage::judge_offline(hosted.findings, hosted.hosts);
+  verdict.not_judged = hosted.unread;
 
   Envelope env = make_envelope("fabdiag.triage/1");
   env.hosts = verdict.hosts;
@@ -145,6 +199,7 @@ int run_triage_from(const GlobalOptions& g, const TriageOptions& o) {
   }
   for (const auto& f : pile.files)
     if (!f.why.empty()) env.errors.push_back(make_error(ErrorCode::kParse, f.why, f.path));
+  cap_errors(env.errors, size_t{200});  // thousands of unreadable files: summarised (core/repeats.h)
   finish_envelope(env, started);
   return emit(g, env, doc);
 }

@@ -45,6 +45,7 @@ struct OfflineVerdict {
   std::vector<OfflineSuspect> suspects;    ///< Worst first: severity, then layers, then count.
   std::vector<Finding> fabric;             ///< Warn or worse findings that name no host (switch ports).
   std::vector<std::string> cleared;        ///< Hosts with data and nothing at warn or above.
+  std::vector<std::string> not_judged;     ///< Hosts named by folders whose files could not be read (set by the caller).
 };
 
 /// Joins `findings` into a verdict. `hosts` are the hosts with data (findings' hosts are added).
