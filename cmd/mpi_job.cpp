@@ -1,5 +1,9 @@
 #include "cmd/mpi_job.h"
 
+#include <pthread.h>
+
+#include <csignal>
+
 #include <algorithm>
 
 #include "core/environment.h"
@@ -14,8 +18,24 @@ std::optional<int> refuse_unavailable_backend(const std::string& backend) {
   return kExitMissingCapability;
 }
 
-std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
+Result<std::unique_ptr<perf::MpiSession>> open_mpi_shielded() {
+  // Ctrl-C reaches the whole process group, and without this the orted daemon that MPI_Init
+  // forks for a singleton dies of it, so MPI_Init fails and Open MPI exits(1) before the run's
+  // watcher can deliver the cut. With SIGINT/SIGTERM blocked in this thread while MPI starts,
+  // the daemon inherits the block (it ends when we do), and the signal goes to the watcher
+  // thread, started before, which delivers the partial result.
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, &old);
   auto s = perf::MpiSession::open();
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return s;
+}
+
+std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
+  auto s = open_mpi_shielded();
   if (!s) {
     print_error("cannot start MPI: " + s.error().to_string());
     return nullptr;

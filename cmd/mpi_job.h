@@ -19,6 +19,12 @@ std::optional<int> refuse_unavailable_backend(const std::string& backend);
 
 /// Opens MPI (perf::MpiSession::open). On failure prints the reason and returns nullptr; the
 /// caller exits with kExitMissingCapability.
+/// perf::MpiSession::open() with SIGINT and SIGTERM blocked in the calling thread while MPI
+/// starts: the orted daemon a singleton forks inherits the block, so a Ctrl-C during start-up
+/// reaches the run's stop watcher (a thread started before) instead of killing the daemon and
+/// failing MPI_Init. A signal that arrives with no watcher is delivered once MPI is up.
+Result<std::unique_ptr<perf::MpiSession>> open_mpi_shielded();
+
 std::unique_ptr<perf::MpiSession> open_mpi_or_report();
 
 /// The rank an MPI launcher gave this process before MPI starts (OMPI_COMM_WORLD_RANK,

@@ -115,7 +115,7 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
     run->publish(startup_state(base, "fabdiag triage", "every step of the walk"));
   };
   if (launcher_rank().value_or(0) == 0) start_watching();
-  auto session = perf::MpiSession::open();
+  auto session = open_mpi_shielded();
   if (!session.ok()) {
     print_error("cannot start MPI: " + session.error().to_string());
     return kExitMissingCapability;
