@@ -92,7 +92,8 @@ if [ $rc -ne 2 ] || ! grep -q "expected one of" "$t/err"; then echo "FAIL: --as 
 # members named ARCHIVE:member; triage --from over it names the node with evidence at two layers.
 mkdir -p "$t/tar/collect" && cp -r "$src/tests/fixtures/triage-from/." "$t/tar/collect/"
 tar -czf "$t/coll.tar.gz" -C "$t/tar" collect
-"$bin" triage --from "$t/coll.tar.gz" --format json >"$t/out" 2>"$t/err"
+mkdir -p "$t/tmp"
+TMPDIR="$t/tmp" "$bin" triage --from "$t/coll.tar.gz" --format json >"$t/out" 2>"$t/err"
 rc=$?
 got=$(python3 -c '
 import json, sys
@@ -101,7 +102,7 @@ s = d["data"]["suspects"][0]
 files = [f["file"] for f in d["params"]["files"]]
 print(s["hosts"][0], s["layers"], all(f.startswith(sys.argv[2] + ":collect/") for f in files), len(files))' "$t/out" "$t/coll.tar.gz")
 if [ $rc -ne 1 ] || [ "$got" != "gpu-node03 L0, L4 True 4" ]; then echo "FAIL: triage --from tar.gz: rc=$rc got '$got'"; fail=1; fi
-ls /tmp 2>/dev/null | grep -q '^fabdiag-import-' && { echo "FAIL: temporary extraction directory left behind"; fail=1; }
+[ -z "$(ls -A "$t/tmp")" ] || { echo "FAIL: temporary extraction directory left behind: $(ls "$t/tmp")"; fail=1; }
 echo junk >"$t/bad.tar.gz"
 "$bin" import "$t/bad.tar.gz" >/dev/null 2>"$t/err"
 rc=$?
