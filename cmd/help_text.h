@@ -57,6 +57,20 @@ inline constexpr const char* kCheckFooter =
       "recognized), 4 partial (something could not be read).";
 
 /// Footer of `fabdiag triage --help`.
+inline constexpr const char* kImportFooter =
+    "`fabdiag import FILE|DIR...` detects each file's tool from a marker line only that tool\n"
+    "prints (or most lines of its shape), reads counter outputs through `counters --from` and\n"
+    "host facts through `check --from`, and joins everything into one result: one verdict over\n"
+    "a pile of collected outputs. A file no reader claims is reported, never misread.\n"
+    "Exit codes: 0 ok, 1 a warn/error/critical finding, 2 nothing readable or a bad --as,\n"
+    "4 some files or parts could not be read (listed under errors).";
+
+inline constexpr const char* kImportNcclTestsFooter =
+    "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[];\n"
+    "past --max-findings tables, the rest -> data.tables_not_listed (busbw min/mean/max per size).\n"
+    "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
+    "result table, 4 some rows or tables could not be read (listed under errors).";
+
 inline constexpr const char* kTriageFooter =
       "Two ways to run it:\n"
       "  mpirun -np N --map-by node fabdiag triage        # inside your own MPI/Slurm job, one rank per node\n"

@@ -189,11 +189,7 @@ CLI::App* add_import_nccl_tests_command(CLI::App& import_cmd, ImportNcclTestsOpt
   sub->add_option("--collective", o.collective,
                   "Collective of tables the output does not name (all_reduce, alltoall, ...)");
   add_max_findings_flag(sub, o.max_findings);
-  sub->footer(
-      "One table -> data is its bench data; several tables (concatenated runs) -> data.tables[];\n"
-      "past --max-findings tables, the rest -> data.tables_not_listed (busbw min/mean/max per size).\n"
-      "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
-      "result table, 4 some rows or tables could not be read (listed under errors).");
+  sub->footer(kImportNcclTestsFooter);
   return sub;
 }
 
@@ -258,13 +254,7 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
                          "tool is detected, or forced with --as");
   import_cmd->add_option("--as", opts.import_any.as, "Read every FILE as this FORMAT (a subcommand name below)");
   add_max_findings_flag(import_cmd, opts.import_any.max_findings);
-  import_cmd->footer(
-      "`fabdiag import FILE|DIR...` detects each file's tool from a marker line only that tool\n"
-      "prints (or most lines of its shape), reads counter outputs through `counters --from` and\n"
-      "host facts through `check --from`, and joins everything into one result: one verdict over\n"
-      "a pile of collected outputs. A file no reader claims is reported, never misread.\n"
-      "Exit codes: 0 ok, 1 a warn/error/critical finding, 2 nothing readable or a bad --as,\n"
-      "4 some files or parts could not be read (listed under errors).");
+  import_cmd->footer(kImportFooter);
   cmds.import_nccl_tests = add_import_nccl_tests_command(*import_cmd, opts.import_nccl_tests);
   add_import_counters_commands(*import_cmd, opts.import_counters);
   cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);

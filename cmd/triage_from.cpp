@@ -10,6 +10,7 @@
 #include "cmd/import_any.h"
 #include "core/exit_codes.h"
 #include "core/repeats.h"
+#include "core/text.h"
 #include "triage/offline.h"
 
 namespace fabdiag::cmd {
@@ -139,10 +140,7 @@ nlohmann::json verdict_json(const triage::OfflineVerdict& v) {
 
 // "node01, node02, node03 and 5 more".
 std::string host_list(const std::vector<std::string>& hosts) {
-  std::string out;
-  for (size_t i = 0; i < hosts.size() && i < 5; ++i) out += (i ? ", " : "") + hosts[i];
-  if (hosts.size() > 5) out += " and " + std::to_string(hosts.size() - 5) + " more";
-  return out;
+  return join_first(hosts, 5, ", ", hosts.size() > 5 ? "and " + std::to_string(hosts.size() - 5) + " more" : "");
 }
 
 Section verdict_section(const triage::OfflineVerdict& v) {
@@ -163,9 +161,7 @@ Section verdict_section(const triage::OfflineVerdict& v) {
     s.lines.push_back("FABRIC " + f.subject + ": " + f.code + " (" + to_string(f.severity) + ")");
   for (const auto& h : v.not_judged) s.lines.push_back("NOT JUDGED " + h + ": none of its files could be read");
   if (!v.cleared.empty()) {
-    std::string list;
-    for (const auto& h : v.cleared) list += (list.empty() ? "" : ", ") + h;
-    s.lines.push_back("CLEARED " + list + ": nothing at warn or above in their files");
+    s.lines.push_back("CLEARED " + join(v.cleared) + ": nothing at warn or above in their files");
   }
   if (v.systemic.empty() && v.suspects.empty() && v.fabric.empty())
     s.lines.push_back("No fault found in the files read (see what each file was taken for above).");
