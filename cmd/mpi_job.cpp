@@ -2,12 +2,14 @@
 
 #include <pthread.h>
 
+#include <climits>
 #include <csignal>
 
 #include <algorithm>
 
 #include "core/environment.h"
 #include "core/exit_codes.h"
+#include "core/text.h"
 #include "perf/capabilities.h"
 
 namespace fabdiag::cmd {
@@ -46,11 +48,9 @@ std::unique_ptr<perf::MpiSession> open_mpi_or_report() {
 std::optional<int> launcher_rank() {
   for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
     if (auto v = process_environment().get_nonempty(var)) {
-      try {
-        return std::stoi(*v);
-      } catch (const std::exception&) {
-        return -1;  // set but not a number: a launched rank, not rank 0
-      }
+      auto rank = parse_i64(*v);
+      if (!rank || *rank < 0 || *rank > INT_MAX) return -1;  // set but not a rank: a launched rank, not rank 0
+      return static_cast<int>(*rank);
     }
   }
   return std::nullopt;

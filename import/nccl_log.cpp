@@ -217,10 +217,10 @@ std::optional<NcclGidEntry> gid_entry(std::string_view t) {
     if (std::count(tail.begin(), tail.end(), '.') == 3) {
       g.ipv4 = tail;
     } else if (tail.size() == 9 && tail[4] == ':' && low.find("0000:0000:0000:0000:0000:ffff") == 0) {
-      auto hex = tail.substr(0, 4) + tail.substr(5);
-      unsigned long v = std::stoul(hex, nullptr, 16);
-      g.ipv4 = std::to_string((v >> 24) & 255) + "." + std::to_string((v >> 16) & 255) + "." +
-               std::to_string((v >> 8) & 255) + "." + std::to_string(v & 255);
+      // Only eight hex digits make an IPv4 address; "ffff:zz12:3456" is left as the GID text.
+      if (auto v = parse_u64("0x" + tail.substr(0, 4) + tail.substr(5)))
+        g.ipv4 = std::to_string((*v >> 24) & 255) + "." + std::to_string((*v >> 16) & 255) + "." +
+                 std::to_string((*v >> 8) & 255) + "." + std::to_string(*v & 255);
     }
   }
   return g;

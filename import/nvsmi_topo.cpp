@@ -39,7 +39,10 @@ Relation parse_cell(const std::string& c) {
   else if (c == "PHB") r.pcie = PcieLevel::kPhb;
   else if (c == "NODE") r.pcie = PcieLevel::kNode;
   else if (c == "SYS" || c == "SOC") r.pcie = PcieLevel::kSys;
-  else if (starts_with(c, "NV") && all_digits(std::string_view(c).substr(2))) r.nvlink_links = std::stoi(c.substr(2));
+  else if (starts_with(c, "NV") && all_digits(std::string_view(c).substr(2))) {
+    // is_nvsmi_relation admits at most 3 digits (NV18 is the most a GPU pair has today).
+    if (auto n = parse_u64(std::string_view(c).substr(2)); n && *n <= 999) r.nvlink_links = static_cast<int>(*n);
+  }
   return r;  // "N/A": unknown
 }
 

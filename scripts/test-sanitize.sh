@@ -9,7 +9,9 @@
 #
 # Knobs (environment):
 #   FABDIAG_SANITIZE_BUILD_DIR  build folder (default: build-sanitize in the tree)
-#   FABDIAG_FUZZ_SECONDS        seconds each fuzz target runs (default 60; 0 skips fuzzing)
+#   FABDIAG_FUZZ_SECONDS        seconds each fuzz target runs at most (default 60; 0 skips fuzzing)
+#   FABDIAG_FUZZ_RUNS           inputs each fuzz target runs at most (default 30000; -1: no cap)
+#   FABDIAG_FUZZ_SEED           libFuzzer's -seed (default 1; 0 draws a new one each run)
 #   FABDIAG_FUZZ_JOBS           fuzz targets run at once (default: 2, at most the CPU count)
 #   FABDIAG_CTEST_JOBS          ctest -j (default 2; integration tests run alone anyway)
 #   FABDIAG_FUZZ_WORK           where corpora, logs and crash inputs go (default BUILD/fuzz-run)
@@ -18,10 +20,18 @@
 # a process whose exit code a test does not check), and on any fuzz crash, leak, timeout or
 # out-of-memory: it names the target and the path of the input that did it. A crashing input
 # becomes a regression test in tests/fuzz/regressions/<target>/ (ctest fuzz/regressions_*).
+#
+# The fixed seed and the run cap make the CI gate reproducible: the same tree mutates its
+# corpus the same way on every machine, so a crash CI finds is found again by the same command
+# here, and a tree that passed here does not fail CI on a lucky draw. Searching for new
+# crashes is a developer's job, with a fresh seed and a longer run:
+#   FABDIAG_FUZZ_SEED=0 FABDIAG_FUZZ_RUNS=-1 FABDIAG_FUZZ_SECONDS=600 scripts/test-sanitize.sh fuzz
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FABDIAG_SANITIZE_BUILD_DIR:-$root/build-sanitize}
 fuzz_seconds=${FABDIAG_FUZZ_SECONDS:-60}
+fuzz_runs=${FABDIAG_FUZZ_RUNS:-30000}
+fuzz_seed=${FABDIAG_FUZZ_SEED:-1}
 cpus=$(nproc)
 fuzz_jobs=${FABDIAG_FUZZ_JOBS:-$((cpus < 2 ? cpus : 2))}
 ctest_jobs=${FABDIAG_CTEST_JOBS:-2}
@@ -123,7 +133,7 @@ fuzz_one() {
   ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
-    "$build/tests/fuzz/fuzz_$name" -max_total_time="$(fuzz_time "$name")" -timeout=30 -rss_limit_mb=2048 \
+    "$build/tests/fuzz/fuzz_$name" -max_total_time="$(fuzz_time "$name")" -runs="$fuzz_runs" -seed="$fuzz_seed" -timeout=30 -rss_limit_mb=2048 \
     -max_len=131072 -print_final_stats=1 -artifact_prefix="$work/artifacts/$name/" \
     "$work/corpus/$name" "${seeds[@]}" >"$work/logs/$name.log" 2>&1 || rc=$?
   echo "$rc" >"$work/logs/$name.rc"

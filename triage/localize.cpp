@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/stats.h"
+#include "core/text.h"
 
 namespace fabdiag::triage {
 
@@ -465,9 +466,8 @@ std::string name_nodes(const std::string& text, const std::vector<std::string>& 
     if (close != std::string::npos) {
       std::string id = text.substr(i + 1, close - i - 1);
       if (!id.empty() && id.find_first_not_of("0123456789") == std::string::npos) {
-        size_t k = std::stoul(id);
-        if (k < hosts.size()) {
-          out += hosts[k];
+        if (auto k = parse_u64(id); k && *k < hosts.size()) {
+          out += hosts[*k];
           i = close;
           continue;
         }

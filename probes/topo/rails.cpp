@@ -140,7 +140,8 @@ std::vector<Finding> judge_rails(const Rails& rails, const TopologyReport& r, co
   std::vector<Finding> out;
   for (const auto& grp : rails.shared) {
     Finding f;
-    f.severity = Severity::kWarn;
+    // Sharing is a design choice unless the node has NICs that serve no GPU (judge_rails' doc).
+    f.severity = rails.far_nics.empty() ? Severity::kInfo : Severity::kWarn;
     f.layer = Layer::kPhysical;
     f.code = "nic_shared_by_gpus";
     std::vector<std::string> subjects;
@@ -152,7 +153,10 @@ std::vector<Finding> judge_rails(const Rails& rails, const TopologyReport& r, co
     f.message = (grp.nics.size() == 1 ? nics + " is the only GPU-local RDMA NIC of "
                                       : nics + " are the only GPU-local RDMA NICs of ") +
                 join_prose(grp.gpus) + " (" + to_string(grp.relation) + "): when these GPUs use the network at once each gets about " +
-                share + " of a NIC (topology, not a hardware fault)";
+                share + " of a NIC (topology, not a hardware fault" +
+                (rails.far_nics.empty() ? std::string(")")
+                                        : "; yet " + labels(r, rails.far_nics) + " serve" +
+                                              (rails.far_nics.size() == 1 ? "s" : "") + " no GPU)");
     f.evidence.push_back(Evidence::number("GPUs per local NIC",
                                           static_cast<double>(grp.gpus.size()) / static_cast<double>(grp.nics.size()),
                                           "GPUs/NIC", source)

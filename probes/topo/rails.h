@@ -53,7 +53,10 @@ struct Rails {
 Rails compute_rails(const TopologyReport& report);
 
 /// Findings (layer L4, topology, not hardware faults):
-///  - warn "nic_shared_by_gpus" per shared group (subject: its NICs);
+///  - "nic_shared_by_gpus" per shared group (subject: its NICs): info when every RDMA NIC of the
+///    node is GPU-local (fewer NICs than GPUs is a design choice, e.g. 8 GPUs on 4 NICs), warn
+///    when the node also has RDMA NICs close to no GPU (far_nics), which could have given the
+///    sharing GPUs a NIC of their own (mis-slotted, or NCCL may pick the far ones);
 ///  - warn "gpu_without_local_nic" per GPU whose best RDMA NIC is PHB or worse (no GDR by
 ///    default; traffic crosses the host bridge or the CPU interconnect);
 ///  - info "nic_far_from_gpus" per far NIC ("leave it out of NCCL_IB_HCA or confirm it is a

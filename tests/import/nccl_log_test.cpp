@@ -325,3 +325,19 @@ TEST_CASE("nccl log: past 65536 distinct hosts the rest are pooled and the gap s
   CHECK(imp->gaps[0].message.find("more than 65536 distinct hosts") != std::string::npos);
   CHECK(imp->gaps[0].source == "big.log:65537");
 }
+
+TEST_CASE("nccl log: a GID table entry with non-hex digits is kept as text, not an IPv4 address nor a crash") {
+  // The fuzzer's crash of 2026-12 (std::stoul threw on "zz00"): the same line with valid digits
+  // beside it reads as 192.0.2.6.
+  auto imp = read_text(
+      "gpu-node01:1:1 [0] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+      "hca_id:\tmlx5_0\n"
+      "\tGID[  3]:\t\t0000:0000:0000:0000:0000:ffff:zz00:0206, RoCE v2\n"
+      "\tGID[  4]:\t\t0000:0000:0000:0000:0000:ffff:c000:0206, RoCE v2\n");
+  REQUIRE(imp.gids.size() == 2);
+  CHECK(imp.gids[0].index == 3);
+  CHECK(imp.gids[0].gid == "0000:0000:0000:0000:0000:ffff:zz00:0206");
+  CHECK(imp.gids[0].ipv4.empty());
+  CHECK(imp.gids[1].ipv4 == "192.0.2.6");
+  CHECK(imp.gids[1].version == "v2");
+}

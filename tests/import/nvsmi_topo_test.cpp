@@ -162,3 +162,18 @@ TEST_CASE("import nvidia-smi topo: text without a matrix is a parse error") {
   CHECK_FALSE(is_nvsmi_relation("NVIDIA"));
   CHECK_FALSE(is_nvsmi_relation("24-31"));
 }
+
+TEST_CASE("import nvidia-smi topo: an NVLink count past 3 digits is no relation cell: the row is a gap, not a crash") {
+  auto t = parse_nvsmi_topo("\tGPU0\tGPU1\tGPU2\n"
+                            "GPU0\t X \tNV99999999999999999999\tNV18\n"
+                            "GPU1\tNV999\t X \tSYS\n"
+                            "GPU2\tNV18\tSYS\t X \n",
+                            "garbled.txt");
+  REQUIRE(t.ok());
+  REQUIRE_FALSE(t->gaps.empty());
+  CHECK(t->gaps[0].message.find("row GPU0 has 1 of 3 relation cells") == 0);
+  auto r = nvsmi_topo_to_report(*t, "garbled.txt");
+  CHECK(relation_code(r.matrix[1][0]) == "NV999");  // as printed; a row that parses is kept
+  CHECK(relation_code(r.matrix[2][0]) == "NV18");
+  CHECK(r.matrix[0][1].missing);
+}

@@ -91,7 +91,8 @@ TEST_CASE("rails: case 011 machine: two GPUs per PXB NIC, NIC3/NIC4 close to no 
                                              "info nic_far_from_gpus mlx5_3", "info nic_far_from_gpus mlx5_4"});
   CHECK(f[0].layer == Layer::kPhysical);
   CHECK(f[0].message.find("GPU0 and GPU1 (PXB)") != std::string::npos);
-  CHECK(f[0].message.find("not a hardware fault") != std::string::npos);
+  CHECK(f[0].message.find("not a hardware fault; yet NIC3 (mlx5_3) and NIC4 (mlx5_4) serve no GPU)") !=
+        std::string::npos);
   REQUIRE(f[0].evidence.size() == 3);
   CHECK(f[0].evidence[0].value == 2.0);
   CHECK(f[0].evidence[1].metric == "GPU0-NIC1 relation");
@@ -119,7 +120,8 @@ TEST_CASE("rails: GPUs whose best NIC is beyond PXB have no local NIC, 3 GPUs on
   CHECK(rails.shared[0].relation == PcieLevel::kPix);
   CHECK(rails.far_nics.empty());  // NIC0/NIC1 are PIX to GPU0-2
   auto f = judge_rails(rails, r, "test");
-  CHECK(codes(f) == std::vector<std::string>{"warn nic_shared_by_gpus mlx5_0, mlx5_1", "warn gpu_without_local_nic GPU3"});
+  // Every RDMA NIC is GPU-local: sharing is the design (info); GPU3's missing NIC is the warning.
+  CHECK(codes(f) == std::vector<std::string>{"info nic_shared_by_gpus mlx5_0, mlx5_1", "warn gpu_without_local_nic GPU3"});
   CHECK(f[0].message.find("each gets about 2/3 of a NIC") != std::string::npos);
   CHECK(f[1].message.find("NIC0 (mlx5_0) at NODE") != std::string::npos);
 }
@@ -152,4 +154,23 @@ TEST_CASE("rails_to_json: the case 011 machine") {
   CHECK(j["gpus"][2]["relation"] == "PXB");
   CHECK(j["shared"][1]["gpus"] == nlohmann::json({"GPU2", "GPU3"}));
   CHECK(j["rdma_nics"].size() == 6);
+}
+
+TEST_CASE("rails: 8 GPUs on 4 NICs, two per PIX NIC and no spare NIC, is the design: info only") {
+  std::vector<std::string> names = {"GPU0", "GPU1", "GPU2", "GPU3", "GPU4", "GPU5", "GPU6", "GPU7",
+                                    "NIC0", "NIC1", "NIC2", "NIC3"};
+  // GPU 2k and 2k+1 sit with NIC k under one PCIe switch; everything else is SYS.
+  auto group = [](size_t i) { return i < 8 ? i / 2 : i - 8; };
+  std::vector<std::vector<std::string>> m(12, std::vector<std::string>(12));
+  for (size_t i = 0; i < 12; ++i)
+    for (size_t j = 0; j < 12; ++j) m[i][j] = i == j ? "X" : group(i) == group(j) ? "PIX" : "SYS";
+  auto r = synthetic(names, m);
+  auto rails = compute_rails(r);
+  REQUIRE(rails.shared.size() == 4);
+  CHECK(rails.far_nics.empty());
+  CHECK(rails.gpus_without_local_nic.empty());
+  auto f = judge_rails(rails, r, "test");
+  CHECK(codes(f) == std::vector<std::string>{"info nic_shared_by_gpus mlx5_0", "info nic_shared_by_gpus mlx5_1",
+                                             "info nic_shared_by_gpus mlx5_2", "info nic_shared_by_gpus mlx5_3"});
+  CHECK(f[0].message.find("about 1/2 of a NIC (topology, not a hardware fault)") != std::string::npos);
 }

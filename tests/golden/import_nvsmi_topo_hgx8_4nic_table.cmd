@@ -1,0 +1,1 @@
+import nvidia-smi-topo tests/fixtures/nvidia-smi-topo/hgx8-4nic-tabs.txt --format table
