@@ -31,7 +31,8 @@ std::atomic<PartialRun*> g_watched{nullptr};
 
 }  // namespace
 
-// Ctrl-C during MPI_Init also kills the orted daemon MPI starts (it is in the same process
+// Ctrl-C during MPI_Init also kills the orted daemon a singleton MPI starts (only when the user
+// turned OMPI_MCA_ess_singleton_isolated off, see open_mpi_shielded; it is in the same process
 // group), and Open MPI then ends the process with exit(1) before the watcher thread has seen
 // the signal: this hook, run by exit(), delivers the cut first when a signal is pending.
 void PartialRun::deliver_at_exit() {
