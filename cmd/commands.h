@@ -66,6 +66,7 @@ struct ImportNcclTestsOptions {
   std::string file;        ///< nccl-tests output; "-" = stdin.
   std::string collective;  ///< Collective of tables the output does not name.
   size_t max_findings = 200;  ///< Tables, findings and errors of one kind listed; 0 = all.
+  std::optional<double> line_rate_gbit_per_s;  ///< --line-rate: one port's rate, Gb/s.
 };
 int run_import_nccl_tests(const GlobalOptions& g, const ImportNcclTestsOptions& o);
 /// run_import_nccl_tests() without printing. Errors: as fail_input() takes them (FILE

@@ -133,9 +133,10 @@ Result<ImportOutput> nccl_tests_output(const ImportNcclTestsOptions& o) {
   env = make_envelope("fabdiag.bench/1");
   env.hosts = baseline::nccl_tests_hosts(*imp);  // the nodes of the nccl-tests run, not this one
   env.params = {{"importer", "nccl-tests"}, {"file", o.file}, {"collective", o.collective}};
+  if (o.line_rate_gbit_per_s) env.params["line_rate_gbit_per_s"] = *o.line_rate_gbit_per_s;
   env.data = baseline::to_bench_envelope_data(*imp);
   env.findings = baseline::nccl_tests_findings(*imp, o.file);
-  for (auto& f : baseline::nccl_tests_link_findings(*imp, o.file)) env.findings.push_back(std::move(f));
+  for (auto& f : baseline::nccl_tests_link_findings(*imp, o.file, o.line_rate_gbit_per_s)) env.findings.push_back(std::move(f));
   for (auto& f : baseline::nccl_tests_setting_findings(*imp, o.file)) env.findings.push_back(std::move(f));
   env.errors = imp->gaps;
   cap_findings(env.findings, o.max_findings);

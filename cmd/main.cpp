@@ -176,18 +176,18 @@ void add_max_findings_flag(CLI::App* sub, size_t& max_findings) {
   sub->add_option("--max-findings", max_findings,
                   "List at most N findings of one code, N errors of one kind (and N nccl-tests tables); "
                   "the rest are summarised as \"... and K more like this\" (0 = list all)")
-      ->check(number_in(0, 1e9))
-      ->capture_default_str();
+      ->check(number_in(0, 1e9))->capture_default_str();
 }
 
 CLI::App* add_import_nccl_tests_command(CLI::App& import_cmd, ImportNcclTestsOptions& o) {
   auto* sub = import_cmd.add_subcommand(
       "nccl-tests",
       "nccl-tests output (all_reduce_perf, alltoall_perf, ...) -> fabdiag.bench/1 (GB/s -> bytes/s, us -> s)");
-  sub->add_option("FILE", o.file, "nccl-tests output, log noise allowed ('-' = stdin)")
-      ->required();
+  sub->add_option("FILE", o.file, "nccl-tests output, log noise allowed ('-' = stdin)")->required();
   sub->add_option("--collective", o.collective,
                   "Collective of tables the output does not name (all_reduce, alltoall, ...)");
+  sub->add_option("--line-rate", o.line_rate_gbit_per_s,
+                  "One port's rate in Gb/s (400 for NDR): busbw below 90% of it is a warning")->check(number_in(1, 1e6));
   add_max_findings_flag(sub, o.max_findings);
   sub->footer(kImportNcclTestsFooter);
   return sub;

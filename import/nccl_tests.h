@@ -209,12 +209,17 @@ std::vector<std::string> nccl_tests_hosts(const NcclTestsImport& import);
 /// older: major*1000 + minor*100 + patch); empty for a code that is neither.
 std::string nccl_version_of_code(int64_t code);
 
-/// Findings on bandwidth against the link of a known platform (import/nccl_tests_link.cpp):
-/// a warn `nccl_tests_busbw_below_link` (L1) when a table's ranks span several hosts whose
-/// GPUs are all of a platform with one known inter-host link (NVIDIA GB10, DGX Spark: one
-/// 200 Gb/s = 25 GB/s QSFP port) and its best busbw is below 90% of that rate; none for
-/// other platforms (the link rate is not in the output).
-std::vector<Finding> nccl_tests_link_findings(const NcclTestsImport& import, const std::string& source);
+/// Findings on bandwidth against the line rate (import/nccl_tests_context.cpp): a warn
+/// `nccl_tests_busbw_below_link` (L1) when a table's best busbw at sizes >= 64 MiB is below 90%
+/// of one port's rate, for the collectives whose busbw approaches a port's rate (all_reduce,
+/// all_gather, reduce_scatter, broadcast, reduce, sendrecv; not alltoall, whose ceiling is a
+/// share of the port when GPUs share NICs). The rate is, in order: `line_rate_gbit_per_s`
+/// (--line-rate); the platform's one inter-host link when every rank's GPU is of a known
+/// platform and the ranks span >= 2 hosts (NVIDIA GB10, DGX Spark: 200 Gb/s); else a 100 Gb/s
+/// floor, the slowest RDMA port of GPU fabrics. Never for a table whose ranks all ran on one
+/// host (the network is not involved). nccl-tests does not print the link rate.
+std::vector<Finding> nccl_tests_link_findings(const NcclTestsImport& import, const std::string& source,
+                                              std::optional<double> line_rate_gbit_per_s = std::nullopt);
 
 /// Findings on the command line of a table: an info `nccl_tests_transport_disabled` (L0) per
 /// NCCL_P2P_DISABLE, NCCL_SHM_DISABLE or NCCL_IB_DISABLE set to 1 (the busbw measured is that

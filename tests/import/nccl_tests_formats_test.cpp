@@ -148,12 +148,50 @@ TEST_CASE("GB10 variants: a healthy control has no warning, one host is not judg
     REQUIRE(imp.ok());
     CHECK(all_findings(*imp).empty());
   }
-  SUBCASE("H100 ranks: the link rate is not known, nothing is said") {
+  SUBCASE("H100 ranks: no platform rate, and 18.94 GB/s is above the 100 Gb/s floor: nothing is said") {
     std::string text = replace_all(gb10_run("18.94", "20.95"), "NVIDIA GB10", "NVIDIA H100 80GB HBM3");
     auto imp = parse_nccl_tests(text, "h100");
     REQUIRE(imp.ok());
     CHECK(imp->tables[0].ranks[0].gpu == "NVIDIA H100 80GB HBM3");
     CHECK(all_findings(*imp).empty());
+  }
+}
+
+TEST_CASE("line rate: --line-rate, else a 100 Gb/s floor, for multi-node bandwidth-bound tables of >= 64 MiB") {
+  const std::string h100 = replace_all(gb10_run("18.94", "20.95"), "NVIDIA GB10", "NVIDIA H100 80GB HBM3");
+  SUBCASE("--line-rate 400: 20.95 GB/s is 42% of 50 GB/s, a warning against the given rate") {
+    auto imp = parse_nccl_tests(h100, "h100");
+    REQUIRE(imp.ok());
+    auto fs = nccl_tests_link_findings(*imp, "in", 400.0);
+    REQUIRE(fs.size() == 1);
+    CHECK(fs[0].code == "nccl_tests_busbw_below_link");
+    CHECK(fs[0].severity == Severity::kWarn);
+    CHECK(fs[0].message.find("(42%)") != std::string::npos);
+    CHECK(fs[0].message.find("given with --line-rate") != std::string::npos);
+    CHECK(*fs[0].evidence[0].threshold == Approx(45e9));
+  }
+  SUBCASE("no rate and no ranks (case 001): 4.33 GB/s all_reduce is under the floor, alltoall not judged") {
+    auto imp = parse_nccl_tests(fixture("cases/001-nccltests-allreduce-alltoall-8node-ib.input.txt"), "001");
+    REQUIRE(imp.ok());
+    auto fs = nccl_tests_link_findings(*imp, "in");
+    REQUIRE(fs.size() == 1);
+    CHECK(fs[0].subject == "all_reduce");
+    CHECK(fs[0].message.find("4.33 GB/s out-of-place (35%)") != std::string::npos);
+    CHECK(fs[0].message.find("100 Gb/s, the slowest RDMA port") != std::string::npos);
+    CHECK(fs[0].message.find("ran on one node") != std::string::npos);  // no rank lines: hosts unknown
+    CHECK(*fs[0].evidence[0].threshold == Approx(11.25e9));
+  }
+  SUBCASE("a 25 GbE fabric told as such: 2.9 GB/s of 3.125 is 93%, nothing is said") {
+    std::string text = replace_all(replace_all(h100, "18.94", "2.80"), "20.95", "2.90");
+    auto imp = parse_nccl_tests(text, "25g");
+    REQUIRE(imp.ok());
+    CHECK(nccl_tests_link_findings(*imp, "in").size() == 1);  // under the 100 Gb/s floor
+    CHECK(nccl_tests_link_findings(*imp, "in", 25.0).empty());
+  }
+  SUBCASE("one host: NVLink or PCIe, not the network, even with --line-rate") {
+    auto imp = parse_nccl_tests(replace_all(replace_all(h100, "node02", "node01"), "18.94", "2.00"), "one");
+    REQUIRE(imp.ok());
+    CHECK(nccl_tests_link_findings(*imp, "in", 400.0).empty());
   }
 }
 
