@@ -9,6 +9,7 @@
 #include "cmd/error_document.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
+#include "core/text.h"
 
 namespace fabdiag::cmd {
 
@@ -32,7 +33,7 @@ Progress stderr_progress(const GlobalOptions& g) {
 }
 
 void print_error(const std::string& text) {
-  std::cerr << "fabdiag: error: " << text << std::endl;
+  std::cerr << "fabdiag: error: " << escape_controls(text) << std::endl;
   note_error(text);
 }
 

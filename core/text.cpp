@@ -46,13 +46,17 @@ bool ends_with(std::string_view s, std::string_view x) {
   return s.size() >= x.size() && s.substr(s.size() - x.size()) == x;
 }
 
-std::string escape_nonprintable(std::string_view s) {
+namespace {
+
+// `s` with each byte for which `keep` is false written as \xNN.
+template <typename Keep>
+std::string escape_bytes(std::string_view s, Keep keep) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
   for (char ch : s) {
     auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c < 0x7f) {
+    if (keep(c)) {
       out += ch;
       continue;
     }
@@ -61,6 +65,16 @@ std::string escape_nonprintable(std::string_view s) {
     out += kHex[c & 15];
   }
   return out;
+}
+
+}  // namespace
+
+std::string escape_nonprintable(std::string_view s) {
+  return escape_bytes(s, [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
+}
+
+std::string escape_controls(std::string_view s) {
+  return escape_bytes(s, [](unsigned char c) { return c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f); });
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {

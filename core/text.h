@@ -21,6 +21,10 @@ bool ends_with(std::string_view s, std::string_view suffix);
 /// `s` safe to print in a message: bytes other than printable ASCII (control characters, NUL,
 /// escape sequences, UTF-8) written as \xNN: "n\xe9ud" for the bytes 6e e9 75 64.
 std::string escape_nonprintable(std::string_view s);
+/// Text for a terminal: C0 control characters other than newline and tab (ESC, CR, BEL, NUL,
+/// ...) and DEL written as \xNN; UTF-8 and the rest kept. "a\x1b[2Jb" stays visible as text
+/// instead of clearing the screen: file names and log lines from a collection can hold anything.
+std::string escape_controls(std::string_view s);
 
 /// `items` with `sep` between them: {"a", "b", "c"} -> "a, b, c"; {} -> "".
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ");

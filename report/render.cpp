@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/run_cut.h"
+#include "core/text.h"
 #include "report/humanize.h"
 
 namespace fabdiag {
@@ -291,9 +292,11 @@ std::string render_json_line(const Envelope& env) { return dump_envelope(env, -1
 
 std::string render(Format format, const Envelope& env, const Document& doc) {
   switch (format) {
-    case Format::kTable: return render_table(env, doc);
+    // Input text (file names, log lines, device names) reaches these verbatim: no escape
+    // sequence of it gets to the terminal. JSON escapes control characters itself.
+    case Format::kTable: return escape_controls(render_table(env, doc));
     case Format::kJson: return render_json(env);
-    case Format::kMarkdown: return render_markdown(env, doc);
+    case Format::kMarkdown: return escape_controls(render_markdown(env, doc));
   }
   return render_json(env);
 }

@@ -107,5 +107,17 @@ echo junk >"$t/bad.tar.gz"
 "$bin" import "$t/bad.tar.gz" >/dev/null 2>"$t/err"
 rc=$?
 if [ $rc -ne 2 ] || ! grep -q "tar could not extract it" "$t/err"; then echo "FAIL: bad archive: rc=$rc $(cat "$t/err")"; fail=1; fi
+# A file name with terminal escape sequences (a collection can hold anything): the table and the
+# error name it with the control bytes as \xNN, never the raw ESC/BEL that would retitle or clear
+# the operator's terminal.
+mkdir "$t/esc"
+cp "$cases"/013-*.input.txt "$t/esc/$(printf 'ib\033]0;owned\007stat.txt')"
+printf 'hello\n' >"$t/esc/$(printf 'x\033[2J.txt')"
+"$bin" import --format table "$t/esc" >"$t/out" 2>"$t/err"
+rc=$?
+if [ $rc -ne 1 ] || grep -q $'\033' "$t/out" "$t/err" || ! grep -q 'ib\\x1b]0;owned\\x07stat.txt' "$t/out" ||
+   ! grep -q 'x\\x1b\[2J.txt' "$t/out"; then
+  echo "FAIL: escape sequences in file names: rc=$rc"; cat -v "$t/out" "$t/err" | head -20; fail=1
+fi
 [ $fail -eq 0 ] && echo "ok: import detection"
 exit $fail

@@ -77,3 +77,10 @@ TEST_CASE("escape_nonprintable writes every byte outside printable ASCII as \\xN
   CHECK(escape_nonprintable(std::string("a\0b\n\x7f", 5)) == "a\\x00b\\x0a\\x7f");
   CHECK(escape_nonprintable("") == "");
 }
+
+TEST_CASE("escape_controls keeps newlines, tabs and UTF-8, writes other control bytes as \\xNN") {
+  CHECK(escape_controls("GPU0\tNIC0\n  4.33 GB/s \xc2\xb5s") == "GPU0\tNIC0\n  4.33 GB/s \xc2\xb5s");
+  CHECK(escape_controls("evil\x1b]0;owned\x07.log") == "evil\\x1b]0;owned\\x07.log");
+  CHECK(escape_controls(std::string("a\0b\rc\x7f", 6)) == "a\\x00b\\x0dc\\x7f");
+  CHECK(escape_controls("") == "");
+}
