@@ -50,8 +50,9 @@ expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected perftest output, b
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected a list of pairs .*, but this is ibstat output" \
   import pairs "$ibstat"
 
-# A cut section: exit 4, the section under errors[].
-"$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --format json >"$t/cut.json" 2>/dev/null
+# A cut section: exit 4, the section under errors[] (--line-rate 10: the figures of case 001 are
+# fine for a 10 Gb/s link, so no finding's exit 1 comes before the gap's 4).
+"$bin" import nccl-tests "$f/nccl-tests/cut-after-section-header.txt" --line-rate 10 --format json >"$t/cut.json" 2>/dev/null
 rc=$?
 if [ "$rc" != 4 ] || ! grep -q 'holds no result table: NOT READ' "$t/cut.json" ||
    ! grep -q 'cut-after-section-header.txt:10' "$t/cut.json"; then
