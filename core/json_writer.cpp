@@ -1,7 +1,9 @@
 #include "core/json_writer.h"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +34,11 @@ unsigned JsonWriter::element_indent() const {
 }
 
 void JsonWriter::newline_indent(unsigned n) {
+  static constexpr char kBlanks[] = "\n                                                               ";
+  if (n + 1 < sizeof kBlanks) {  // one copy of a prefix, not a fill
+    out_.append(kBlanks, n + 1);
+    return;
+  }
   out_ += '\n';
   out_.append(n, ' ');
 }
@@ -85,18 +92,17 @@ void JsonWriter::key(std::string_view k) {
 void JsonWriter::escaped(std::string_view s) {
   // Printable ASCII other than '"' and '\\' is written as is by nlohmann too; anything else
   // (control characters, UTF-8, invalid bytes) goes through its serializer.
-  bool plain = true;
-  for (char c : s) {
+  const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
     auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
-      plain = false;
-      break;
-    }
-  }
+    return u >= 0x20 && u < 0x7f && c != '"' && c != '\\';
+  });
   if (plain) {
-    out_ += '"';
-    out_.append(s.data(), s.size());
-    out_ += '"';
+    const size_t at = out_.size();
+    out_.resize(at + s.size() + 2);  // one growth for the quotes and the text
+    char* p = out_.data() + at;
+    p[0] = '"';
+    std::memcpy(p + 1, s.data(), s.size());
+    p[s.size() + 1] = '"';
     return;
   }
   serializer().s.dump(nlohmann::json(std::string(s)), pretty_, false, step_, 0);

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "core/text.h"
 #include "probes/counters/counter_classes.h"
 #include "probes/counters/sysfs_counters.h"
 #include "probes/ethtool/ethtool_netlink_messages.h"
@@ -39,9 +40,10 @@ FamilyKey counter_family(CounterCategory c, const std::string& unit) {
   return {"fabdiag_" + cat + "_total", what + ", events (label counter: the kernel or driver name)", 1};
 }
 
+// The category comes from the knowledge base when the counter was made (make_counter()):
+// kUnknown = not in it, so no second look-up by name.
 bool classified(const Counter& c) {
-  if (c.category == CounterCategory::kOther) return false;
-  return counter_known(c.group, c.name);
+  return c.category != CounterCategory::kOther && c.category != CounterCategory::kUnknown;
 }
 
 // Drops binary noise from unit conversions (0.0794 mW / 1000 = 7.939999999999999e-05 W):
@@ -87,10 +89,10 @@ Labels with(Labels l, const std::string& k, const std::string& v) {
 
 bool is_per_queue_counter(const std::string& name) {
   // rx3_packets, tx12_bytes, ch0_events, rxq1_..., txq_2_..., queue_5_..., xdp3_...
-  static const char* const kPrefixes[] = {"rxq_", "txq_", "rxq", "txq", "rx", "tx", "ch", "xdp", "queue_"};
-  for (const char* pre : kPrefixes) {
-    std::string p = pre;
-    if (name.rfind(p, 0) != 0) continue;
+  static constexpr std::string_view kPrefixes[] = {"rxq_", "txq_", "rxq", "txq", "rx",
+                                                   "tx",   "ch",   "xdp", "queue_"};
+  for (std::string_view p : kPrefixes) {
+    if (!starts_with(name, p)) continue;
     size_t i = p.size();
     size_t digits = 0;
     while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i, ++digits;

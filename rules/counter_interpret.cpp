@@ -197,9 +197,17 @@ std::string lossy_roce_headline(const CounterLink& link, const LinkSignals& s) {
   return h;
 }
 
+// What interpret_counters() reads, held by the caller.
+struct InputView {
+  const std::vector<PortInfo>& ports;
+  const std::vector<CounterChange>& changes;
+  std::optional<double> window_s;
+  const std::vector<ModuleDiagnostics>& optics;
+};
+
 class Interpreter {
  public:
-  explicit Interpreter(const InterpretInput& in) : in_(in), links_(group_counter_links(in.ports, in.changes)) {}
+  explicit Interpreter(const InputView& in) : in_(in), links_(group_counter_links(in.ports, in.changes)) {}
 
   CounterInterpretation run();
 
@@ -239,7 +247,7 @@ class Interpreter {
   std::string headline(const Pending& p, const LinkSignals& s, const std::string& subject,
                        bool figure) const;
 
-  const InterpretInput& in_;
+  const InputView in_;
   CounterLinks links_;
   std::vector<LinkSignals> signals_;        // per link
   std::vector<Finding> raw_;
@@ -575,6 +583,15 @@ std::optional<double> pre_fec_ber(uint64_t corrected_bits_delta, uint64_t receiv
   return static_cast<double>(corrected_bits_delta) / static_cast<double>(received_bits_delta);
 }
 
-CounterInterpretation interpret_counters(const InterpretInput& in) { return Interpreter(in).run(); }
+CounterInterpretation interpret_counters(const InterpretInput& in) {
+  return interpret_counters(in.ports, in.changes, in.window_s, in.optics);
+}
+
+CounterInterpretation interpret_counters(const std::vector<PortInfo>& ports,
+                                         const std::vector<CounterChange>& changes,
+                                         std::optional<double> window_s,
+                                         const std::vector<ModuleDiagnostics>& optics) {
+  return Interpreter(InputView{ports, changes, window_s, optics}).run();
+}
 
 }  // namespace fabdiag

@@ -100,15 +100,29 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
   return d;
 }
 
+namespace {
+// One sample as a reading of a single snapshot.
+CounterChange reading_of(Counter c) {
+  CounterChange ch;
+  ch.at_least = c.saturated;
+  ch.status = DeltaStatus::kSnapshot;
+  ch.counter = std::move(c);
+  return ch;
+}
+}  // namespace
+
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (const auto& c : snap.samples) {  // one copy of each counter, made in place
-    CounterChange& ch = out.emplace_back();
-    ch.counter = c;
-    ch.status = DeltaStatus::kSnapshot;
-    ch.at_least = c.saturated;
-  }
+  for (const auto& c : snap.samples) out.push_back(reading_of(c));
+  return out;
+}
+
+std::vector<CounterChange> snapshot_readings(Snapshot&& snap) {
+  std::vector<CounterChange> out;
+  out.reserve(snap.samples.size());
+  for (auto& c : snap.samples) out.push_back(reading_of(std::move(c)));
+  snap.samples.clear();
   return out;
 }
 
