@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "cmd/commands.h"
 #include "cmd/counters_input.h"
@@ -373,6 +374,7 @@ Table device_table(const std::string& title, const std::vector<const CounterChan
     t.columns = {indent + "COUNTER", "SRC", "CATEGORY", "VALUE"};
     t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight};
   }
+  t.rows.reserve(changes.size());
   for (const CounterChange* ch : changes) {
     std::vector<std::string> row = {indent + ch->counter.name, counter_short_group(ch->counter.group),
                                     to_string(ch->counter.category)};
@@ -383,7 +385,7 @@ Table device_table(const std::string& title, const std::vector<const CounterChan
     } else {
       row.push_back(fmt_counter_value(*ch));
     }
-    t.rows.push_back(row);
+    t.rows.push_back(std::move(row));
   }
   if (!indent.empty()) t.notes.push_back("");  // blank line between device tables
   return t;
