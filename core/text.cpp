@@ -7,10 +7,15 @@
 
 namespace fabdiag {
 
+namespace {
+// isspace() of the "C" locale, the only one fabdiag runs in (it never calls setlocale), inline.
+bool is_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
 std::string_view trim_view(std::string_view s) {
   size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  while (b < e && is_c_space(s[b])) ++b;
+  while (e > b && is_c_space(s[e - 1])) --e;
   return s.substr(b, e - b);
 }
 

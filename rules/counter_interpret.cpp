@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "rules/counter_links.h"
 #include "rules/counter_rules.h"
@@ -491,7 +493,7 @@ std::vector<PortSummary> Interpreter::summarize(const std::vector<Emitted>& emit
 }
 
 void Interpreter::count_unknown(CounterInterpretation& out) const {
-  std::set<std::string> seen;
+  std::unordered_set<std::string_view> seen;  // views of in_'s names, which outlive the loop
   for (const auto& ch : in_.changes)
     if (ch.counter.category == CounterCategory::kUnknown) {
       ++out.unknown_counters;
