@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "core/text.h"
 #include "probes/counters/counter_classes.h"
@@ -115,7 +116,7 @@ namespace {
 // export it once so the series stay unique.
 void add_counter_families(Families& fam, const CountersMetricsInput& in,
                           const std::map<std::string, const PortInfo*>& by_device) {
-  std::set<std::pair<std::string, std::string>> netdev_names;
+  std::set<std::pair<std::string_view, std::string_view>> netdev_names;  // views into in.changes
   for (const auto& ch : in.changes)
     if (ch.counter.group == CounterGroup::kNetdevStats) netdev_names.insert({ch.counter.device, ch.counter.name});
   std::map<std::pair<CounterCategory, std::string>, std::pair<size_t, double>> family_of;

@@ -100,28 +100,20 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
   return d;
 }
 
-namespace {
-// One sample as a reading of a single snapshot.
-CounterChange reading_of(Counter c) {
-  CounterChange ch;
-  ch.at_least = c.saturated;
-  ch.status = DeltaStatus::kSnapshot;
-  ch.counter = std::move(c);
-  return ch;
-}
-}  // namespace
-
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (const auto& c : snap.samples) out.push_back(reading_of(c));
+  for (const auto& c : snap.samples) out.emplace_back(c, std::nullopt, std::nullopt, c.saturated);
   return out;
 }
 
 std::vector<CounterChange> snapshot_readings(Snapshot&& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (auto& c : snap.samples) out.push_back(reading_of(std::move(c)));
+  for (auto& c : snap.samples) {
+    const bool at_least = c.saturated;
+    out.emplace_back(std::move(c), std::nullopt, std::nullopt, at_least);  // status kSnapshot
+  }
   snap.samples.clear();
   return out;
 }
