@@ -54,30 +54,32 @@ std::string CounterPipeline::describe_link(const FsRoot& fs) const {
   return make_ethtool_link_source(fs, *transports_.netlink, *transports_.ioctl)->describe();
 }
 
-CounterObservation observe_counters(const Snapshot& first, const Snapshot* second,
+CounterObservation observe_counters(Snapshot first, const Snapshot* second,
                                     std::optional<double> window_s) {
   CounterObservation obs;
-  const Snapshot& latest = second ? *second : first;
-  obs.ports = latest.ports;
-  obs.links = latest.links;
-  obs.optics = latest.optics;
-  if (second) {
-    obs.window_s = window_s;
-    obs.changes = compute_delta(first, *second, window_s.value_or(0)).changes;
-  } else {
-    obs.changes = snapshot_readings(first);
-  }
   std::set<std::string> seen;
-  for (const Snapshot* s : {&first, second}) {
+  for (const Snapshot* s : {static_cast<const Snapshot*>(&first), second}) {
     if (!s) continue;
     for (const auto& e : s->gaps)
       if (seen.insert(e.to_string()).second) obs.gaps.push_back(e);
+  }
+  if (second) {
+    obs.ports = second->ports;
+    obs.links = second->links;
+    obs.optics = second->optics;
+    obs.window_s = window_s;
+    obs.changes = compute_delta(first, *second, window_s.value_or(0)).changes;
+  } else {
+    obs.ports = std::move(first.ports);
+    obs.links = std::move(first.links);
+    obs.optics = std::move(first.optics);
+    obs.changes = snapshot_readings(std::move(first));
   }
   return obs;
 }
 
 CounterInterpretation interpret_observation(const CounterObservation& obs) {
-  return interpret_counters(InterpretInput{obs.ports, obs.changes, obs.window_s, obs.optics});
+  return interpret_counters(obs.ports, obs.changes, obs.window_s, obs.optics);
 }
 
 }  // namespace fabdiag

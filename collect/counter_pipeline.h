@@ -91,8 +91,9 @@ struct CounterObservation {
 };
 
 /// The observation of `first` alone (`second` null: readings, no window) or of the window from
-/// `first` to `second` lasting `window_s` seconds (deltas and rates; compute_delta()).
-CounterObservation observe_counters(const Snapshot& first, const Snapshot* second,
+/// `first` to `second` lasting `window_s` seconds (deltas and rates; compute_delta()). `first`
+/// is taken by value: a caller done with it moves it in, and its counters are not copied.
+CounterObservation observe_counters(Snapshot first, const Snapshot* second,
                                     std::optional<double> window_s);
 
 /// The interpretation of an observation (rules/counter_interpret.h): one finding per symptom

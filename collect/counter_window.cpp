@@ -1,6 +1,7 @@
 #include "collect/counter_window.h"
 
 #include <optional>
+#include <utility>
 
 #include "probes/counters/device_filter.h"
 
@@ -33,7 +34,7 @@ Result<CounterReading> read_counter_window(const CounterPipeline& pipeline, cons
     second = read_counter_snapshot(fs, bound.options);
     window_s = second->monotonic_s - first->monotonic_s;
   }
-  reading.observation = observe_counters(*first, second ? &*second : nullptr, window_s);
+  reading.observation = observe_counters(std::move(*first), second ? &*second : nullptr, window_s);
   return reading;
 }
 

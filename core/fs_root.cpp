@@ -1,14 +1,15 @@
 #include "core/fs_root.h"
 
 #include <algorithm>
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 #include <system_error>
 
 namespace fabdiag {
@@ -41,23 +42,21 @@ Error errno_error(int err, const std::string& path) {
   return make_error(code, std::strerror(err), path);
 }
 
-// One file read with open/read/close and a stack buffer: a counter snapshot reads hundreds of
-// files, so no FILE (its malloc and fstat) per file. sysfs files report size 4096 and may fail
-// only at read() time (EINVAL, EOPNOTSUPP: "not supported by the device"), so errors are taken
-// from read(). A sysfs attribute is returned by one read(); reading goes on until 0 for
-// regular files (fixtures, captures) longer than the buffer.
-Result<std::string> read_file_trimmed(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno_error(errno, path);
-  std::string out;
+// The whole of an open file into `out`, with trailing whitespace (newlines) removed; closes
+// `fd`. 0, or the errno of the failed read(). A stack buffer and no FILE (its malloc and fstat):
+// a counter snapshot reads hundreds of files. sysfs files report size 4096 and may fail only at
+// read() time (EINVAL, EOPNOTSUPP: "not supported by the device"), so errors are taken from
+// read(). A sysfs attribute is returned by one read(); reading goes on until 0 for regular
+// files (fixtures, captures) longer than the buffer.
+int read_fd_trimmed(int fd, std::string& out) {
   char buf[4096];
+  int err = 0;
   for (;;) {
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return errno_error(err, path);
+      err = errno;
+      break;
     }
     if (n == 0) break;
     out.append(buf, static_cast<size_t>(n));
@@ -68,8 +67,34 @@ Result<std::string> read_file_trimmed(const std::string& path) {
                           out.back() == '\r' || out.back() == '\0')) {
     out.pop_back();
   }
+  return err;
+}
+
+Result<std::string> read_file_trimmed(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno_error(errno, path);
+  std::string out;
+  if (int err = read_fd_trimmed(fd, out)) return errno_error(err, path);
   return out;
 }
+
+// The entry names of an open directory (without "." and ".."), in natural order.
+std::vector<std::string> sorted_names(DIR* d) {
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(d)) {
+    const char* n = e->d_name;
+    if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'))) continue;
+    names.emplace_back(n);
+  }
+  std::sort(names.begin(), names.end(), natural_less);
+  return names;
+}
+
+// A directory stream closed on scope exit.
+struct DirCloser {
+  void operator()(DIR* d) const { ::closedir(d); }
+};
+using DirHandle = std::unique_ptr<DIR, DirCloser>;
 
 }  // namespace
 
@@ -137,23 +162,33 @@ Result<std::vector<uint8_t>> FsRoot::read_sys_bytes(const std::string& rel,
 
 Result<std::vector<std::string>> FsRoot::list_sys(const std::string& rel) const {
   std::string path = sys_path(rel);
-  std::error_code ec;
-  fs::directory_iterator it(path, ec);
-  if (ec) return errno_error(ec.value(), path);
-  std::vector<std::string> names;
-  for (const auto& entry : it) names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end(), natural_less);
-  return names;
+  DirHandle d(::opendir(path.c_str()));
+  if (!d) return errno_error(errno, path);
+  return sorted_names(d.get());
+}
+
+Result<std::vector<FsRoot::DirFile>> FsRoot::read_sys_dir(const std::string& rel) const {
+  std::string path = sys_path(rel);
+  DirHandle d(::opendir(path.c_str()));
+  if (!d) return errno_error(errno, path);
+  std::vector<DirFile> files;
+  for (auto& name : sorted_names(d.get())) {
+    DirFile& f = files.emplace_back(DirFile{std::move(name), std::string()});
+    int fd = ::openat(::dirfd(d.get()), f.name.c_str(), O_RDONLY | O_CLOEXEC);
+    int err = fd < 0 ? errno : read_fd_trimmed(fd, *f.text);
+    if (err) f.text = errno_error(err, path + "/" + f.name);
+  }
+  return files;
 }
 
 bool FsRoot::exists_sys(const std::string& rel) const {
-  std::error_code ec;
-  return fs::exists(sys_path(rel), ec);
+  struct stat st;
+  return ::stat(sys_path(rel).c_str(), &st) == 0;
 }
 bool FsRoot::exists_proc(const std::string& rel) const {
   if (procfs_root_.empty()) return false;
-  std::error_code ec;
-  return fs::exists(proc_path(rel), ec);
+  struct stat st;
+  return ::stat(proc_path(rel).c_str(), &st) == 0;
 }
 
 Result<std::string> FsRoot::canonical_sys(const std::string& rel) const {
@@ -173,10 +208,13 @@ Result<std::string> FsRoot::canonical_sys(const std::string& rel) const {
 }
 
 Result<std::string> FsRoot::link_name_sys(const std::string& rel) const {
-  std::error_code ec;
-  fs::path target = fs::read_symlink(sys_path(rel), ec);
-  if (ec) return errno_error(ec.value(), sys_path(rel));
-  return target.filename().string();
+  std::string path = sys_path(rel);
+  char buf[4096];
+  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+  if (n < 0) return errno_error(errno, path);
+  std::string_view target(buf, static_cast<size_t>(n));
+  size_t slash = target.rfind('/');  // the last component, as path::filename() has it
+  return std::string(slash == std::string_view::npos ? target : target.substr(slash + 1));
 }
 
 bool is_live_sysfs(const FsRoot& fs) {

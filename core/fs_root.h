@@ -50,6 +50,16 @@ class FsRoot {
   /// Errors: kNotFound when the directory does not exist.
   Result<std::vector<std::string>> list_sys(const std::string& rel) const;
 
+  /// One file of a directory read by read_sys_dir().
+  struct DirFile {
+    std::string name;          ///< The entry's name.
+    Result<std::string> text;  ///< As read_sys() gives it (a subdirectory: kIo, EISDIR).
+  };
+  /// Every entry of a sysfs directory and its contents, in list_sys() order, each opened
+  /// relative to the directory (openat: the kernel walks the path once, not once per file).
+  /// Errors: kNotFound when the directory does not exist (per file: as read_sys()).
+  Result<std::vector<DirFile>> read_sys_dir(const std::string& rel) const;
+
   /// True when the sysfs path exists (following links).
   bool exists_sys(const std::string& rel) const;
   /// True when the procfs path exists.

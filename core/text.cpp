@@ -7,12 +7,19 @@
 
 namespace fabdiag {
 
-std::string trim(std::string_view s) {
+namespace {
+// isspace() of the "C" locale, the only one fabdiag runs in (it never calls setlocale), inline.
+bool is_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
+std::string_view trim_view(std::string_view s) {
   size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
+  while (b < e && is_c_space(s[b])) ++b;
+  while (e > b && is_c_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
 }
+
+std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 
 std::vector<std::string> split(std::string_view s, char sep) {
   std::vector<std::string> out;
@@ -105,7 +112,7 @@ std::string join_prose(const std::vector<std::string>& items, std::string_view l
 }
 
 std::optional<uint64_t> parse_u64(std::string_view raw) {
-  std::string s = trim(raw);
+  std::string_view s = trim_view(raw);
   if (s.empty()) return std::nullopt;
   int base = 10;
   const char* b = s.data();
@@ -121,7 +128,7 @@ std::optional<uint64_t> parse_u64(std::string_view raw) {
 }
 
 std::optional<int64_t> parse_i64(std::string_view raw) {
-  std::string s = trim(raw);
+  std::string_view s = trim_view(raw);
   if (s.empty()) return std::nullopt;
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 10);

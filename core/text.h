@@ -11,6 +11,8 @@ namespace fabdiag {
 
 /// Copy without leading/trailing ASCII whitespace.
 std::string trim(std::string_view s);
+/// The same as a view into `s` (no copy).
+std::string_view trim_view(std::string_view s);
 /// Splits on `sep`; keeps empty fields.
 std::vector<std::string> split(std::string_view s, char sep);
 /// Splits on runs of whitespace; no empty fields.

@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <string_view>
 
+#include "core/text.h"
 #include "probes/counters/counter_classes.h"
 #include "probes/counters/sysfs_counters.h"
 #include "probes/ethtool/ethtool_netlink_messages.h"
@@ -39,9 +41,10 @@ FamilyKey counter_family(CounterCategory c, const std::string& unit) {
   return {"fabdiag_" + cat + "_total", what + ", events (label counter: the kernel or driver name)", 1};
 }
 
+// The category comes from the knowledge base when the counter was made (make_counter()):
+// kUnknown = not in it, so no second look-up by name.
 bool classified(const Counter& c) {
-  if (c.category == CounterCategory::kOther) return false;
-  return counter_known(c.group, c.name);
+  return c.category != CounterCategory::kOther && c.category != CounterCategory::kUnknown;
 }
 
 // Drops binary noise from unit conversions (0.0794 mW / 1000 = 7.939999999999999e-05 W):
@@ -87,10 +90,10 @@ Labels with(Labels l, const std::string& k, const std::string& v) {
 
 bool is_per_queue_counter(const std::string& name) {
   // rx3_packets, tx12_bytes, ch0_events, rxq1_..., txq_2_..., queue_5_..., xdp3_...
-  static const char* const kPrefixes[] = {"rxq_", "txq_", "rxq", "txq", "rx", "tx", "ch", "xdp", "queue_"};
-  for (const char* pre : kPrefixes) {
-    std::string p = pre;
-    if (name.rfind(p, 0) != 0) continue;
+  static constexpr std::string_view kPrefixes[] = {"rxq_", "txq_", "rxq", "txq", "rx",
+                                                   "tx",   "ch",   "xdp", "queue_"};
+  for (std::string_view p : kPrefixes) {
+    if (!starts_with(name, p)) continue;
     size_t i = p.size();
     size_t digits = 0;
     while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i, ++digits;
@@ -113,7 +116,7 @@ namespace {
 // export it once so the series stay unique.
 void add_counter_families(Families& fam, const CountersMetricsInput& in,
                           const std::map<std::string, const PortInfo*>& by_device) {
-  std::set<std::pair<std::string, std::string>> netdev_names;
+  std::set<std::pair<std::string_view, std::string_view>> netdev_names;  // views into in.changes
   for (const auto& ch : in.changes)
     if (ch.counter.group == CounterGroup::kNetdevStats) netdev_names.insert({ch.counter.device, ch.counter.name});
   std::map<std::pair<CounterCategory, std::string>, std::pair<size_t, double>> family_of;

@@ -1,5 +1,7 @@
 #include "report/humanize.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -8,15 +10,13 @@ namespace fabdiag {
 std::string format_sig(double v, int digits) {
   if (std::isnan(v)) return "n/a";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  std::string s = buf;
+  // std::to_chars writes what printf("%.*g") / ("%.0f") writes, without its format parsing.
+  char buf[400];  // "%.0f" of a large double has up to 309 digits
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
   // %g may print 1e+06 for large values; prefer plain digits for counts below 1e15.
-  if (s.find('e') != std::string::npos && std::fabs(v) >= 1 && std::fabs(v) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    s = buf;
-  }
-  return s;
+  if (std::find(buf, r.ptr, 'e') != r.ptr && std::fabs(v) >= 1 && std::fabs(v) < 1e15)
+    r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0);
+  return std::string(buf, r.ptr);
 }
 
 static std::string scaled(double v, const char* const* units, int n, double base) {
@@ -56,13 +56,12 @@ std::string format_bits_per_s(double bits_per_s) {
 }
 
 std::string format_count(uint64_t n) {
-  std::string digits = std::to_string(n);
+  const std::string digits = std::to_string(n);
   std::string out;
-  int c = 0;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it) {
-    if (c && c % 3 == 0) out.insert(out.begin(), ',');
-    out.insert(out.begin(), *it);
-    ++c;
+  out.reserve(digits.size() + digits.size() / 3);
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';  // groups of three from the right
+    out += digits[i];
   }
   return out;
 }

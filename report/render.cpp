@@ -259,6 +259,9 @@ std::string dump_envelope(const Envelope& env, int indent,
   const bool pretty = indent >= 0;
   const auto step = static_cast<unsigned>(pretty ? indent : 0);
   std::string out;
+  size_t hinted = 0;
+  for (const auto& m : streamed) hinted += m.size_hint;
+  if (hinted > 0) out.reserve(hinted + (64 << 10));  // and the rest of the envelope
   nlohmann::detail::serializer<nlohmann::json> s(
       nlohmann::detail::output_adapter<char, std::string>(out), ' ',
       nlohmann::json::error_handler_t::replace);

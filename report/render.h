@@ -35,6 +35,9 @@ std::string render_json(const Envelope& env);
 struct StreamedMember {
   std::string key;                         ///< The member's name in `data`; not also in `data`.
   std::function<void(JsonWriter&)> write;  ///< Writes the member's value (exactly one).
+  /// About how many bytes `write` writes (0 = unknown): the document's buffer is reserved for
+  /// them at once instead of growing by doubling (each growth copies and touches new pages).
+  size_t size_hint = 0;
 };
 
 /// render_json() of `env` whose `data` also has the `streamed` members (in their sorted place;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "rules/counter_links.h"
 #include "rules/counter_rules.h"
@@ -197,9 +199,17 @@ std::string lossy_roce_headline(const CounterLink& link, const LinkSignals& s) {
   return h;
 }
 
+// What interpret_counters() reads, held by the caller.
+struct InputView {
+  const std::vector<PortInfo>& ports;
+  const std::vector<CounterChange>& changes;
+  std::optional<double> window_s;
+  const std::vector<ModuleDiagnostics>& optics;
+};
+
 class Interpreter {
  public:
-  explicit Interpreter(const InterpretInput& in) : in_(in), links_(group_counter_links(in.ports, in.changes)) {}
+  explicit Interpreter(const InputView& in) : in_(in), links_(group_counter_links(in.ports, in.changes)) {}
 
   CounterInterpretation run();
 
@@ -239,7 +249,7 @@ class Interpreter {
   std::string headline(const Pending& p, const LinkSignals& s, const std::string& subject,
                        bool figure) const;
 
-  const InterpretInput& in_;
+  const InputView in_;
   CounterLinks links_;
   std::vector<LinkSignals> signals_;        // per link
   std::vector<Finding> raw_;
@@ -483,7 +493,7 @@ std::vector<PortSummary> Interpreter::summarize(const std::vector<Emitted>& emit
 }
 
 void Interpreter::count_unknown(CounterInterpretation& out) const {
-  std::set<std::string> seen;
+  std::unordered_set<std::string_view> seen;  // views of in_'s names, which outlive the loop
   for (const auto& ch : in_.changes)
     if (ch.counter.category == CounterCategory::kUnknown) {
       ++out.unknown_counters;
@@ -575,6 +585,15 @@ std::optional<double> pre_fec_ber(uint64_t corrected_bits_delta, uint64_t receiv
   return static_cast<double>(corrected_bits_delta) / static_cast<double>(received_bits_delta);
 }
 
-CounterInterpretation interpret_counters(const InterpretInput& in) { return Interpreter(in).run(); }
+CounterInterpretation interpret_counters(const InterpretInput& in) {
+  return interpret_counters(in.ports, in.changes, in.window_s, in.optics);
+}
+
+CounterInterpretation interpret_counters(const std::vector<PortInfo>& ports,
+                                         const std::vector<CounterChange>& changes,
+                                         std::optional<double> window_s,
+                                         const std::vector<ModuleDiagnostics>& optics) {
+  return Interpreter(InputView{ports, changes, window_s, optics}).run();
+}
 
 }  // namespace fabdiag

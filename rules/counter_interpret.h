@@ -74,6 +74,11 @@ struct CounterInterpretation {
 /// what cannot be judged (no window for a share, no traffic counter for a ratio) is said in the
 /// finding's evidence instead of being guessed.
 CounterInterpretation interpret_counters(const InterpretInput& in);
+/// The same over the parts of an input held elsewhere (a CounterObservation): nothing copied.
+CounterInterpretation interpret_counters(const std::vector<PortInfo>& ports,
+                                         const std::vector<CounterChange>& changes,
+                                         std::optional<double> window_s,
+                                         const std::vector<ModuleDiagnostics>& optics);
 
 /// Pre-FEC bit error ratio over a window: d corrected / d received, nullopt when the received
 /// bits did not move. Both in bits.

@@ -226,16 +226,20 @@ const Rule* rule_for(const std::string& canonical) {
       for (auto& pat : split_ws(r.counters)) m.emplace(std::move(pat), &r);
     return m;
   }();
-  if (auto it = index.find(canonical); it != index.end()) return it->second;
-  bool has_digit = false;
-  for (char c : canonical) has_digit = has_digit || (c >= '0' && c <= '9');
-  if (!has_digit) return nullptr;
-  // names with digits repeat on every NIC of a node: remembered per thread (bounded)
-  thread_local std::unordered_map<std::string, const Rule*> by_pattern;
-  if (auto it = by_pattern.find(canonical); it != by_pattern.end()) return it->second;
-  auto it = index.find(normalize_counter_name(canonical));
-  if (by_pattern.size() >= 65536) by_pattern.clear();
-  return by_pattern.emplace(canonical, it == index.end() ? nullptr : it->second).first->second;
+  const bool has_digit =
+      std::any_of(canonical.begin(), canonical.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!has_digit) {
+    auto it = index.find(canonical);
+    return it == index.end() ? nullptr : it->second;
+  }
+  // names with digits repeat on every NIC of a node: their rule (by the exact name, else by the
+  // pattern) is remembered per thread (bounded), one look-up each after the first
+  thread_local std::unordered_map<std::string, const Rule*> by_name;
+  if (auto it = by_name.find(canonical); it != by_name.end()) return it->second;
+  auto it = index.find(canonical);
+  if (it == index.end()) it = index.find(normalize_counter_name(canonical));
+  if (by_name.size() >= 65536) by_name.clear();
+  return by_name.emplace(canonical, it == index.end() ? nullptr : it->second).first->second;
 }
 
 // 3 significant digits, but plain digits (no exponent) from 1000 up.

@@ -8,23 +8,26 @@
 # printed next to it because on a loaded machine (other builds) wall time is mostly waiting for
 # a core: there the target is judged on CPU time.
 #
-#   scripts/bench-counters.sh [--build DIR] [--runs N] [--nics N] [--channels C]
+#   scripts/bench-counters.sh [--build DIR] [--runs N] [--nics N] [--channels C] [--callgrind]
 #
 # --build DIR: any configured build tree that has (or can build) fabdiag and
 # fabdiag_bench_counters (default: $FABDIAG_BUILD_DIR or ./build). The fixture node is generated
-# by fabdiag_bench_counters --keep. Exit: 0 both targets met (wall
-# time) by every format, 1 a target missed.
+# by fabdiag_bench_counters --keep. --callgrind: also count each format's instructions once
+# under valgrind --tool=callgrind (the figure that does not move with the load). The last lines
+# are the verdict per format: its CPU time and peak RSS as ratios to the targets, met or MISSED.
+# Exit: 0 both targets met (wall time) by every format, 1 a target missed.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${FABDIAG_BUILD_DIR:-$src/build}
-runs=15 nics=8 channels=16
+runs=15 nics=8 channels=16 callgrind=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --nics) nics=$2; shift 2 ;;
     --channels) channels=$2; shift 2 ;;
-    -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+    --callgrind) callgrind=1; shift ;;
+    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
     *) echo "bench-counters: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -35,9 +38,12 @@ cmake --build "$build" --target fabdiag fabdiag_bench_counters -j "$(nproc)" >/d
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 echo "in-process snapshot loop (fabdiag_bench_counters):"
 { "$build/fabdiag_bench_counters" --nics "$nics" --channels "$channels" --keep "$t/node" || true; } | sed 's/^/  /'
-python3 - "$build/fabdiag" "$t/node" "$runs" <<'PY'
-import os, subprocess, sys, time, statistics
-fabdiag, node, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if [ "$callgrind" = 1 ] && ! command -v valgrind >/dev/null; then
+  echo "bench-counters: --callgrind needs valgrind (apt-get install valgrind)" >&2; exit 2
+fi
+python3 - "$build/fabdiag" "$t/node" "$runs" "$callgrind" <<'PY'
+import os, re, subprocess, sys, tempfile, time, statistics
+fabdiag, node, runs, callgrind = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 files = [os.path.join(d, f) for d, _, fs in os.walk(node) for f in fs]
 def measure(argv):
     times, cpu, user, sys_, rss = [], [], [], [], []
@@ -57,9 +63,17 @@ print(f"command (median of {runs} runs, {len(files)} files under the node; "
       f"cpu = user + sys of the process):")
 print(f"  {'cat of the same files':34s} wall {cat_ms:6.1f} ms  cpu {cat_cpu:6.1f} ms "
       f"(user {cat_user:5.1f}, sys {cat_sys:5.1f}) {cat_mib:6.1f} MiB")
+def instructions(argv):
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/cg.out"] + argv,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    m = re.search(r"Collected : (\d+)", r.stderr)
+    return int(m.group(1)) if m else None
 ok = True
+verdicts = []
 for fmt in ["json", "table", "prometheus"]:
-    ms, cpu, user, sys_, mib = measure([fabdiag, "counters", "-q", "--sysfs-root", node, "--format", fmt])
+    argv = [fabdiag, "counters", "-q", "--sysfs-root", node, "--format", fmt]
+    ms, cpu, user, sys_, mib = measure(argv)
     met = ms < 20 and mib < 64
     cpu_met = cpu < 20 and mib < 64
     ok = ok and met
@@ -67,5 +81,12 @@ for fmt in ["json", "table", "prometheus"]:
           f"(user {user:5.1f}, sys {sys_:5.1f}) {mib:6.1f} MiB   x{cpu / max(cat_cpu, 1e-3):4.1f} cat cpu; "
           f"target 20 ms / 64 MiB: wall {ms / 20:4.2f} {'met' if met else 'MISSED'}, "
           f"cpu {cpu / 20:4.2f} {'met' if cpu_met else 'MISSED'}, rss {mib / 64:4.2f}")
+    ir = instructions(argv) if callgrind else None
+    verdicts.append((fmt, cpu, mib, cpu_met, ir))
+print("verdict per format (target < 20 ms CPU and < 64 MiB peak RSS, judged on CPU time):")
+for fmt, cpu, mib, cpu_met, ir in verdicts:
+    irs = f", {ir / 1e6:5.1f}M instructions" if ir else ""
+    print(f"  {fmt:10s} cpu {cpu:5.1f} ms = {cpu / 20:4.2f} x target, rss {mib:5.1f} MiB = "
+          f"{mib / 64:4.2f} x target{irs}: {'met' if cpu_met else 'MISSED'}")
 sys.exit(0 if ok else 1)
 PY

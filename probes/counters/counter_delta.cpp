@@ -103,12 +103,18 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (const auto& c : snap.samples) {  // one copy of each counter, made in place
-    CounterChange& ch = out.emplace_back();
-    ch.counter = c;
-    ch.status = DeltaStatus::kSnapshot;
-    ch.at_least = c.saturated;
+  for (const auto& c : snap.samples) out.emplace_back(c, std::nullopt, std::nullopt, c.saturated);
+  return out;
+}
+
+std::vector<CounterChange> snapshot_readings(Snapshot&& snap) {
+  std::vector<CounterChange> out;
+  out.reserve(snap.samples.size());
+  for (auto& c : snap.samples) {
+    const bool at_least = c.saturated;
+    out.emplace_back(std::move(c), std::nullopt, std::nullopt, at_least);  // status kSnapshot
   }
+  snap.samples.clear();
   return out;
 }
 

@@ -59,6 +59,8 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
 /// The readings of a single snapshot as changes (status kSnapshot, no delta, no rate;
 /// at_least = saturated).
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap);
+/// The same, moving the samples out of `snap` (its samples are left empty): no string copies.
+std::vector<CounterChange> snapshot_readings(Snapshot&& snap);
 
 /// True when the counter moved or its movement is unknown: delta > 0, or status other than
 /// kOk/kSnapshot. For a single snapshot: value > 0 or saturated.

@@ -1,6 +1,5 @@
 #include "probes/counters/ethtool_s_text.h"
 
-#include <cctype>
 #include <optional>
 #include <string_view>
 
@@ -14,19 +13,11 @@ bool is_header(std::string_view line) {
   return ends_with(line, "statistics:") || starts_with(line, "Standard stats for");
 }
 
-// trim() as a view: a line is looked at without copying it (an mlx5e `ethtool -S` has ~800).
-std::string_view trimmed(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
-
 }  // namespace
 
 EthtoolSLine parse_ethtool_s_line(std::string_view raw) {
   EthtoolSLine out;
-  std::string_view line = trimmed(raw);
+  std::string_view line = trim_view(raw);
   if (line.empty() || line[0] == '#') return out;  // ethtool never starts a line with '#'
   if (is_header(line)) {
     out.kind = EthtoolSLineKind::kHeader;
@@ -41,7 +32,7 @@ EthtoolSLine parse_ethtool_s_line(std::string_view raw) {
     return out;
   }
   out.kind = EthtoolSLineKind::kStat;
-  out.stat = EthtoolStat{std::string(trimmed(line.substr(0, colon))), *v};
+  out.stat = EthtoolStat{std::string(trim_view(line.substr(0, colon))), *v};
   return out;
 }
 

@@ -32,16 +32,15 @@ struct RawReading {
 std::vector<RawReading> read_counter_dir(const FsRoot& fs, const std::string& dir,
                                          std::vector<Error>& gaps) {
   std::vector<RawReading> out;
-  auto names = fs.list_sys(dir);
-  if (!names) {
-    gaps.push_back(names.error().with_context("listing counters"));
+  auto files = fs.read_sys_dir(dir);
+  if (!files) {
+    gaps.push_back(files.error().with_context("listing counters"));
     return out;
   }
+  out.reserve(files->size());
   std::vector<std::string> unsupported;
-  for (const auto& name : *names) {
+  for (auto& [name, text] : *files) {
     if (name == "lifespan") continue;  // hw_counters cache time in ms, not a counter
-    std::string rel = dir + "/" + name;
-    auto text = fs.read_sys(rel);
     if (!text) {
       Error e = text.error();
       if (e.code == ErrorCode::kNotFound) {
@@ -49,20 +48,21 @@ std::vector<RawReading> read_counter_dir(const FsRoot& fs, const std::string& di
         gaps.push_back(e);
       } else if (e.code == ErrorCode::kUnsupported) {
         unsupported.push_back(name);
-      } else if (fs.list_sys(rel)) {
+      } else if (fs.list_sys(dir + "/" + name)) {
         continue;  // a subdirectory, not a counter
       } else {
         gaps.push_back(e.with_context("reading a counter"));
       }
       continue;
     }
-    auto v = parse_counter_text(*text, fs.sys_path(rel));
+    std::string path = fs.sys_path(dir + "/" + name);
+    auto v = parse_counter_text(*text, path);
     if (!v) {
       if (v.error().code == ErrorCode::kUnsupported) unsupported.push_back(name);
       else gaps.push_back(v.error());
       continue;
     }
-    out.push_back(RawReading{name, *v, fs.sys_path(rel)});
+    out.push_back(RawReading{std::move(name), *v, std::move(path)});
   }
   if (!unsupported.empty()) {
     std::string list;
@@ -277,10 +277,10 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
 }  // namespace
 
 Result<uint64_t> parse_counter_text(std::string_view text, const std::string& source) {
-  std::string t = trim(text);
+  std::string_view t = trim_view(text);
   if (starts_with(t, "N/A"))
-    return make_error(ErrorCode::kUnsupported, "counter not supported by the device (\"" + t + "\")",
-                      source);
+    return make_error(ErrorCode::kUnsupported,
+                      "counter not supported by the device (\"" + std::string(t) + "\")", source);
   // sysfs prints decimal; parse_u64 also accepts 0x-hex, which no counter file uses but is harmless.
   auto v = parse_u64(t);
   if (!v)

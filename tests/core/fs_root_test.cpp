@@ -61,6 +61,40 @@ TEST_CASE("FsRoot lists in natural order and resolves relative links inside the 
   CHECK(out.error().code == ErrorCode::kInvalidArgument);
 }
 
+TEST_CASE("FsRoot reads a directory's files through one directory handle, in list order") {
+  TempTree t;
+  t.write("sys/class/infiniband/mlx5_0/ports/1/counters/rx_prio10_pause", "7\n");
+  t.write("sys/class/infiniband/mlx5_0/ports/1/counters/rx_prio2_pause", "3\n");
+  t.write("sys/class/infiniband/mlx5_0/ports/1/counters/link_downed", "0\n");
+  fs::create_directories(t.path() / "sys/class/infiniband/mlx5_0/ports/1/counters/sub");
+  fs::create_directories(t.path() / "sys/class/infiniband/mlx5_0/device");
+  fs::create_symlink("../../../bus/pci/drivers/mlx5_core",
+                     t.path() / "sys/class/infiniband/mlx5_0/device/driver");
+  FsRoot root((t.path() / "sys").string(), "/proc");
+  auto files = root.read_sys_dir("class/infiniband/mlx5_0/ports/1/counters");
+  REQUIRE(files.ok());
+  REQUIRE(files->size() == 4);
+  CHECK((*files)[0].name == "link_downed");
+  CHECK((*files)[0].text.value() == "0");
+  CHECK((*files)[1].name == "rx_prio2_pause");  // natural order, as list_sys()
+  CHECK((*files)[1].text.value() == "3");
+  CHECK((*files)[2].name == "rx_prio10_pause");
+  CHECK((*files)[2].text.value() == "7");
+  CHECK((*files)[3].name == "sub");  // a directory: read() fails (EISDIR), named by its path
+  REQUIRE_FALSE((*files)[3].text.ok());
+  CHECK((*files)[3].text.error().source ==
+        root.sys_path("class/infiniband/mlx5_0/ports/1/counters/sub"));
+  auto missing = root.read_sys_dir("class/infiniband/mlx5_9/ports/1/counters");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::kNotFound);
+  // exists_sys follows links; link_name_sys gives the target's last component.
+  CHECK(root.exists_sys("class/infiniband/mlx5_0/ports/1/counters/link_downed"));
+  CHECK_FALSE(root.exists_sys("class/infiniband/mlx5_0/device/driver"));  // dangling here
+  CHECK(root.link_name_sys("class/infiniband/mlx5_0/device/driver").value() == "mlx5_core");
+  CHECK(root.link_name_sys("class/infiniband/mlx5_0/ports").error().code ==
+        ErrorCode::kUnsupported);  // not a link (EINVAL)
+}
+
 TEST_CASE("natural_less") {
   CHECK(natural_less("mlx5_2", "mlx5_10"));
   CHECK_FALSE(natural_less("mlx5_10", "mlx5_2"));
