@@ -3,7 +3,8 @@
 # collective at 2 and 4 "GPUs", algbw = size/time and busbw = algbw x the nccl-tests factor
 # (recomputed here, not read from perf/bandwidth.cpp), #wrong = 0 on a good run and > 0 when the
 # fake corrupts a rank's result, alltoall through ncclAlltoAll and through grouped send/recv, and
-# every start-up failure giving exit 3 and a reason that names the library and the call.
+# a run cut by --timeout (partial, exit 4), and every start-up failure giving exit 3 and a reason
+# that names the library and the call.
 #   tests/cli/nccl_fake_bench_test.sh FABDIAG FAKE_CUDART FAKE_NCCL FAKE_NCCL_NO_ALLTOALL FAKE_NVML
 set -u
 bin=$1 cudart=$2 nccl=$3 nccl_no_a2a=$4 not_nccl=$5
@@ -92,6 +93,14 @@ FAKE_NCCL_CORRUPT_RANK=3 FABDIAG_NCCL_LIB=$nccl_no_a2a expect 1 corrupt-grouped 
 FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt-table bench all_reduce --backend nccl -g 2 -b 1K -e 1K --format table &&
   grep -q 'nccl backend' "$tmp/corrupt-table.out" && grep -q 'rank 1 .* received 1 wrong elements' "$tmp/corrupt-table.out" ||
   { echo "FAIL corrupt-table: no nccl backend title or data_corruption of rank 1"; cat "$tmp/corrupt-table.out"; fail=1; }
+
+# A run cut by its deadline delivers the sizes that finished, marked partial, as an nccl run (exit 4).
+expect 4 cut bench all_reduce --backend nccl -g 2 -b 1M -e 16M -w 5 -n 200 --timeout 1 --format json -q &&
+  python3 -c "
+import json,sys
+d=json.load(open('$tmp/cut.out'))
+sys.exit(0 if d['partial'] and d['data']['backend']=='nccl' and 'deadline' in d['cut']['reason'] else 1)" ||
+  { echo "FAIL cut: not a partial nccl result cut by the deadline"; head -c 600 "$tmp/cut.out"; fail=1; }
 
 # Start-up failures: exit 3, the library and the call named.
 FAKE_NCCL_INIT_FAIL=1 expect 3 init-fail bench all_reduce --backend nccl -g 2 &&
