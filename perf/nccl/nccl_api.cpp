@@ -57,7 +57,7 @@ Status load_cudart(const Environment& env, CudartApi& api) {
   Wanted wanted[] = {
       want("cudaRuntimeGetVersion", api.runtime_get_version), want("cudaGetDeviceCount", api.get_device_count),
       want("cudaSetDevice", api.set_device),                  want("cudaMalloc", api.malloc),
-      want("cudaFree", api.free),                             want("cudaMemcpy", api.memcpy),
+      want("cudaFree", api.free),                             want("cudaMemcpyAsync", api.memcpy_async),
       want("cudaStreamCreateWithFlags", api.stream_create),   want("cudaStreamDestroy", api.stream_destroy),
       want("cudaStreamSynchronize", api.stream_synchronize),  want("cudaEventCreate", api.event_create),
       want("cudaEventRecord", api.event_record),              want("cudaEventSynchronize", api.event_synchronize),

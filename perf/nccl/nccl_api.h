@@ -28,7 +28,7 @@ struct CudartApi {
   // includes): their C signatures are spelled out.
   cudaError_t (*malloc)(void** ptr, size_t bytes) = nullptr;
   decltype(&::cudaFree) free = nullptr;
-  decltype(&::cudaMemcpy) memcpy = nullptr;
+  decltype(&::cudaMemcpyAsync) memcpy_async = nullptr;
   decltype(&::cudaStreamCreateWithFlags) stream_create = nullptr;
   decltype(&::cudaStreamDestroy) stream_destroy = nullptr;
   decltype(&::cudaStreamSynchronize) stream_synchronize = nullptr;

@@ -196,15 +196,19 @@ void NcclComm::free_device(void* buf) {
   if (buf) api_.cuda.free(buf);
 }
 
+// Copies run on the rank's own stream, so they are ordered with its collectives (the stream is
+// non-blocking: a plain cudaMemcpy on the default stream would not be), and complete on return.
+Status NcclComm::copy_on_stream(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const char* what) {
+  if (auto st = cuda_check(api_.cuda.memcpy_async(dst, src, bytes, kind, stream_), what); !st) return st;
+  return cuda_check(api_.cuda.stream_synchronize(stream_), std::string("cudaStreamSynchronize after ") + what);
+}
+
 Status NcclComm::copy_to_device(void* device, const void* host, size_t bytes) {
-  // The stream is non-blocking: cudaMemcpy (default stream) does not wait for it by itself.
-  if (auto st = cuda_check(api_.cuda.stream_synchronize(stream_), "cudaStreamSynchronize"); !st) return st;
-  return cuda_check(api_.cuda.memcpy(device, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (host to device)");
+  return copy_on_stream(device, host, bytes, cudaMemcpyHostToDevice, "cudaMemcpyAsync (host to device)");
 }
 
 Status NcclComm::copy_from_device(void* host, const void* device, size_t bytes) {
-  if (auto st = cuda_check(api_.cuda.stream_synchronize(stream_), "cudaStreamSynchronize"); !st) return st;
-  return cuda_check(api_.cuda.memcpy(host, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy (device to host)");
+  return copy_on_stream(host, device, bytes, cudaMemcpyDeviceToHost, "cudaMemcpyAsync (device to host)");
 }
 
 Status NcclComm::start_timer() { return cuda_check(api_.cuda.event_record(start_, stream_), "cudaEventRecord"); }

@@ -93,6 +93,7 @@ class NcclComm final : public Comm {
  private:
   Status cuda_check(cudaError_t rc, const std::string& call) const;
   Status nccl_check(ncclResult_t rc, const std::string& call) const;
+  Status copy_on_stream(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const char* what);
   Status grouped_alltoall(const void* send, void* recv, size_t count, DataType dtype);
 
   const NcclApi& api_;
