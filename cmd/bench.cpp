@@ -1,6 +1,7 @@
 // `fabdiag bench COLL`: parse and check the flags (before MPI starts, so usage errors exit 2
-// at once), run the sweep on MPI_COMM_WORLD, and let rank 0 print the nccl-tests-like table or
-// the fabdiag.bench/1 document.
+// at once), run the sweep on MPI_COMM_WORLD (--backend mpi) or on the local GPUs through NCCL
+// (--backend nccl -g N, one process, no MPI), and print the nccl-tests-like table or the
+// fabdiag.bench/1 document (rank 0 only under MPI).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "core/stats.h"
 #include "perf/bandwidth.h"
 #include "perf/collective_bench.h"
+#include "perf/nccl_bench.h"
 
 namespace fabdiag::cmd {
 
@@ -112,7 +114,59 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
   if (auto st = perf::validate_bench_options(bo); !st) {
     return usage_error_once(st.error().message);
   }
-  return refuse_unavailable_backend(o.backend);
+  if (o.gpus != 0 && o.backend != "nccl")
+    return usage_error_once("-g " + std::to_string(o.gpus) + ": local GPUs are for --backend nccl");
+  if (o.backend == "nccl" && (o.gpus < 0 || o.gpus > perf::kMaxNcclLocalGpus))
+    return usage_error_once("-g " + std::to_string(o.gpus) + ": the GPU count must be 1.." +
+                            std::to_string(perf::kMaxNcclLocalGpus));
+  return std::nullopt;
+}
+
+// The state before the first size: the run's parameters, nothing measured.
+RunState startup_bench_state(const Envelope& env, const perf::BenchOptions& bo, const char* during) {
+  perf::BenchResult none;
+  none.collective = bo.collective;
+  std::vector<uint64_t> sizes = perf::sweep_sizes(bo.sweep);
+  sizes.insert(sizes.begin(), 0);  // bench_state's "during" slot: start-up, not a size
+  RunState st = bench_state(env, none, sizes);
+  st.during = during;
+  return st;
+}
+
+// The finished run: its document, findings and exit code.
+int emit_bench(const GlobalOptions& g, Envelope& env, const perf::BenchResult& result, PartialRun& run,
+               std::chrono::steady_clock::time_point started) {
+  env.hosts = distinct_hosts(result.hosts);
+  perf::to_json(env.data, result);
+  env.findings = perf::bench_findings(result);
+  finish_envelope(env, started);
+  run.finish(env);
+  return emit(g, env, bench_document(result));
+}
+
+// --backend nccl: one process drives -g N local GPUs (perf/nccl_bench.h). A backend that cannot
+// start here (not compiled, no library, no GPU, ncclCommInitAll failing) exits 3 with the reason.
+int run_bench_nccl(const GlobalOptions& g, const BenchOptions& o, const perf::BenchOptions& bo, Envelope& env,
+                   std::chrono::steady_clock::time_point started) {
+  perf::NcclBenchOptions no{bo, o.gpus == 0 ? 1 : o.gpus};
+  env.params["gpus"] = no.gpus;
+  PartialRun run(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
+  run.publish(startup_bench_state(env, bo, "start-up (CUDA, NCCL and buffers), before the first size"));
+  auto on_step = [&](const perf::BenchResult& so_far, const std::vector<uint64_t>& left) {
+    run.publish(bench_state(env, so_far, left));
+  };
+  auto result = perf::run_nccl_bench(no, stderr_progress(g), on_step);
+  if (!result) {
+    const Error& e = result.error();
+    if (e.code == ErrorCode::kInvalidArgument) return usage_error_once(e.to_string());
+    if (e.code == ErrorCode::kUnsupported) {
+      print_error("NCCL backend cannot run here: " + e.to_string());
+      return kExitMissingCapability;
+    }
+    print_error(e.to_string());
+    return run.fail(e);
+  }
+  return emit_bench(g, env, *result, run, started);
 }
 
 }  // namespace
@@ -129,18 +183,13 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
                 {"warmup", o.warmup_iters},   {"iters", o.iters},
                 {"dtype", o.dtype},           {"backend", o.backend},
                 {"timeout_s", o.run.timeout_s}};
+  if (o.backend == "nccl") return run_bench_nccl(g, o, bo, env, started);
   // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
   // can take seconds): a Ctrl-C then still prints the run's document, with no size finished.
   std::optional<PartialRun> run;
   const auto start_watching = [&] {
     run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
-    perf::BenchResult none;
-    none.collective = bo.collective;
-    std::vector<uint64_t> sizes = perf::sweep_sizes(bo.sweep);
-    sizes.insert(sizes.begin(), 0);  // bench_state's "during" slot: start-up, not a size
-    RunState st = bench_state(env, none, sizes);
-    st.during = "start-up (MPI and buffers), before the first size";
-    run->publish(std::move(st));
+    run->publish(startup_bench_state(env, bo, "start-up (MPI and buffers), before the first size"));
   };
   if (launcher_rank().value_or(0) == 0) start_watching();
   auto session = open_mpi_or_report();
@@ -161,12 +210,7 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   if (!result) return fail_mpi_run(*session, result.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
 
-  env.hosts = distinct_hosts(result->hosts);
-  perf::to_json(env.data, *result);
-  env.findings = perf::bench_findings(*result);
-  finish_envelope(env, started);
-  run->finish(env);
-  return emit(g, env, bench_document(*result));
+  return emit_bench(g, env, *result, *run, started);
 }
 
 }  // namespace fabdiag::cmd

@@ -18,7 +18,7 @@ std::string yes_no(bool b) { return b ? "yes" : "no"; }
 // Which commands need which capability, so that "why not" ends in what it costs.
 const char* used_by(const std::string& name) {
   if (name == "mpi") return "bench, pairwise, triage";
-  if (name == "nccl" || name == "cuda_runtime") return "bench/pairwise --backend nccl";
+  if (name == "nccl" || name == "cuda_runtime") return "bench --backend nccl -g N";
   if (name == "nvml") return "topo (NVLink NV#), check";
   if (name == "ibverbs") return "RDMA device listing (sysfs is used otherwise)";
   if (name == "ethtool_netlink") return "counters: link modes, FEC, pause, module optics (ioctl otherwise)";
@@ -30,10 +30,11 @@ const char* used_by(const std::string& name) {
 int run_doctor(const GlobalOptions& g, const DoctorOptions&) {
   auto started = std::chrono::steady_clock::now();
   Envelope env = make_envelope("fabdiag.doctor/1");
+  Capability cuda = perf::probe_cuda_runtime_capability();
   std::vector<Capability> caps = {
-      perf::probe_mpi_capability(),           perf::probe_nccl_capability(),
-      perf::probe_cuda_runtime_capability(),  probe_nvml_capability(),
-      probe_ibverbs_capability(),             probe_ethtool_netlink_capability(),
+      perf::probe_mpi_capability(),  perf::with_nccl_backend_verdict(perf::probe_nccl_capability(), cuda),
+      cuda,                          probe_nvml_capability(),
+      probe_ibverbs_capability(),    probe_ethtool_netlink_capability(),
   };
   nlohmann::json list = nlohmann::json::array();
   Document doc;

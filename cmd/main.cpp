@@ -427,10 +427,9 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
                   "Timed iterations per size; time = their average, max over ranks (default 20)");
   sub->add_option("--dtype", o.dtype, "Element type: float (default), double, int32, int64, uint8 (not for reductions)")
       ->check(CLI::IsMember({"float", "double", "int32", "int64", "uint8"}));
-  sub->add_option("--backend", o.backend,
-                  "mpi: host memory and MPI collectives (default); nccl: GPU memory (not in "
-                  "this build: exits 3)")
-      ->check(CLI::IsMember({"mpi", "nccl"}));
+  sub->add_option("--backend", o.backend, "mpi: host memory, MPI collectives (default); nccl: GPUs through NCCL, "
+                  "one process (-g), exit 3 where it cannot run")->check(CLI::IsMember({"mpi", "nccl"}));
+  sub->add_option("-g,--gpus", o.gpus, "GPUs 0..N-1 one process drives with --backend nccl (default 1)");
   add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
                         "Seconds before the sweep is cut: the sizes that finished are printed, marked "
                         "partial, exit 4 (0 = no deadline)");

@@ -2,42 +2,12 @@
 
 #include <dlfcn.h>
 
-
-#include "core/text.h"
+#include "core/build_config.h"
+#include "perf/shared_library.h"
 
 namespace fabdiag::perf {
 
 namespace {
-
-struct Loaded {
-  void* handle = nullptr;
-  std::string path;                // the path the library resolved to
-  std::vector<std::string> tried;  // dlerror() of each failed candidate
-};
-
-Loaded load_first(const std::vector<std::string>& candidates) {
-  Loaded l;
-  for (const auto& c : candidates) {
-    dlerror();
-    void* h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (h) {
-      l.handle = h;
-      l.path = c;
-      return l;
-    }
-    const char* err = dlerror();
-    l.tried.push_back(err ? err : c + ": not found");
-  }
-  return l;
-}
-
-std::string resolved_path(void* symbol, const std::string& fallback) {
-  Dl_info info{};
-  if (symbol && dladdr(symbol, &info) && info.dli_fname) return info.dli_fname;
-  return fallback;
-}
-
-std::string join_tried(const std::vector<std::string>& tried) { return join_first(tried, 3, "; ", "..."); }
 
 void add_dir_candidates(std::vector<std::string>& out, const Environment& env, const char* var,
                         const char* sub, const std::vector<std::string>& names) {
@@ -69,16 +39,16 @@ std::vector<std::string> cudart_library_candidates(const Environment& env) {
 Capability probe_nccl_capability(const std::vector<std::string>& candidates) {
   Capability c;
   c.name = "nccl";
-  c.compiled = false;
-  Loaded l = load_first(candidates);
+  c.compiled = FABDIAG_HAVE_NCCL_HEADERS == 1;
+  LoadedLibrary l = load_first_library(candidates);
   if (!l.handle) {
-    c.why_not = "libnccl.so.2 not found (" + join_tried(l.tried) +
-                "); install NCCL or set NCCL_HOME; the nccl backend is not in this build either";
+    c.why_not = "libnccl.so.2 not found (" + load_failures(l) + "); install NCCL or set NCCL_HOME" +
+                (c.compiled ? "" : "; the nccl backend is not in this build either");
     return c;
   }
   using GetVersion = int (*)(int*);
   auto fn = reinterpret_cast<GetVersion>(dlsym(l.handle, "ncclGetVersion"));
-  c.detail = resolved_path(reinterpret_cast<void*>(fn), l.path);
+  c.detail = library_file_of(reinterpret_cast<void*>(fn), l.path);
   int code = 0;
   if (!fn || fn(&code) != 0) {
     c.why_not = c.detail + " has no working ncclGetVersion";
@@ -91,8 +61,9 @@ Capability probe_nccl_capability(const std::vector<std::string>& candidates) {
       major = code / 1000, minor = (code % 1000) / 100, patch = code % 100;
     }
     c.version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-    c.why_not = "the NCCL backend of bench/pairwise is not implemented in this build "
-                "(use --backend mpi)";
+    if (!c.compiled)
+      c.why_not = "this build has no NCCL backend (nccl.h and cuda_runtime_api.h were not found when it was "
+                  "configured; use --backend mpi)";
   }
   dlclose(l.handle);
   return c;
@@ -102,16 +73,16 @@ Capability probe_cuda_runtime_capability(const std::vector<std::string>& candida
   Capability c;
   c.name = "cuda_runtime";
   c.compiled = true;  // loaded at run time; needs no headers
-  Loaded l = load_first(candidates);
+  LoadedLibrary l = load_first_library(candidates);
   if (!l.handle) {
-    c.why_not = "libcudart.so not found (" + join_tried(l.tried) +
+    c.why_not = "libcudart.so not found (" + load_failures(l) +
                 "); install the CUDA runtime or set CUDA_HOME";
     return c;
   }
   using IntOut = int (*)(int*);
   auto version_fn = reinterpret_cast<IntOut>(dlsym(l.handle, "cudaRuntimeGetVersion"));
   auto count_fn = reinterpret_cast<IntOut>(dlsym(l.handle, "cudaGetDeviceCount"));
-  const std::string path = resolved_path(reinterpret_cast<void*>(version_fn), l.path);
+  const std::string path = library_file_of(reinterpret_cast<void*>(version_fn), l.path);
   int version = 0;
   if (!version_fn || !count_fn || version_fn(&version) != 0) {
     c.why_not = path + " lacks cudaRuntimeGetVersion/cudaGetDeviceCount or they failed";
@@ -138,7 +109,16 @@ Capability probe_cuda_runtime_capability(const std::vector<std::string>& candida
   return c;
 }
 
+Capability with_nccl_backend_verdict(Capability nccl, const Capability& cuda) {
+  if (!nccl.compiled || !nccl.loaded || cuda.why_not.empty()) return nccl;
+  nccl.why_not = "bench --backend nccl is compiled but cannot run here: libcudart: " + cuda.why_not;
+  return nccl;
+}
+
 std::string nccl_backend_unavailable_reason() {
+  if (FABDIAG_HAVE_NCCL_HEADERS == 1)
+    return "the NCCL backend of this build is `fabdiag bench --backend nccl -g N` (one process, local GPUs); "
+           "pairwise, triage and MPI-launched NCCL runs are not implemented yet (use --backend mpi)";
   Capability nccl = probe_nccl_capability();
   Capability cuda = probe_cuda_runtime_capability();
   std::string out = "NCCL backend not available in this build/here: this build implements only "

@@ -20,9 +20,10 @@ std::vector<std::string> nccl_library_candidates(const Environment& env = proces
 std::vector<std::string> cudart_library_candidates(const Environment& env = process_environment());
 
 /// NCCL: dlopen + ncclGetVersion (2.9+: major*10000 + minor*100 + patch; older:
-/// major*1000 + minor*100 + patch). compiled = false: this build has no NCCL backend for bench
-/// and pairwise, so why_not says so even when the library loads (version and path are still
-/// reported in version/detail). Side effects: none beyond loading the library.
+/// major*1000 + minor*100 + patch). compiled = the NCCL backend of `bench` is in this build
+/// (the headers were found at configure time); when it is not, why_not says so even when the
+/// library loads (version and path are still reported in version/detail). Side effects: none
+/// beyond loading the library.
 Capability probe_nccl_capability(const std::vector<std::string>& candidates =
                                      nccl_library_candidates());
 
@@ -34,8 +35,14 @@ Capability probe_nccl_capability(const std::vector<std::string>& candidates =
 Capability probe_cuda_runtime_capability(const std::vector<std::string>& candidates =
                                              cudart_library_candidates());
 
-/// One sentence for `--backend nccl`: why the NCCL backend cannot run in this build and on this
-/// host, from the two probes ("NCCL backend not available in this build/here: ...").
+/// `nccl` with why_not saying why the compiled backend cannot run on this host when the CUDA
+/// runtime probe `cuda` found no usable GPU ("bench --backend nccl is compiled but cannot run
+/// here: libcudart: no GPU or driver here: ..."); unchanged otherwise. For `fabdiag doctor`.
+Capability with_nccl_backend_verdict(Capability nccl, const Capability& cuda);
+
+/// One sentence for a `--backend nccl` this build cannot run: without the headers, why not on
+/// this host either, from the two probes ("NCCL backend not available in this build/here:
+/// ..."); with them (only `bench -g N` is built), which commands the backend does not cover.
 std::string nccl_backend_unavailable_reason();
 
 }  // namespace fabdiag::perf

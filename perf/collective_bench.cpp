@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +36,108 @@ Status run_once(Comm& comm, const BenchOptions& o, const CollectiveShape& s, con
 
 std::string size_label(const BenchOptions& o, uint64_t size_bytes) {
   return std::string(to_string(o.collective)) + " at " + std::to_string(size_bytes) + " bytes";
+}
+
+// The send and receive buffers of a run: host memory, and device memory as well when the
+// Comm's collectives take it (the host buffers then stage the pattern in and the result out).
+class BenchBuffers {
+ public:
+  explicit BenchBuffers(Comm& comm) : comm_(comm) {}
+  ~BenchBuffers() {
+    comm_.free_device(dev_send_);
+    comm_.free_device(dev_recv_);
+  }
+  BenchBuffers(const BenchBuffers&) = delete;
+  BenchBuffers& operator=(const BenchBuffers&) = delete;
+
+  Status allocate(uint64_t send_bytes, uint64_t recv_bytes) {
+    try {
+      send_.assign(send_bytes, 0);
+      recv_.assign(recv_bytes, 0);
+    } catch (const std::exception&) {  // bad_alloc, or length_error past vector::max_size()
+      return make_error(ErrorCode::kUnavailable,
+                        "cannot allocate " + std::to_string(send_bytes + recv_bytes) +
+                            " bytes of host memory for the buffers; lower the max size (-e)",
+                        comm_.describe_rank(comm_.rank()));
+    }
+    if (!comm_.uses_device_buffers()) return Ok{};
+    for (auto [bytes, slot] : {std::pair{send_bytes, &dev_send_}, std::pair{recv_bytes, &dev_recv_}}) {
+      auto buf = comm_.allocate_device(bytes > 0 ? bytes : 1);
+      if (!buf) return buf.error().with_context("allocating " + std::to_string(bytes) + " bytes of device memory");
+      *slot = *buf;
+    }
+    return Ok{};
+  }
+
+  // The pattern of `rank` into the send buffer, a poison value (0xa5) into the receive buffer.
+  Status prepare(DataType dtype, const CollectiveShape& s, int rank) {
+    const size_t ws = dtype_size_bytes(dtype);
+    fill_pattern(dtype, send_.data(), s.send_count, rank);
+    if (!recv_.empty()) std::memset(recv_.data(), 0xa5, s.recv_count * ws);
+    if (!comm_.uses_device_buffers()) return Ok{};
+    if (auto st = comm_.copy_to_device(dev_send_, send_.data(), s.send_count * ws); !st) return st;
+    return comm_.copy_to_device(dev_recv_, recv_.data(), s.recv_count * ws);
+  }
+
+  // The receive buffer as the last call left it, in host memory.
+  Result<const unsigned char*> result(DataType dtype, const CollectiveShape& s) {
+    if (comm_.uses_device_buffers())
+      if (auto st = comm_.copy_from_device(recv_.data(), dev_recv_, s.recv_count * dtype_size_bytes(dtype)); !st)
+        return st.error();
+    return recv_.data();
+  }
+
+  const void* send() const { return comm_.uses_device_buffers() ? dev_send_ : send_.data(); }
+  void* recv() { return comm_.uses_device_buffers() ? dev_recv_ : recv_.data(); }
+
+ private:
+  Comm& comm_;
+  std::vector<unsigned char> send_, recv_;
+  void* dev_send_ = nullptr;
+  void* dev_recv_ = nullptr;
+};
+
+// One size: warm-up, barrier, timed loop, data check; every rank's time and wrong count.
+Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const CollectiveShape& s,
+                                BenchBuffers& bufs) {
+  const int n = comm.size(), me = comm.rank();
+  const std::string what = size_label(o, s.size_bytes);
+  if (auto st = bufs.prepare(o.dtype, s, me); !st) return st.error().with_context("buffers of " + what);
+  for (int w = 0; w < o.warmup_iters; ++w)
+    if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st)
+      return st.error().with_context("warm-up of " + what);
+  if (auto st = comm.barrier(); !st) return st.error().with_context("barrier before " + what);
+  if (auto st = comm.start_timer(); !st) return st.error().with_context("timer of " + what);
+  for (int i = 0; i < o.iters; ++i)
+    if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st)
+      return st.error().with_context("timed loop of " + what);
+  auto elapsed_s = comm.stop_timer_s();
+  if (!elapsed_s) return elapsed_s.error().with_context("timer of " + what);
+  const double my_time_s = *elapsed_s / o.iters;
+  // The receive buffer holds the last timed iteration's output: check it.
+  auto recv = bufs.result(o.dtype, s);
+  if (!recv) return recv.error().with_context("copying back the result of " + what);
+  const uint64_t my_wrong = count_wrong_elements(o.collective, o.dtype, s, *recv, me, n, o.root);
+
+  auto times = comm.allgather_double(my_time_s);
+  if (!times) return times.error().with_context("collecting per-rank times of " + what);
+  auto wrongs = comm.allgather_double(static_cast<double>(my_wrong));
+  if (!wrongs) return wrongs.error().with_context("collecting data-check results of " + what);
+
+  SizeResult row;
+  row.size_bytes = s.size_bytes;
+  row.count = s.count;
+  row.per_rank_time_s = std::move(*times);
+  auto slowest = std::max_element(row.per_rank_time_s.begin(), row.per_rank_time_s.end());
+  row.slowest_rank = static_cast<int>(slowest - row.per_rank_time_s.begin());
+  row.time_s = *slowest;
+  row.algbw_bytes_per_s = algbw_bytes_per_s(static_cast<double>(s.size_bytes), row.time_s);
+  row.busbw_bytes_per_s = busbw_bytes_per_s(o.collective, static_cast<double>(s.size_bytes), row.time_s, n);
+  for (double w : *wrongs) {
+    row.per_rank_wrong_elements.push_back(static_cast<uint64_t>(w));
+    row.wrong_elements += static_cast<uint64_t>(w);
+  }
+  return row;
 }
 
 }  // namespace
@@ -79,16 +183,8 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
     max_send = std::max(max_send, s.send_count * ws);
     max_recv = std::max(max_recv, s.recv_count * ws);
   }
-  std::vector<unsigned char> send, recv;
-  try {
-    send.assign(max_send, 0);
-    recv.assign(max_recv, 0);
-  } catch (const std::exception&) {  // bad_alloc, or length_error past vector::max_size()
-    return make_error(ErrorCode::kUnavailable,
-                      "cannot allocate " + std::to_string(max_send + max_recv) +
-                          " bytes of host memory for the buffers; lower the max size (-e)",
-                      comm.describe_rank(me));
-  }
+  BenchBuffers bufs(comm);
+  if (auto st = bufs.allocate(max_send, max_recv); !st) return st.error();
 
   BenchResult out;
   out.collective = o.collective;
@@ -107,50 +203,16 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
   };
   for (size_t k = 0; k < shapes.size(); ++k) {
     step(k);
-    const CollectiveShape& s = shapes[k];
-    const std::string what = size_label(o, s.size_bytes);
-    fill_pattern(o.dtype, send.data(), s.send_count, me);
-    if (!recv.empty()) std::memset(recv.data(), 0xa5, s.recv_count * ws);
-    for (int w = 0; w < o.warmup_iters; ++w)
-      if (auto st = run_once(comm, o, s, send.data(), recv.data()); !st)
-        return st.error().with_context("warm-up of " + what);
-    if (auto st = comm.barrier(); !st) return st.error().with_context("barrier before " + what);
-    const double t0 = comm.wall_time_s();
-    for (int i = 0; i < o.iters; ++i)
-      if (auto st = run_once(comm, o, s, send.data(), recv.data()); !st)
-        return st.error().with_context("timed loop of " + what);
-    const double my_time_s = (comm.wall_time_s() - t0) / o.iters;
-    // The receive buffer holds the last timed iteration's output: check it.
-    const uint64_t my_wrong =
-        count_wrong_elements(o.collective, o.dtype, s, recv.data(), me, n, o.root);
-
-    auto times = comm.allgather_double(my_time_s);
-    if (!times) return times.error().with_context("collecting per-rank times of " + what);
-    auto wrongs = comm.allgather_double(static_cast<double>(my_wrong));
-    if (!wrongs) return wrongs.error().with_context("collecting data-check results of " + what);
-
-    SizeResult row;
-    row.size_bytes = s.size_bytes;
-    row.count = s.count;
-    row.per_rank_time_s = std::move(*times);
-    auto slowest = std::max_element(row.per_rank_time_s.begin(), row.per_rank_time_s.end());
-    row.slowest_rank = static_cast<int>(slowest - row.per_rank_time_s.begin());
-    row.time_s = *slowest;
-    row.algbw_bytes_per_s = algbw_bytes_per_s(static_cast<double>(s.size_bytes), row.time_s);
-    row.busbw_bytes_per_s =
-        busbw_bytes_per_s(o.collective, static_cast<double>(s.size_bytes), row.time_s, n);
-    for (double w : *wrongs) {
-      row.per_rank_wrong_elements.push_back(static_cast<uint64_t>(w));
-      row.wrong_elements += static_cast<uint64_t>(w);
-    }
+    auto row = measure_size(comm, o, shapes[k], bufs);
+    if (!row) return row.error();
     if (me == 0) {
       char line[160];
-      std::snprintf(line, sizeof line, "%s: %.1f us, busbw %.3f GB/s, %llu wrong", what.c_str(),
-                    row.time_s * 1e6, row.busbw_bytes_per_s / 1e9,
-                    static_cast<unsigned long long>(row.wrong_elements));
+      std::snprintf(line, sizeof line, "%s: %.1f us, busbw %.3f GB/s, %llu wrong",
+                    size_label(o, row->size_bytes).c_str(), row->time_s * 1e6,
+                    row->busbw_bytes_per_s / 1e9, static_cast<unsigned long long>(row->wrong_elements));
       progress(line);
     }
-    out.results.push_back(std::move(row));
+    out.results.push_back(std::move(*row));
   }
   step(shapes.size());
   return out;

@@ -72,10 +72,13 @@ using BenchStepSink = std::function<void(const BenchResult& so_far, const std::v
 
 /// Collective over `comm`: runs the sweep, telling `on_step` (may be empty) where it stands. Sizes that round to 0 elements (smaller than one
 /// element per rank) are skipped. Buffers (send + receive at the largest size) are host memory,
-/// allocated once and paged in before timing. Progress lines go to `progress` on rank 0 only.
-/// Cost: (warmup + iters + 1) calls per size; sends real traffic between the ranks.
-/// Errors: kInvalidArgument (options, root >= ranks), kUnavailable (allocation, MPI failure,
-/// naming the rank and host).
+/// allocated once and paged in before timing; when comm.uses_device_buffers() (NCCL) device
+/// buffers of the same sizes too, the pattern copied in before each size and the result
+/// copied back for the data check. The timed loop is timed by comm.start_timer() /
+/// stop_timer_s() (MPI: wall clock; NCCL: CUDA events). Progress lines go to `progress` on
+/// rank 0 only. Cost: (warmup + iters + 1) calls per size; sends real traffic between the ranks.
+/// Errors: kInvalidArgument (options, root >= ranks), kUnavailable (allocation, MPI, CUDA or
+/// NCCL failure, naming the rank and host).
 Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options,
                                          const Progress& progress, const BenchStepSink& on_step = {});
 

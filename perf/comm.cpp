@@ -11,6 +11,27 @@ std::string Comm::describe_rank(int r) const {
   return out;
 }
 
+Result<void*> Comm::allocate_device(size_t) {
+  return make_error(ErrorCode::kUnsupported, "this backend has no device memory", describe_rank(rank()));
+}
+
+void Comm::free_device(void*) {}
+
+Status Comm::copy_to_device(void*, const void*, size_t) {
+  return make_error(ErrorCode::kUnsupported, "this backend has no device memory", describe_rank(rank()));
+}
+
+Status Comm::copy_from_device(void*, const void*, size_t) {
+  return make_error(ErrorCode::kUnsupported, "this backend has no device memory", describe_rank(rank()));
+}
+
+Status Comm::start_timer() {
+  timer_start_s_ = wall_time_s();
+  return Ok{};
+}
+
+Result<double> Comm::stop_timer_s() { return wall_time_s() - timer_start_s_; }
+
 int peer_of(const std::vector<RankPair>& pairs, int rank) {
   for (const auto& [a, b] : pairs) {
     if (a == rank) return b;

@@ -73,8 +73,34 @@ class Comm {
   virtual Status sendrecv(const void* send, size_t send_count, int dest, void* recv,
                           size_t recv_count, int source, DataType dtype) = 0;
 
+  // ---- Buffers and timing of the benchmarks (collective_bench.h). The defaults are MPI's: the
+  // collectives take host memory and the timer is wall_time_s(). A backend whose collectives
+  // take device memory (NCCL) overrides all of them.
+  /// True when the collectives above take buffers from allocate_device() instead of host memory.
+  virtual bool uses_device_buffers() const { return false; }
+  /// `bytes` of memory the collectives read and write (NCCL: cudaMalloc on this rank's GPU).
+  /// Default: kUnsupported (host-memory backends never call it). Errors: kUnavailable.
+  virtual Result<void*> allocate_device(size_t bytes);
+  /// Frees memory from allocate_device(); nullptr is ignored. Default: does nothing.
+  virtual void free_device(void* buf);
+  /// Copies `bytes` from host memory into device memory (blocking). Default: kUnsupported.
+  virtual Status copy_to_device(void* device, const void* host, size_t bytes);
+  /// Copies `bytes` from device memory to host memory after every call issued before has
+  /// completed (blocking). Default: kUnsupported.
+  virtual Status copy_from_device(void* host, const void* device, size_t bytes);
+  /// Starts timing the calls issued from now on (NCCL: a CUDA event recorded on the stream).
+  /// Default: remembers wall_time_s().
+  virtual Status start_timer();
+  /// Seconds from start_timer() to the completion of the calls issued since (NCCL: the elapsed
+  /// time between two CUDA events, after waiting for the second). Default: wall_time_s() minus
+  /// the start (MPI's collectives are complete when they return).
+  virtual Result<double> stop_timer_s();
+
   /// "rank 3 (node03)": how errors and findings name a rank.
   std::string describe_rank(int r) const;
+
+ private:
+  double timer_start_s_ = 0;  // the default timer's start
 };
 
 /// The peer of `rank` in a set of disjoint pairs, or -1 when it sits the round out.

@@ -8,6 +8,7 @@
 
 #include "core/envelope.h"
 #include "core/environment.h"
+#include "core/build_config.h"
 #include "perf/capabilities.h"
 #include "perf/comm.h"
 #include "tests/support/skip.h"
@@ -58,12 +59,33 @@ TEST_CASE("library candidates ignore NCCL_HOME and CUDA_HOME when running setuid
   CHECK(cudart_library_candidates(setuid).size() == 8);
 }
 
-TEST_CASE("NCCL probe on this host: no NCCL backend in this build, and a reason") {
+TEST_CASE("NCCL probe: compiled exactly when the headers were found, and the reason for pairwise") {
   Capability c = probe_nccl_capability();
-  CHECK_FALSE(c.compiled);  // no NCCL backend in this build
-  CHECK_FALSE(c.why_not.empty());
+  CHECK(c.compiled == (FABDIAG_HAVE_NCCL_HEADERS == 1));
   std::string why = nccl_backend_unavailable_reason();
-  CHECK(why.rfind("NCCL backend not available in this build/here: ", 0) == 0);
+  if (c.compiled) {
+    CHECK(why.find("bench --backend nccl -g N") != std::string::npos);
+    CHECK(why.find("pairwise") != std::string::npos);
+  } else {
+    CHECK(why.rfind("NCCL backend not available in this build/here: ", 0) == 0);
+  }
+}
+
+TEST_CASE("with_nccl_backend_verdict: a compiled, loaded NCCL without a usable GPU says why it cannot run") {
+  Capability nccl;
+  nccl.name = "nccl";
+  nccl.compiled = nccl.loaded = true;
+  Capability cuda;
+  cuda.why_not = "no GPU or driver here: cudaGetDeviceCount returned 35 (insufficient driver)";
+  CHECK(with_nccl_backend_verdict(nccl, cuda).why_not ==
+        "bench --backend nccl is compiled but cannot run here: libcudart: no GPU or driver here: "
+        "cudaGetDeviceCount returned 35 (insufficient driver)");
+  cuda.why_not.clear();  // a GPU is there: nothing to add
+  CHECK(with_nccl_backend_verdict(nccl, cuda).why_not.empty());
+  nccl.compiled = false;  // not compiled: the probe's own reason stays
+  nccl.why_not = "this build has no NCCL backend";
+  cuda.why_not = "no GPU";
+  CHECK(with_nccl_backend_verdict(nccl, cuda).why_not == "this build has no NCCL backend");
 }
 
 TEST_CASE("NCCL probe on this host: the CUDA toolkit's libnccl.so.2 loads and gives its version") {
@@ -72,7 +94,8 @@ TEST_CASE("NCCL probe on this host: the CUDA toolkit's libnccl.so.2 loads and gi
   REQUIRE(c.loaded);
   CHECK(is_dotted_version(c.version));
   CHECK(c.detail.find("libnccl") != std::string::npos);
-  CHECK(c.why_not.find("not implemented in this build") != std::string::npos);
+  if (!c.compiled) CHECK(c.why_not.find("this build has no NCCL backend") != std::string::npos);
+  if (c.compiled) CHECK(c.why_not.empty());  // the probe of the library alone finds nothing wrong
 }
 
 TEST_CASE("CUDA runtime probe: a missing library is not loaded") {

@@ -1,0 +1,108 @@
+// NcclComm: one rank of an NCCL communicator as a perf::Comm, for the single-process mode
+// (`bench --backend nccl -g N`): the process drives N local GPUs with ncclCommInitAll, one
+// thread per GPU, each thread owning one NcclComm. Collectives are enqueued on the rank's CUDA
+// stream and take device memory (uses_device_buffers()); barrier() waits for the stream, then
+// for the other threads; the timer is a pair of CUDA events. Host-side exchanges (per-rank
+// times, strings) meet in a HostRendezvous shared by the threads. Private to perf/nccl/.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "perf/comm.h"
+#include "perf/nccl/nccl_api.h"
+
+namespace fabdiag::perf {
+
+/// Where the N threads of one process meet: a reusable barrier with slots for the values they
+/// exchange. abort() releases every waiter with an error, so a rank that fails does not leave
+/// the others waiting for ever.
+class HostRendezvous {
+ public:
+  explicit HostRendezvous(int n_ranks);
+  /// Puts `mine` in slot `rank`, waits for all ranks, returns every slot (index = rank).
+  /// Errors: kUnavailable after abort().
+  Result<std::vector<std::string>> exchange_strings(int rank, const std::string& mine);
+  /// Same for numbers.
+  Result<std::vector<double>> exchange_doubles(int rank, double mine);
+  /// Waits until all ranks arrived. Errors: kUnavailable after abort().
+  Status arrive_and_wait();
+  /// Fails every current and later wait (called by a rank that stops early).
+  void abort();
+
+ private:
+  Status wait_locked(std::unique_lock<std::mutex>& lk);
+  const int n_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int arrived_ = 0;
+  unsigned long generation_ = 0;
+  bool aborted_ = false;
+  std::vector<std::string> strings_;
+  std::vector<double> doubles_;
+};
+
+/// Rank `rank` of `n_ranks`, on GPU `device`, communicator `comm` (from ncclCommInitAll; not
+/// owned). Construct and use on the rank's own thread: open() selects the device and creates the
+/// stream and the timer events there.
+class NcclComm final : public Comm {
+ public:
+  NcclComm(const NcclApi& api, ncclComm_t comm, int rank, int n_ranks, int device,
+           HostRendezvous& rendezvous, std::vector<std::string> hosts);
+  ~NcclComm() override;
+  NcclComm(const NcclComm&) = delete;
+  NcclComm& operator=(const NcclComm&) = delete;
+
+  /// cudaSetDevice, cudaStreamCreateWithFlags (non-blocking), two cudaEventCreate.
+  /// Errors: kUnavailable naming the call and the CUDA error.
+  Status open();
+
+  int rank() const override { return rank_; }
+  int size() const override { return n_; }
+  const std::vector<std::string>& hosts() const override { return hosts_; }
+  double wall_time_s() override;
+
+  Status barrier() override;
+  Result<std::vector<std::string>> allgather_strings(const std::string& mine) override;
+  Result<std::vector<std::string>> gather_strings(const std::string& mine, int root) override;
+  Result<std::string> broadcast_string(const std::string& value, int root) override;
+  Result<std::vector<double>> allgather_double(double mine) override;
+
+  Status all_reduce(const void* send, void* recv, size_t count, DataType dtype) override;
+  Status all_gather(const void* send, void* recv, size_t count, DataType dtype) override;
+  Status reduce_scatter(const void* send, void* recv, size_t count, DataType dtype) override;
+  /// ncclAlltoAll when the library has it, else one group of n ncclSend/ncclRecv.
+  Status alltoall(const void* send, void* recv, size_t count, DataType dtype) override;
+  /// ncclBroadcast: unlike MPI_Bcast it also writes the root's recv (harmless: not checked).
+  Status broadcast(const void* send, void* recv, size_t count, DataType dtype, int root) override;
+  Status reduce(const void* send, void* recv, size_t count, DataType dtype, int root) override;
+  /// One group of ncclSend to `dest` and ncclRecv from `source`.
+  Status sendrecv(const void* send, size_t send_count, int dest, void* recv, size_t recv_count,
+                  int source, DataType dtype) override;
+
+  bool uses_device_buffers() const override { return true; }
+  Result<void*> allocate_device(size_t bytes) override;
+  void free_device(void* buf) override;
+  Status copy_to_device(void* device, const void* host, size_t bytes) override;
+  Status copy_from_device(void* host, const void* device, size_t bytes) override;
+  Status start_timer() override;
+  Result<double> stop_timer_s() override;
+
+ private:
+  Status cuda_check(cudaError_t rc, const std::string& call) const;
+  Status nccl_check(ncclResult_t rc, const std::string& call) const;
+  Status copy_on_stream(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, const char* what);
+  Status grouped_alltoall(const void* send, void* recv, size_t count, DataType dtype);
+
+  const NcclApi& api_;
+  ncclComm_t comm_;
+  const int rank_, n_, device_;
+  HostRendezvous& rv_;
+  std::vector<std::string> hosts_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+}  // namespace fabdiag::perf
