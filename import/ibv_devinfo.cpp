@@ -88,7 +88,10 @@ Result<std::vector<RdmaPortFacts>> parse_ibv_devinfo(std::string_view text, cons
       if (value.find("Gbps") != std::string::npos) x.lane_gbps = parse_leading_double(value);
     } else if (starts_with(key, "GID[")) {
       // "GID[  3]:		0000:...:c000:0201, RoCE v2" (the address itself contains ':').
-      std::string rest = trim(t.substr(t.find(']') + 2));
+      // "GID[  3]:" with nothing after it, or a cut "GID[  3" (fuzz find, 2026-12): no GID.
+      const size_t close = t.find("]:");
+      if (close == std::string::npos) continue;
+      std::string rest = trim(t.substr(close + 2));
       x.gid_lines = true;
       if (!p.rocev2_gids) p.rocev2_gids.emplace();
       auto comma = rest.find(',');

@@ -107,6 +107,18 @@ TEST_CASE("ibv_devinfo -v: rate = width x lane speed, phys_state, typed GID tabl
   CHECK(*p.rocev2_gids == std::vector<std::string>{"fe80::3", "::ffff:192.0.2.3"});
 }
 
+TEST_CASE("ibv_devinfo -v: a GID line cut after ']' or without ':' is no GID, not a crash") {
+  // The fuzzer's find of 2026-12: "GID[  3]" at the end of the text made substr run past it.
+  std::string text = fixture("ibv_devinfo/verbose-roce.txt");
+  for (const char* cut : {"\t\t\tGID[  9]", "\t\t\tGID[  9]:", "\t\t\tGID[  9"}) {
+    CAPTURE(cut);
+    auto ports = parse_ibv_devinfo(text + cut, "v.txt");
+    REQUIRE(ports.ok());
+    REQUIRE(ports->size() == 1);
+    CHECK(*(*ports)[0].rocev2_gids == std::vector<std::string>{"fe80::3", "::ffff:192.0.2.3"});
+  }
+}
+
 TEST_CASE("format detection and '###' sections") {
   CHECK(detect_format(fixture("cases/013-ibstat-cx7-two-ports-down.input.txt")) == InputFormat::kIbstat);
   CHECK(detect_format(fixture("cases/015-ibstatus-roce-rate-mismatch.input.txt")) == InputFormat::kIbstatus);

@@ -120,3 +120,11 @@ TEST_CASE("another tool's output is refused, and detection") {
   CHECK(r.error().source == "ibstat.txt:1");
   CHECK(detect_tool_in_text(repo_text(kCase065)).tool == ToolText::kPerftest);
 }
+
+TEST_CASE("a later '#bytes' line of under 3 columns: its rows are not rows, no read past them") {
+  // The fuzzer's find of 2026-12: "#bytes" alone set one column, and a one-word line was read
+  // as a row with w[1] beyond it. The rows of the good header before it stay.
+  auto imp = read(std::string(kReadBwAll) + "#bytes\n65536\n65536 1000\n");
+  REQUIRE(imp.rows.size() == 3);
+  CHECK(imp.rows[2].bytes == 8388608);
+}
