@@ -75,9 +75,10 @@ Evidence row_evidence(const DiffRow& r, Change c, const DiffOptions& o) {
               c == Change::kRegression ? "regression below" : "improvement above");
 }
 
-std::string action_for(Change c, bool collective, bool node) {
+std::string action_for(Change c, bool collective, bool node, const DiffOptions& o) {
   if (c == Change::kImprovement)
-    return "If the change is expected (upgrade, tuning), record it: fabdiag baseline save --append NAME FILE.";
+    return "If the change is expected (upgrade, tuning), record it: fabdiag baseline save --force " +
+           o.baseline_label + " FILE (or --append it, and the median follows within a few runs).";
   if (c == Change::kDrift)
     return "Nothing failed yet: watch the next runs, and read this path's counters (fabdiag counters) for "
            "rising errors, pauses or a link retraining before it crosses the tolerance.";
@@ -107,7 +108,7 @@ Finding pair_finding(const DiffRow& r, Change c, const DiffOptions& o) {
   f.evidence.push_back(Evidence::number("tolerance", o.tolerance, "fraction", ""));
   if (r.spread_bytes_per_s)
     f.evidence.push_back(Evidence::number("run-to-run spread (robust sigma)", r.spread_bytes_per_s, "bytes/s", ""));
-  f.action = action_for(c, false, false);
+  f.action = action_for(c, false, false, o);
   return f;
 }
 
@@ -167,7 +168,7 @@ Finding node_finding(const std::string& host, const std::vector<const DiffRow*>&
   if (rows.size() > kMaxPairEvidence)
     f.evidence.push_back(Evidence::text("more pairs", std::to_string(rows.size() - kMaxPairEvidence) +
                                                           " more pairs like these (--format json lists every row)", ""));
-  f.action = action_for(c, false, true);
+  f.action = action_for(c, false, true, o);
   return f;
 }
 
@@ -218,7 +219,7 @@ void collective_findings(const std::vector<const DiffRow*>& rows, Change c, cons
                                           worst->current_bytes_per_s, "bytes/s", o.current_label));
     for (const DiffRow* r : changed) f.evidence.push_back(row_evidence(*r, c, o));
     f.evidence.push_back(Evidence::number("tolerance", o.tolerance, "fraction", ""));
-    f.action = action_for(c, true, false);
+    f.action = action_for(c, true, false, o);
     out.push_back(std::move(f));
   }
 }

@@ -89,8 +89,10 @@ std::string reference_rule(const BaselineDiff& d) {
   if (d.fleet)
     return "fleet baseline: median of the nodes kept, spread 1.4826 x MAD across them; flagged when also beyond " +
            std::string(k) + " x spread";
-  std::string s = "median of the last " + std::to_string(d.last_runs) + " of " + std::to_string(d.history_runs) +
-                  " saved run(s)";
+  std::string s = d.history_runs <= d.last_runs
+                      ? "median of all " + std::to_string(d.history_runs) + " saved run(s)"
+                      : "median of the last " + std::to_string(d.last_runs) + " of " +
+                            std::to_string(d.history_runs) + " saved runs";
   if (d.history_runs < baseline::kMinSpreadRuns)
     return s + "; fewer than " + std::to_string(baseline::kMinSpreadRuns) +
            " runs: spread unknown, tolerance only, at most warn (save more with --append)";
