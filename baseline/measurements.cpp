@@ -111,6 +111,20 @@ Status read_pairwise_data(const nlohmann::json& data, const std::string& where, 
   return Ok{};
 }
 
+// The hosts of a triage's data.suspects[].hosts, first seen first; malformed entries are skipped.
+void read_suspects(const nlohmann::json& data, Measurements& out) {
+  if (!data.is_object() || !data.contains("suspects") || !data["suspects"].is_array()) return;
+  for (const auto& s : data["suspects"]) {
+    if (!s.is_object() || !s.contains("hosts") || !s["hosts"].is_array()) continue;
+    for (const auto& h : s["hosts"]) {
+      if (!h.is_string()) continue;
+      std::string name = h.get<std::string>();
+      if (std::find(out.suspect_hosts.begin(), out.suspect_hosts.end(), name) == out.suspect_hosts.end())
+        out.suspect_hosts.push_back(name);
+    }
+  }
+}
+
 }  // namespace
 
 bool PairMatrix::directed() const {
@@ -165,6 +179,7 @@ Result<Measurements> extract_measurements(const Envelope& env, const std::string
                       source);
   Measurements m;
   m.schema = env.schema;
+  m.hosts = env.hosts;
   Status st = Ok{};
   try {
     if (env.schema == kBench) {
@@ -182,6 +197,7 @@ Result<Measurements> extract_measurements(const Envelope& env, const std::string
       }
       if (st && env.data.is_object() && env.data.contains("pairwise") && !env.data["pairwise"].is_null())
         st = read_pairwise_data(env.data["pairwise"], source + ": data.pairwise", m);
+      if (st) read_suspects(env.data, m);
     }
   } catch (const nlohmann::json::exception& e) {
     return make_error(ErrorCode::kParse, std::string("malformed data: ") + e.what(), source);

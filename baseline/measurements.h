@@ -5,7 +5,8 @@
 //                       {"tables": [bench table, ...]} (`fabdiag import nccl-tests` of a file
 //                       with several tables);
 //   fabdiag.pairwise/1  data = {hosts[N], matrix_bytes_per_s[N][N] (null = not measured), ...};
-//   fabdiag.triage/1    data = {"bench": [bench table, ...], "pairwise": pairwise data, ...}.
+//   fabdiag.triage/1    data = {"bench": [bench table, ...], "pairwise": pairwise data,
+//                       "suspects": [{kind, hosts[]}, ...], ...}.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +58,9 @@ struct Measurements {
   std::string schema;                       ///< The envelope's schema.
   std::vector<CollectivePoint> collectives; ///< In document order.
   std::optional<PairMatrix> pairwise;
+  std::vector<std::string> hosts;           ///< The envelope's hosts (one = a single-node run).
+  /// fabdiag.triage/1 only: hosts of data.suspects[] (kind node or link), in the walk's order.
+  std::vector<std::string> suspect_hosts;
   std::vector<Error> gaps;                  ///< Entries skipped (malformed values).
 };
 

@@ -114,6 +114,25 @@ Status create_store_dirs(const std::string& dir) {
   return Ok{};
 }
 
+// The store holds only regular files fabdiag wrote. A symlink in it (planted, or left by hand)
+// would make a root cron job write through it (onto /etc/passwd): refused, as is any other kind
+// of file, whatever --force says. The store directory itself may be a symlink.
+Status check_entry(const std::string& path, const std::string& name) {
+  std::error_code ec;
+  const fs::file_status entry = fs::symlink_status(path, ec);
+  if (fs::exists(entry) && !fs::is_regular_file(entry))
+    return make_error(ErrorCode::kInvalidArgument,
+                      std::string("store entry for baseline '") + name + "' is " +
+                          (fs::is_symlink(entry) ? "a symlink" : "not a regular file") +
+                          "; the store holds only files fabdiag wrote: remove it and save again",
+                      path);
+  return Ok{};
+}
+
+Status write_json(const std::string& path, const nlohmann::json& doc) {
+  return write_file_atomic(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
 }  // namespace
 
 Result<std::string> resolve_store_dir(const std::string& explicit_dir, const Environment& env) {
@@ -158,29 +177,50 @@ std::string BaselineStore::path_of(const std::string& name) const {
   return (fs::path(dir_) / (name + ".json")).string();
 }
 
+std::string BaselineStore::history_path_of(const std::string& name) const {
+  return (fs::path(dir_) / (name + ".history")).string();
+}
+
 Result<BaselineInfo> BaselineStore::save(const std::string& name, const std::string& content,
                                          const std::string& source, bool force,
                                          const std::string& saved_at) const {
+  auto out = save_run(name, content, source, force ? SaveMode::kReplace : SaveMode::kNew, kDefaultKeepRuns, saved_at);
+  if (!out) return out.error();
+  return std::move(out->info);
+}
+
+Result<SaveOutcome> BaselineStore::save_run(const std::string& name, const std::string& content,
+                                            const std::string& source, SaveMode mode, size_t keep,
+                                            const std::string& saved_at) const {
   if (auto st = validate_baseline_name(name); !st) return st.error();
+  if (keep < 1) return make_error(ErrorCode::kInvalidArgument, "keep at least 1 run per key", "--keep");
   auto j = parse_json(content, source);
   if (!j) return j.error();
   auto parsed = read_document(*j, source);
   if (!parsed) return parsed.error();
   std::string path = path_of(name);
+  if (auto st = check_entry(path, name); !st) return st.error();
+  if (auto st = check_entry(history_path_of(name), name); !st) return st.error();
   std::error_code ec;
-  // The store holds only regular files fabdiag wrote. A symlink in it (planted, or left by
-  // hand) would make a root cron job write through it (onto /etc/passwd): refused, as is any
-  // other kind of file, whatever --force says. The store directory itself may be a symlink.
-  const fs::file_status entry = fs::symlink_status(path, ec);
-  if (fs::exists(entry) && !fs::is_regular_file(entry))
+  SaveOutcome out;
+  out.replaced = fs::exists(fs::symlink_status(path, ec));
+  if (mode == SaveMode::kNew && out.replaced)
     return make_error(ErrorCode::kInvalidArgument,
-                      std::string("store entry for baseline '") + name + "' is " +
-                          (fs::is_symlink(entry) ? "a symlink" : "not a regular file") +
-                          "; the store holds only files fabdiag wrote: remove it and save again",
+                      "baseline '" + name + "' already exists; pass --append to add this run to its history, "
+                      "or --force to replace it",
                       path);
-  if (!force && fs::exists(entry))
-    return make_error(ErrorCode::kInvalidArgument,
-                      "baseline '" + name + "' already exists; pass --force to replace it", path);
+  History h;
+  if (mode == SaveMode::kAppend && out.replaced) {
+    auto old = load_history(name);
+    if (!old) return old.error();
+    if (old->fleet)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "baseline '" + name + "' is a fleet baseline; runs are not appended to it (rebuild it "
+                        "with fabdiag baseline fleet --force, or save runs under another name)",
+                        path);
+    h = std::move(*old);
+  }
+  h.name = name;
   if (auto st = create_store_dirs(dir_); !st) return st.error();
   // The document is stored as given (unknown keys survive), plus the "baseline" object.
   nlohmann::json doc = std::move(*j);
@@ -189,11 +229,70 @@ Result<BaselineInfo> BaselineStore::save(const std::string& name, const std::str
     auto abs = fs::absolute(source, ec);
     if (!ec) source_path = abs.string();
   }
+  const std::string stamp = saved_at.empty() ? utc_now_iso8601() : saved_at;
+  doc["baseline"] = {{"name", name}, {"saved_at", stamp}, {"source", source_path}};
+  const Envelope& env = parsed->first;
+  append_run(h, parsed->second,
+             RunRecord{env.started_at.empty() ? stamp : env.started_at, stamp, env.started_at, source_path, env.schema,
+                       env.hosts});
+  out.pruned_points = prune_history(h, keep);
+  out.history_runs = h.runs.size();
+  // The history first: a crash between the two writes leaves the new run counted, never lost.
+  if (auto st = write_json(history_path_of(name), history_to_json(h)); !st) return st.error();
+  if (auto st = write_json(path, doc); !st) return st.error();
+  out.info = describe(name, path, doc, parsed->first, parsed->second);
+  return out;
+}
+
+Result<BaselineInfo> BaselineStore::save_fleet(const std::string& name, const History& h, nlohmann::json doc,
+                                               bool force, const std::string& saved_at) const {
+  if (auto st = validate_baseline_name(name); !st) return st.error();
+  std::string path = path_of(name);
+  if (auto st = check_entry(path, name); !st) return st.error();
+  if (auto st = check_entry(history_path_of(name), name); !st) return st.error();
+  std::error_code ec;
+  if (!force && fs::exists(fs::symlink_status(path, ec)))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "baseline '" + name + "' already exists; pass --force to replace it", path);
   doc["baseline"] = {{"name", name},
                      {"saved_at", saved_at.empty() ? utc_now_iso8601() : saved_at},
-                     {"source", source_path}};
-  if (auto st = write_file_atomic(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !st) return st.error();
+                     {"source", "fleet of " + std::to_string(h.runs.size()) + " results"},
+                     {"fleet", true}};
+  auto parsed = read_document(doc, path);
+  if (!parsed) return parsed.error();
+  if (auto st = create_store_dirs(dir_); !st) return st.error();
+  History fleet = h;
+  fleet.name = name;
+  fleet.fleet = true;
+  if (auto st = write_json(history_path_of(name), history_to_json(fleet)); !st) return st.error();
+  if (auto st = write_json(path, doc); !st) return st.error();
   return describe(name, path, doc, parsed->first, parsed->second);
+}
+
+Result<History> BaselineStore::load_history(const std::string& name) const {
+  if (auto st = validate_baseline_name(name); !st) return st.error();
+  std::string hpath = history_path_of(name);
+  if (auto st = check_entry(hpath, name); !st) return st.error();
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(hpath, ec))) {
+    auto text = read_file(hpath);
+    if (!text) return text.error();
+    auto j = parse_json(*text, hpath);
+    if (!j) return j.error();
+    auto h = history_from_json(*j, hpath);
+    if (!h) return h.error();
+    h->name = name;
+    return h;
+  }
+  auto b = load(name);  // a store from before histories: NAME.json is the one run
+  if (!b) return b.error();
+  History h;
+  h.name = name;
+  const BaselineInfo& i = b->info;
+  append_run(h, b->measurements,
+             RunRecord{i.started_at.empty() ? i.saved_at : i.started_at, i.saved_at, i.started_at, i.source, i.schema,
+                       i.hosts});
+  return h;
 }
 
 Result<StoredBaseline> BaselineStore::load(const std::string& name) const {

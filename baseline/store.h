@@ -1,6 +1,10 @@
 // The baseline store: a directory of named result documents, NAME.json each, written
 // atomically. A stored baseline is the saved envelope unchanged plus one top-level
 // "baseline" object {name, saved_at, source}, so it stays a readable fabdiag envelope.
+// NAME.json is the latest run; NAME.history (baseline/history.h) holds every kept run's
+// values per key with its date. A store written before histories existed has NAME.json only and
+// reads as a one-run history. Both files are written atomically, 0644, and a store entry that is
+// a symlink or not a regular file is refused.
 //
 // Location, first that is set and non-empty: `--store DIR`, $FABDIAG_BASELINE_DIR,
 // $XDG_DATA_HOME/fabdiag/baselines, $HOME/.local/share/fabdiag/baselines.
@@ -10,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "baseline/history.h"
 #include "baseline/measurements.h"
 #include "core/envelope.h"
 #include "core/environment.h"
@@ -63,6 +70,21 @@ struct BaselineListing {
   bool store_exists = false;            ///< False when the directory does not exist yet.
 };
 
+/// How `save_run` treats an existing NAME.
+enum class SaveMode {
+  kNew,      ///< Refuse when NAME exists.
+  kReplace,  ///< --force: NAME.json replaced, the history restarted with this run.
+  kAppend,   ///< --append: NAME.json replaced, the run added to the history (NAME may be new).
+};
+
+/// What `save_run` wrote.
+struct SaveOutcome {
+  BaselineInfo info;          ///< Of the new NAME.json.
+  bool replaced = false;      ///< NAME existed before.
+  size_t history_runs = 0;    ///< Runs in NAME.history after the save.
+  size_t pruned_points = 0;   ///< Values dropped by retention.
+};
+
 /// A directory of baselines. Holds only the path; every call touches the file system.
 class BaselineStore {
  public:
@@ -81,9 +103,31 @@ class BaselineStore {
   Result<BaselineInfo> save(const std::string& name, const std::string& content, const std::string& source,
                             bool force, const std::string& saved_at = {}) const;
 
+  /// DIR/NAME.history (no validation).
+  std::string history_path_of(const std::string& name) const;
+
+  /// Saves a run as NAME (`mode`), keeping the last `keep` runs per key (keep >= 1) in
+  /// NAME.history: pruned and rewritten atomically. With kAppend and a NAME.json without a
+  /// history (an old store), the old run seeds the history first. Errors: as save(), plus
+  /// kInvalidArgument when kNew and NAME exists (the message says --append and --force), when
+  /// NAME is a fleet baseline and kAppend, and kParse for an unreadable NAME.history.
+  Result<SaveOutcome> save_run(const std::string& name, const std::string& content, const std::string& source,
+                               SaveMode mode, size_t keep, const std::string& saved_at = {}) const;
+
+  /// Writes a fleet baseline (baseline/fleet.h) as NAME: NAME.history is `h` (fleet = true) and
+  /// NAME.json a fabdiag.bench/1 envelope of `doc`'s medians, so show lists it. `doc` is that
+  /// envelope as JSON. Errors: as save().
+  Result<BaselineInfo> save_fleet(const std::string& name, const History& h, nlohmann::json doc, bool force,
+                                  const std::string& saved_at = {}) const;
+
   /// Loads NAME. Errors: kInvalidArgument (bad name); kNotFound naming DIR/NAME.json and the
   /// store; the parse errors above naming the file.
   Result<StoredBaseline> load(const std::string& name) const;
+
+  /// The history of NAME: NAME.history, else a one-run history of NAME.json. Errors: as
+  /// load(); kParse naming NAME.history when it is not a history; kInvalidArgument when it is
+  /// a symlink or not a regular file.
+  Result<History> load_history(const std::string& name) const;
 
   /// Lists every NAME.json in the store (hidden and temporary files skipped). A missing
   /// directory is an empty listing with store_exists = false.

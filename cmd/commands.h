@@ -42,19 +42,32 @@ struct GatherOptions {
 int run_gather(const GlobalOptions& g, const GatherOptions& o);
 // ---- end gather ----
 // ---- baseline ----
-/// `fabdiag baseline save|diff|show`: named result baselines (baseline/store.h, diff.h).
-/// Exit codes: 0 ok; 1 diff found a regression; 4 diff compared only part (sizes, pairs or
-/// hosts on one side only); 2 bad NAME, FILE missing / not JSON / not a baselinable fabdiag
-/// result, unknown baseline, NAME exists without --force, bad --tolerance; 70 the store
-/// cannot be written.
+/// `fabdiag baseline save|diff|show|fleet`: named result baselines with history (baseline/store.h,
+/// history.h, diff.h, rollup.h, fleet.h). Exit codes: 0 ok; 1 diff found a regression or drift
+/// at warn; 4 diff compared only part (sizes, pairs or hosts on one side only); 2 bad NAME, FILE
+/// missing / not JSON / not a baselinable fabdiag result, unknown baseline, NAME exists without
+/// --append or --force, bad --tolerance, --last, --spread-k or --keep; 70 the store cannot be
+/// written.
 struct BaselineOptions {
-  std::string action;       ///< "save" | "diff" | "show" (set by the parser).
+  std::string action;       ///< "save" | "diff" | "show" | "fleet" (set by the parser).
   std::string store_dir;    ///< --store DIR; empty = $FABDIAG_BASELINE_DIR, XDG default.
   std::string name;         ///< Baseline name ([A-Za-z0-9._-]+); optional for show.
   std::string file;         ///< Result JSON to save or diff; "-" = stdin.
-  bool force = false;       ///< save: replace an existing baseline.
+  std::vector<std::string> files;  ///< fleet: the nodes' result files.
+  bool force = false;       ///< save, fleet: replace an existing baseline (history restarted).
+  bool append = false;      ///< save: add the run to NAME's history.
+  size_t keep = 30;         ///< save: runs kept per key (retention), >= 1.
   double tolerance = 0.10;  ///< diff: relative drop that counts as a regression.
+  size_t last_runs = 7;     ///< diff: K, runs of the history compared with.
+  double spread_k = 3.5;    ///< diff: k, a drop within k x spread (1.4826 x MAD) is noise.
 };
+}  // namespace fabdiag::cmd
+namespace CLI {
+class App;
+}
+namespace fabdiag::cmd {
+/// Registers `baseline` and its subcommands on `app`, writing into `o` (cmd/baseline.cpp).
+CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o);
 int run_baseline(const GlobalOptions& g, const BaselineOptions& o);
 
 // ---- import ----

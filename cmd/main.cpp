@@ -1,5 +1,6 @@
-// fabdiag: command-line entry point. The only translation unit that includes CLI11 (it costs
-// 12-17 s to compile); every subcommand's logic lives in cmd/<name>.cpp and the libraries.
+// fabdiag: command-line entry point. With cmd/baseline.cpp (the baseline options) the only
+// translation units that include CLI11 (it costs 12-17 s to compile); every subcommand's logic
+// lives in cmd/<name>.cpp and the libraries.
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
@@ -124,51 +125,6 @@ CLI::App* add_gather_command(CLI::App& app, GatherOptions& o) {
       "Exit: 0 ok, 2 no --output/--tar, DIR not empty or not writable, 3 no tar program, 4 some\n"
       "files unreadable, or the capture or tar failed to write (I/O).");
   return sub;
-}
-
-void add_store_flag(CLI::App* sub, BaselineOptions& o) {
-  sub->add_option("--store", o.store_dir,
-                  "Baseline directory (default: $FABDIAG_BASELINE_DIR or ~/.local/share/fabdiag/baselines)")
-      ->type_name("DIR");
-}
-
-CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
-  auto* baseline = app.add_subcommand(
-      "baseline",
-      "Keep named baselines of bench/pairwise/triage results and diff new results against them");
-  baseline->require_subcommand(1);
-  baseline->footer(
-      "Store: --store DIR, else $FABDIAG_BASELINE_DIR, else $XDG_DATA_HOME/fabdiag/baselines, else\n"
-      "~/.local/share/fabdiag/baselines. Exit codes: 0 ok, 1 regression found, 2 bad name or input\n"
-      "file (missing, not JSON, not a bench/pairwise/triage result), unknown baseline, existing name\n"
-      "without --force, a store path that cannot be created or written (no permission, read-only,\n"
-      "a file in the way); 4 diff compared only part (sizes, pairs or hosts on one side only), or\n"
-      "an I/O error (disk full, EIO) reading or writing the store.");
-  auto* baseline_save = baseline->add_subcommand(
-      "save", "Save a result file (fabdiag --format json output) as baseline NAME");
-  baseline_save->add_option("NAME", o.name, "Baseline name: letters, digits, '.', '_', '-' (e.g. nightly)")
-      ->required();
-  baseline_save->add_option("FILE", o.file, "Result JSON of bench, pairwise, triage or import ('-' = stdin)")
-      ->required();
-  baseline_save->add_flag("--force", o.force, "Replace baseline NAME if it exists");
-  add_store_flag(baseline_save, o);
-  baseline_save->callback([&o] { o.action = "save"; });
-  auto* baseline_diff = baseline->add_subcommand(
-      "diff", "Compare a result file with baseline NAME: busbw per collective and size, bandwidth per host pair");
-  baseline_diff->add_option("NAME", o.name, "Baseline to compare against")->required();
-  baseline_diff->add_option("FILE", o.file, "Result JSON to compare ('-' = stdin)")->required();
-  baseline_diff->add_option("--tolerance", o.tolerance,
-                            "Allowed drop as a fraction: 0.10 flags below 90% of the baseline as warn, "
-                            "below 80% as error")
-      ->check(number_in(0.0, 1.0))
-      ->capture_default_str();
-  add_store_flag(baseline_diff, o);
-  baseline_diff->callback([&o] { o.action = "diff"; });
-  auto* baseline_show = baseline->add_subcommand("show", "List the stored baselines, or show baseline NAME");
-  baseline_show->add_option("NAME", o.name, "Baseline to show (default: list all)");
-  add_store_flag(baseline_show, o);
-  baseline_show->callback([&o] { o.action = "show"; });
-  return baseline;
 }
 
 // --max-findings of the import subcommands: huge inputs give bounded output (core/repeats.h).

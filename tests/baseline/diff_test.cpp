@@ -61,42 +61,46 @@ const Finding* finding(const BaselineDiff& d, const std::string& code, const std
 
 }  // namespace
 
-TEST_CASE("collectives: ok within tolerance, warn above it, error above twice it, improvement info") {
+TEST_CASE("collectives against one run: ok within tolerance, warn beyond it (never error), improvement info") {
   auto base = bench({{1024, 10e9}, {2048, 10e9}, {4096, 10e9}, {8192, 10e9}, {16384, 10e9}});
   auto cur = bench({{1024, 9.5e9}, {2048, 8.5e9}, {4096, 7.5e9}, {8192, 12e9}, {16384, 9.0e9}});
   auto d = run(base, cur);
   REQUIRE(d.rows.size() == 5);
   CHECK(d.rows[0].status == DiffStatus::kOk);  // -5 %
   CHECK(*d.rows[0].ratio == Approx(0.95));
+  CHECK(d.rows[0].runs == 1);
+  CHECK_FALSE(d.rows[0].spread_bytes_per_s.has_value());
   CHECK(d.rows[1].status == DiffStatus::kRegression);  // -15 %: warn
   CHECK(*d.rows[1].severity == Severity::kWarn);
-  CHECK(d.rows[2].status == DiffStatus::kRegression);  // -25 %: error
-  CHECK(*d.rows[2].severity == Severity::kError);
+  CHECK(d.rows[2].status == DiffStatus::kRegression);  // -25 %: warn, one run knows no noise
+  CHECK(*d.rows[2].severity == Severity::kWarn);
   CHECK(d.rows[3].status == DiffStatus::kImprovement);  // +20 %
   CHECK(d.rows[4].status == DiffStatus::kOk);           // exactly -10 %: not below (1 - tol)
   CHECK(d.gaps.empty());
 
-  const Finding* warn = finding(d, "busbw_regression", "all_reduce 2048 B");
+  // One finding per collective: the sizes that regressed are its evidence, the worst named.
+  const Finding* warn = finding(d, "busbw_regression", "all_reduce");
   REQUIRE(warn != nullptr);
   CHECK(warn->severity == Severity::kWarn);
   CHECK(warn->layer == Layer::kCollective);
-  REQUIRE(warn->evidence.size() == 4);
-  CHECK(*warn->evidence[0].value == 10e9);
+  REQUIRE(warn->evidence.size() == 5);
+  CHECK(*warn->evidence[0].value == 10e9);  // reference at the worst size, 4096 B
   CHECK(warn->evidence[0].unit == "bytes/s");
-  CHECK(*warn->evidence[1].value == 8.5e9);
+  CHECK(*warn->evidence[1].value == 7.5e9);
+  CHECK(warn->evidence[2].metric == "ratio all_reduce 2048 B");
   CHECK(*warn->evidence[2].value == Approx(0.85));
   CHECK(*warn->evidence[2].threshold == Approx(0.90));
-  CHECK(*warn->evidence[3].value == Approx(0.10));
-  CHECK(warn->message.find("85.0%") != std::string::npos);
+  CHECK(*warn->evidence[3].value == Approx(0.75));
+  CHECK(*warn->evidence[4].value == Approx(0.10));
+  CHECK(warn->message.find("at 2 of 5 sizes") != std::string::npos);
+  CHECK(warn->message.find("at 4096 B 75.0%") != std::string::npos);
   CHECK(warn->message.find("'nightly'") != std::string::npos);
-  REQUIRE(finding(d, "busbw_regression", "all_reduce 4096 B") != nullptr);
-  CHECK(finding(d, "busbw_regression", "all_reduce 4096 B")->severity == Severity::kError);
-  const Finding* up = finding(d, "busbw_improvement", "all_reduce 8192 B");
+  const Finding* up = finding(d, "busbw_improvement", "all_reduce");
   REQUIRE(up != nullptr);
   CHECK(up->severity == Severity::kInfo);
-  CHECK(d.findings.size() == 3);
+  CHECK(d.findings.size() == 2);
 
-  // A wider tolerance turns the warn into ok and the error into a warn.
+  // A wider tolerance turns the -15 % into ok.
   auto wide = run(base, cur, 0.2);
   CHECK(wide.rows[1].status == DiffStatus::kOk);
   CHECK(*wide.rows[2].severity == Severity::kWarn);
@@ -158,7 +162,7 @@ TEST_CASE("pairs are matched by host name whatever the order, missing hosts are 
   CHECK_FALSE(r.directed);
   CHECK(*r.ratio == Approx(0.6));
   CHECK(r.status == DiffStatus::kRegression);
-  CHECK(*r.severity == Severity::kError);
+  CHECK(*r.severity == Severity::kWarn);  // -40 % against one run: warn
   const Finding* f = finding(d, "pair_bandwidth_regression", "a<->c");
   REQUIRE(f != nullptr);
   CHECK(f->layer == Layer::kLocalization);
@@ -253,7 +257,13 @@ TEST_CASE("to_json: the fabdiag.baseline_diff/1 rows contract") {
   CHECK(j["rows"][0]["current_bytes_per_s"].get<double>() == 7e9);
   CHECK(j["rows"][0]["ratio"].get<double>() == Approx(0.7));
   CHECK(j["rows"][0]["status"] == "regression");
-  CHECK(j["rows"][0]["severity"] == "error");
+  CHECK(j["rows"][0]["severity"] == "warn");
+  CHECK(j["rows"][0]["runs"] == 1);
+  CHECK(j["rows"][0]["spread_bytes_per_s"].is_null());
+  CHECK(j["rows"][0]["within_noise"] == false);
+  CHECK(j["last_runs"] == 7);
+  CHECK(j["spread_k"].get<double>() == 3.5);
+  CHECK(j["history_runs"] == 1);
   CHECK(j["rows"][1]["status"] == "missing");
   CHECK(j["rows"][1]["current_bytes_per_s"].is_null());
   CHECK(j["rows"][1]["ratio"].is_null());

@@ -98,13 +98,13 @@ TEST_CASE("save writes NAME.json atomically, keeps the document, adds the baseli
   CHECK(info->sizes_bytes == std::vector<uint64_t>{4096, 1048576});
   CHECK(info->saved_at == "2026-11-30T08:00:00Z");
 
-  // Only the final file is left: no temporary files next to it.
+  // Only the final files are left (the run and its history): no temporary files next to them.
   size_t files = 0;
   for (const auto& e : fs::directory_iterator(tmp.str("store/nested"))) {
-    CHECK(e.path().filename() == "nightly.json");
+    CHECK((e.path().filename() == "nightly.json" || e.path().filename() == "nightly.history"));
     ++files;
   }
-  CHECK(files == 1);
+  CHECK(files == 2);
 
   auto text = read_file(info->path);
   REQUIRE(text.ok());

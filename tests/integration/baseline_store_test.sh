@@ -38,7 +38,7 @@ expect 2 baseline save nightly "$fx/baseline/current-bench.json" --store "$store
 contains .err "--force"
 expect 0 baseline diff nightly "$fx/baseline/store/nightly-bench.json" --store "$store/s" --format table
 expect 1 baseline diff nightly "$fx/baseline/current-bench.json" --store "$store/s" --format table
-contains .out "REGRESSION (error)"
+contains .out "REGRESSION (warn)"  # one run of history: never an error
 expect 0 baseline save nightly "$fx/baseline/current-bench.json" --force --store "$store/s" --format json
 contains .out '"replaced": true'
 # After replacing, the new result diffs clean against itself.
@@ -55,6 +55,30 @@ FABDIAG_BASELINE_DIR=$store/env expect 0 baseline show --format table
 contains .out "nccl001"
 FABDIAG_BASELINE_DIR=$store/env expect 0 baseline show nccl001 --format json
 contains .out '"pairs_measured": 0'
+
+# History: --append keeps the last --keep runs; a diff judges against their median and spread.
+expect 0 baseline save hist "$fx/baseline/store/nightly-bench.json" --store "$store/h" --format json
+for i in 1 2 3 4; do
+  expect 0 baseline save hist "$fx/baseline/store/nightly-bench.json" --append --keep 3 --store "$store/h" --format json
+done
+contains .out '"history_runs": 3'
+contains .out '"pruned_points": 4'
+[ -f "$store/h/hist.history" ] || { echo "FAIL: $store/h/hist.history not written"; fail=1; }
+[ "$(stat -c %a "$store/h/hist.history")" = 644 ] || { echo "FAIL: hist.history is not 0644"; fail=1; }
+expect 2 baseline save hist "$fx/baseline/current-bench.json" --append --force --store "$store/h"
+expect 1 baseline diff hist "$fx/baseline/current-bench.json" --store "$store/h" --format table
+contains .out "median of all 3 saved run(s)"
+contains .out "REGRESSION (error)"  # 65 % with three identical runs behind it
+expect 0 baseline show hist --store "$store/h" --format table
+contains .out "3 run(s)"
+ln -s /etc/passwd "$store/h/evil.history"
+expect 2 baseline save evil "$fx/baseline/store/nightly-bench.json" --store "$store/h"
+contains .err "symlink"
+# A fleet baseline of the two bench results: too few nodes to drop outliers, both kept.
+expect 0 baseline fleet fl "$fx/baseline/store/nightly-bench.json" "$fx/baseline/current-bench.json" --store "$store/h" --format json
+contains .out '"outliers": []'
+expect 2 baseline save fl "$fx/baseline/current-bench.json" --append --store "$store/h"
+contains .err "fleet baseline"
 
 [ "$fail" = 0 ] && echo "baseline store: all checks passed"
 exit "$fail"
