@@ -71,7 +71,7 @@ inline constexpr const char* kImportNcclTestsFooter =
     "Multi-node busbw (sizes >= 64 MiB; all_reduce, all_gather, reduce_scatter, broadcast, reduce,\n"
     "sendrecv) below 90% of one port is a warning: --line-rate GBPS gives the port, else a 100 Gb/s\n"
     "floor (the slowest RDMA port of GPU fabrics) is used; ranks all on one host are not judged.\n"
-    "Exit codes: 0 ok, 1 nccl-tests reported wrong results, 2 FILE unreadable or without a\n"
+    "Exit codes: 0 ok, 1 wrong results or busbw below the line rate, 2 FILE unreadable or without a\n"
     "result table, 4 some rows or tables could not be read (listed under errors).";
 
 inline constexpr const char* kTriageFooter =

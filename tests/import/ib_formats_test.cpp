@@ -107,7 +107,7 @@ TEST_CASE("ibv_devinfo -v: rate = width x lane speed, phys_state, typed GID tabl
   CHECK(*p.rocev2_gids == std::vector<std::string>{"fe80::3", "::ffff:192.0.2.3"});
 }
 
-TEST_CASE("ibv_devinfo -v: a GID line cut after ']' or without ':' is no GID, not a crash") {
+TEST_CASE("ibv_devinfo -v: a GID line cut after the index or its colon is no GID, not a crash") {
   // The fuzzer's find of 2026-12: "GID[  3]" at the end of the text made substr run past it.
   std::string text = fixture("ibv_devinfo/verbose-roce.txt");
   for (const char* cut : {"\t\t\tGID[  9]", "\t\t\tGID[  9]:", "\t\t\tGID[  9"}) {
