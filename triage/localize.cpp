@@ -17,6 +17,7 @@ LocalizeParams fabric_params() {
   LocalizeParams p;
   p.node_ratio = 0.88;
   p.pair_ratio = 0.6;
+  p.ref_quantile = 0.9;
   return p;
 }
 
