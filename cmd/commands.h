@@ -181,6 +181,9 @@ struct TriageOptions {
   bool no_sweeps = false;                ///< Skip the collective sweeps.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
   std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
+  double node_ratio = 0.5;               ///< --node-ratio: node median / reference below this = slow.
+  double pair_ratio = 0.15;              ///< --pair-ratio: pair / pair reference below this = slow.
+  double expected_rate = 0;              ///< --expected-rate: reference bytes/s per pair direction; 0 = none.
 };
 int run_triage(const GlobalOptions& g, const TriageOptions& o);
 /// `triage --from`: collected outputs read as `fabdiag import FILE...` reads them, every finding

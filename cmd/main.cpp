@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "cmd/error_document.h"
 #include "cmd/cli_validators.h"
+#include "cmd/triage_options.h"
 #include "cmd/help_text.h"
 #include "cmd/import_any.h"
 #include "cmd/import_readers.h"
@@ -356,6 +357,7 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   sub->add_option("--bench-iters", o.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
   sub->add_flag("--no-sweeps", o.no_sweeps, "Skip the all_reduce/alltoall sweeps");
   sub->add_flag("--worker", o.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
+  add_triage_decision_options(sub, o);
   return sub;
 }
 
@@ -397,11 +399,9 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
       "pairwise",
       "Node x node bandwidth matrix: round-robin rounds of concurrent bidirectional pairs, then "
       "slow nodes and links.\nRun one rank per node, e.g.: mpirun -np 8 --map-by node fabdiag pairwise");
-  sub->add_option("--size", o.size,
-                  "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
+  sub->add_option("--size", o.size, "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
   sub->add_option("-n,--iters", o.iters, "Timed exchanges per pair (default 5)");
-  sub->add_option("-w,--warmup", o.warmup_iters,
-                  "Untimed exchanges per pair before timing (default 1)");
+  sub->add_option("-w,--warmup", o.warmup_iters, "Untimed exchanges per pair before timing (default 1)");
   sub->add_option("--backend", o.backend, "mpi (default) or nccl (not in this build: exits 3)")
       ->check(CLI::IsMember({"mpi", "nccl"}));
   sub->add_option("--node-ratio", o.node_ratio,

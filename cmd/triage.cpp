@@ -49,6 +49,9 @@ std::string self_exe() {
 
 Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   triage::WalkParams p;
+  p.localize.node_ratio = o.node_ratio;
+  p.localize.pair_ratio = o.pair_ratio;
+  if (o.expected_rate > 0) p.localize.reference_bytes_per_s = o.expected_rate;
   auto pair = perf::parse_size_bytes(o.pair_size);
   if (!pair) return pair.error().with_context("--pair-size");
   auto bmin = perf::parse_size_bytes(o.sweep_min);
@@ -105,6 +108,7 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   base.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
                  {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
+                 {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
                  {"timeout_s", o.timeout_s}};
   // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
   // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
@@ -176,7 +180,9 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
                       "--pair-size", o.pair_size, "--pair-iters", std::to_string(o.pair_iters),
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
                       "--bench-iters", std::to_string(o.bench_iters),
-                      "--timeout", std::to_string(o.timeout_s)};  // for its params: the launcher keeps the deadline
+                      "--timeout", std::to_string(o.timeout_s),  // for its params: the launcher keeps the deadline
+                      "--node-ratio", std::to_string(o.node_ratio), "--pair-ratio", std::to_string(o.pair_ratio),
+                      "--expected-rate", std::to_string(o.expected_rate)};
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});

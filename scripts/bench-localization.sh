@@ -13,5 +13,6 @@ for n in 64 1024 4096 16384; do
   for slow in 1 3; do
     "$sim" --nodes "$n" --trials "$trials" --slow "$slow" --max-rounds 5 || true
   done
+  "$sim" --nodes "$n" --trials "$trials" --slow 1 --fault 0.85 --max-rounds 5 || true  # mild fault
   "$sim" --nodes "$n" --trials "$trials" --slow 0 --max-rounds 5 || true
 done

@@ -13,6 +13,14 @@
 
 namespace fabdiag::triage {
 
+LocalizeParams fabric_params() {
+  LocalizeParams p;
+  p.node_ratio = 0.88;
+  p.pair_ratio = 0.6;
+  p.ref_quantile = 0.9;
+  return p;
+}
+
 const char* to_string(Role r) {
   switch (r) {
     case Role::kConfirmNode: return "confirm_node";
@@ -83,6 +91,20 @@ std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partn
   return slow;
 }
 
+// The node reference (docs/localization.md#reference): an external one (baseline or spec) when
+// given, else a high quantile of the broad round's node medians, never their median, so that
+// several slow nodes do not pull the reference down with them. With an external reference the
+// cluster ratio says whether every node is slow together, which no z-score can show.
+void set_reference(Screen& s, const std::vector<double>& judged_medians, const LocalizeParams& p) {
+  if (std::isfinite(p.reference_bytes_per_s) && p.reference_bytes_per_s > 0) {
+    s.node_ref_bytes_per_s = p.reference_bytes_per_s;
+    s.external_reference = true;
+    if (auto m = median(judged_medians)) s.cluster_ratio = *m / p.reference_bytes_per_s;
+  } else if (auto r = quantile(judged_medians, p.ref_quantile)) {
+    s.node_ref_bytes_per_s = *r;
+  }
+}
+
 // Node medians (over `clean` partners where there are enough of them), the node reference and
 // the node candidates.
 void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners,
@@ -100,7 +122,7 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
     if (auto m = median(v)) s.node_median_bytes_per_s[static_cast<size_t>(i)] = *m;
     if (static_cast<int>(all.size()) >= p.min_partners) judged_medians.push_back(*median(v));
   }
-  if (auto r = median(judged_medians)) s.node_ref_bytes_per_s = *r;
+  set_reference(s, judged_medians, p);
   for (int i = 0; i < nodes; ++i) {
     double m = s.node_median_bytes_per_s[static_cast<size_t>(i)];
     if (s.partners[static_cast<size_t>(i)] < p.min_partners) {
@@ -109,9 +131,11 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
     }
     auto z = log_modz(m, judged_medians);
     if (z) s.node_modz[static_cast<size_t>(i)] = *z;
-    if (std::isfinite(s.node_ref_bytes_per_s) && m < p.node_ratio * s.node_ref_bytes_per_s && z &&
-        *z < p.modz_limit)
-      s.node_candidates.push_back(i);
+    if (!std::isfinite(s.node_ref_bytes_per_s)) continue;
+    double ratio = m / s.node_ref_bytes_per_s;
+    bool by_ratio = ratio < p.node_ratio, by_z = z && *z < p.modz_limit;
+    if (by_ratio && by_z) s.node_candidates.push_back(i);
+    else if (by_ratio || (by_z && ratio < p.watch_ratio)) s.watch.push_back(Watch{i, ratio, z.value_or(NAN)});
   }
 }
 
@@ -452,6 +476,12 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
   Tallies t = tally(plan, samples, round_references(s, plan, samples));
   decide_nodes(s, plan, t, p, out);
   decide_links(s, t, p, out);
+  out.watch = s.watch;
+  if (s.cluster_ratio < p.node_ratio) {  // every node slow together: only an external reference shows it
+    Suspect c{"cluster", {}, s.cluster_ratio, NAN, 0, 0, {}, {}};
+    for (int i = 0; i < s.nodes; ++i) c.nodes.push_back(i);
+    out.suspects.push_back(std::move(c));
+  }
   for (int n : s.too_few_partners)
     out.inconclusive.push_back("node {" + std::to_string(n) + "}: measured with only " +
                                std::to_string(s.partners[static_cast<size_t>(n)]) + " partners (need " +

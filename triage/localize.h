@@ -25,20 +25,42 @@ struct PairSample {
 };
 
 /// Thresholds. Defaults are the emulated-cluster values of docs/localization.md#parameters; a real
-/// fabric wants pair_ratio 0.6-0.75.
+/// fabric wants fabric_params() (node_ratio 0.88, pair_ratio 0.6).
 struct LocalizeParams {
   double node_ratio = 0.5;    ///< Node median / reference below this = slow node.
   double pair_ratio = 0.15;   ///< One pair / reference below this = slow pair.
+  double watch_ratio = 0.95;  ///< Not a candidate but below this and past modz_limit: "watch".
+  /// External reference (bytes/s per direction of one pair test): a stored baseline or a
+  /// spec-derived expected rate. NaN: none, the screen uses ref_quantile of the node medians.
+  double reference_bytes_per_s = NAN;
+  /// Quantile of the broad round's node medians used as reference: the median (0.5) on the
+  /// emulated cluster, whose noise is heavy enough that a higher one makes healthy nodes
+  /// candidates; 0.9 in fabric_params() (about 3 % noise), so a slow minority does not drag
+  /// the reference down.
+  double ref_quantile = 0.5;
   double modz_limit = -3.5;   ///< Modified z-score must also be below this (both tests agree).
   int min_partners = 3;       ///< A node is judged on at least this many distinct partners.
   int confirm_repeats = 3;    ///< Confirmation tests per suspect.
   int confirm_votes = 2;      ///< Of which at least this many must flag.
 };
 
+/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch".
+LocalizeParams fabric_params();
+
+/// A node close to the threshold: not a candidate, reported with its ratio.
+struct Watch {
+  int node = 0;
+  double ratio = NAN;  ///< Node median / reference.
+  double modz = NAN;   ///< Modified z of log median among the judged nodes.
+};
+
 /// Stage 2 result: candidates, not verdicts.
 struct Screen {
   int nodes = 0;
-  double node_ref_bytes_per_s = NAN;             ///< Median of the node medians.
+  double node_ref_bytes_per_s = NAN;             ///< Reference: external, else ref_quantile of node medians.
+  bool external_reference = false;               ///< node_ref_bytes_per_s came from params.
+  double cluster_ratio = NAN;                    ///< Median node median / external reference (NaN without one).
+  std::vector<Watch> watch;                      ///< Near misses (see LocalizeParams::watch_ratio).
   double pair_ref_bytes_per_s = NAN;             ///< Median of pairs between non-candidate nodes.
   std::vector<double> node_median_bytes_per_s;   ///< [node], NaN without samples.
   std::vector<double> node_modz;                 ///< [node] modified z of the node median.
@@ -51,8 +73,9 @@ struct Screen {
 
 /// Screens a broad round-robin pair matrix. `samples` may repeat a pair (values are averaged by
 /// median). Node candidates: median over >= min_partners partners below node_ratio x the
-/// median of node medians AND modified z (of log bandwidth: noise is multiplicative) below
-/// modz_limit. Link candidates: a pair between two
+/// reference (external, else the ref_quantile of node medians) AND modified z (of log bandwidth:
+/// noise is multiplicative) below modz_limit. Watch: not a candidate, z below modz_limit and ratio
+/// below watch_ratio, or ratio below node_ratio alone. Link candidates: a pair between two
 /// non-candidates below pair_ratio x pair reference AND modified z below modz_limit.
 Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const LocalizeParams& p);
 
@@ -89,8 +112,8 @@ std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParam
 
 /// A named suspect with the tests behind it.
 struct Suspect {
-  std::string kind;               ///< "node" or "link".
-  std::vector<int> nodes;         ///< One node, or the two ends of a link.
+  std::string kind;               ///< "node", "link", "pair" (one of these two) or "cluster".
+  std::vector<int> nodes;         ///< One node, the two ends of a link or pair, or every node.
   double screen_ratio = NAN;      ///< Screen value / screen reference.
   double confirm_ratio = NAN;     ///< Median ratio of the confirmation tests.
   int votes = 0;                  ///< Confirmation tests that flagged.
@@ -104,6 +127,7 @@ struct Localization {
   std::vector<Suspect> suspects;
   std::vector<std::pair<int, std::string>> cleared;  ///< (node, reason) for candidates cleared.
   std::vector<std::string> inconclusive;  ///< Human sentences; node ids appear as "{i}" (see name_nodes).
+  std::vector<Watch> watch;               ///< The screen's near misses, with their ratio.
 };
 
 /// Stage 4: decides on the candidates from the confirmation samples (rounds as planned). The

@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "perf/pairwise.h"
 #include "triage/matchings.h"
+#include "triage/small_cluster.h"
 
 namespace fabdiag::triage {
 
@@ -272,7 +273,7 @@ void fill_node_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport&
   e.value = screen.node_median_bytes_per_s[static_cast<size_t>(x)];
   e.unit = "bytes/s";
   e.threshold = lp.node_ratio * screen.node_ref_bytes_per_s;
-  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the median node (" +
+  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the reference (" +
                      std::to_string(static_cast<long long>(screen.node_ref_bytes_per_s)) + " bytes/s)";
   e.source = "pairwise screen (round-robin)";
   ts.evidence.push_back(e);
@@ -325,6 +326,16 @@ TriageSuspect counter_fault_suspect(const TriageReport& rep, int node, const Nod
   return ts;
 }
 
+// The screen ratio of a suspect that has no confirmation tests (small clusters, the whole cluster).
+Evidence ratio_evidence(const Suspect& sp, const std::string& what) {
+  Evidence e;
+  e.metric = "bandwidth ratio of " + what;
+  e.value = sp.screen_ratio;
+  e.unit = "ratio";
+  e.source = "pairwise screen";
+  return e;
+}
+
 // ---- decision: suspects, cleared, inconclusive ----
 void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization& loc, const LocalizeParams& lp,
                      const NodeFindings& node_findings) {
@@ -334,9 +345,20 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
     ts.kind = sp.kind;
     for (int x : sp.nodes) ts.hosts.push_back(host_of(rep, x));
     ts.layer = Layer::kLocalization;
-    if (sp.kind == "node") {
+    if (sp.kind == "node" && sp.tests.empty()) {  // a small cluster's verdict: the screen is all there is
+      named.insert(sp.nodes[0]);
+      ts.evidence.push_back(ratio_evidence(sp, "both of its pairs, against the fastest pair or the reference"));
+      ts.action = "Both pairs with " + ts.hosts[0] + " are slow while the other pair is not: check its NICs with `fabdiag check`.";
+    } else if (sp.kind == "node") {
       named.insert(sp.nodes[0]);
       fill_node_suspect(ts, sp, rep, sr.screen, lp, node_findings);
+    } else if (sp.kind == "pair") {
+      ts.evidence.push_back(ratio_evidence(sp, "the only pair, against the reference"));
+      ts.action = "One of these two is slow (two nodes cannot tell which): test each with a third, known-good node.";
+    } else if (sp.kind == "cluster") {
+      ts.evidence.push_back(ratio_evidence(sp, "median node against the reference (baseline or expected rate)"));
+      ts.action = "Every node is equally slow against the reference: check the fabric-wide settings (link speed, MTU, "
+                  "congestion control, the switch firmware) before any node.";
     } else {
       fill_link_suspect(ts, sp, rep, sr, lp);
     }
@@ -351,6 +373,8 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
   for (const auto& [node, reason] : loc.cleared)
     if (!named.count(node)) rep.cleared.emplace_back(host_of(rep, node), name_nodes(reason, rep.hosts));
   for (const auto& text : loc.inconclusive) rep.inconclusive.push_back(name_nodes(text, rep.hosts));
+  for (const auto& wt : loc.watch)
+    if (!named.count(wt.node)) rep.watch.push_back({host_of(rep, wt.node), wt.ratio});
 }
 
 // ---- findings: one per suspect, then the counter findings (warn and up) ----
@@ -362,6 +386,15 @@ Finding suspect_finding(const TriageSuspect& s) {
   f.subject = s.hosts.size() == 2 ? s.hosts[0] + "<->" + s.hosts[1] : s.hosts[0];
   f.message = s.kind == "link" ? "the link between " + s.hosts[0] + " and " + s.hosts[1] + " is slow; both ends are fine with other partners"
                                : s.hosts[0] + " is a suspect (" + std::string(to_string(s.layer)) + ")";
+  if (s.kind == "pair") {
+    f.code = "slow_pair";
+    f.message = "one of " + s.hosts[0] + " and " + s.hosts[1] + " is slow";
+  }
+  if (s.kind == "cluster") {
+    f.code = "slow_cluster";
+    f.subject = "cluster";
+    f.message = "all " + std::to_string(s.hosts.size()) + " nodes are slow against the reference";
+  }
   f.evidence = s.evidence;
   f.action = s.action;
   return f;
@@ -454,6 +487,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   ConfirmRun confirm = run_confirmation(w, sr.screen, hard);
   w.confirm = &confirm;
   Localization loc = decide(sr.screen, confirm.plan, confirm.samples, params.localize);
+  judge_small_cluster(w.n, sr.samples, params.localize, loc);  // 2-3 nodes: no partners to confirm with
   NodeFindings node_findings = counters_after(w);
 
   decide_suspects(rep, sr, loc, params.localize, node_findings);
@@ -473,6 +507,8 @@ nlohmann::json to_json(const TriageReport& r) {
   j["cleared"] = nlohmann::json::array();
   for (const auto& [who, why] : r.cleared) j["cleared"].push_back({{"subject", who}, {"reason", why}});
   j["inconclusive"] = r.inconclusive;
+  j["watch"] = nlohmann::json::array();
+  for (const auto& [host, ratio] : r.watch) j["watch"].push_back({{"host", host}, {"ratio", num_or_null(ratio)}});
   j["bench"] = r.bench;
   j["pairwise"] = r.pairwise;
   j["confirmation"] = r.confirmation;

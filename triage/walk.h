@@ -42,6 +42,7 @@ struct TriageReport {
   std::vector<TriageSuspect> suspects;
   std::vector<std::pair<std::string, std::string>> cleared;  ///< (host or link, reason).
   std::vector<std::string> inconclusive;
+  std::vector<std::pair<std::string, double>> watch;  ///< (host, ratio to reference): near misses, not suspects.
   std::vector<nlohmann::json> bench;  ///< fabdiag.bench/1 data per sweep.
   nlohmann::json pairwise;            ///< fabdiag.pairwise/1-shaped data of the screen.
   nlohmann::json confirmation;        ///< Planned rounds and their samples.

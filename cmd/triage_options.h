@@ -1,0 +1,27 @@
+// The options of `fabdiag triage` that set its decision rule (docs/localization.md#deciding).
+// Header-only and included by cmd/main.cpp alone, the one translation unit that pays for CLI11.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cmd/cli_validators.h"
+#include "cmd/commands.h"
+
+namespace fabdiag::cmd {
+
+/// Adds --node-ratio, --pair-ratio and --expected-rate (bytes/s per direction; 0 = no external
+/// reference) to the triage subcommand; cmd/triage.cpp turns them into LocalizeParams.
+inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
+  sub->add_option("--node-ratio", o.node_ratio,
+                  "Slow node: median pair rate below this x the reference (default 0.5, tuned to the emulated "
+                  "cluster; 0.88 on a real fabric finds 0.85x nodes, docs/localization.md#deciding)")
+      ->check(number_in(0.01, 1.0));
+  sub->add_option("--pair-ratio", o.pair_ratio, "Slow pair: rate below this x the pair reference (default 0.15; 0.6 on a real fabric)")
+      ->check(number_in(0.01, 1.0));
+  sub->add_option("--expected-rate", o.expected_rate,
+                  "Reference pair rate, bytes/s per direction (a baseline or the link's spec); catches a "
+                  "whole-cluster slowdown and judges 2-node clusters. Default: none (a high quantile of the screen)")
+      ->check(number_in(0.0, 1e15));
+}
+
+}  // namespace fabdiag::cmd
