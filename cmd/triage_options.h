@@ -1,4 +1,4 @@
-// The options of `fabdiag triage` that set its decision rule (docs/localization.md#deciding).
+// The options of `fabdiag triage` that set its decision rule (docs/localization.md#rules-for-deciding-under-noise).
 // Header-only and included by cmd/main.cpp alone, the one translation unit that pays for CLI11.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace fabdiag::cmd {
 inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
   sub->add_option("--node-ratio", o.node_ratio,
                   "Slow node: median pair rate below this x the reference (default 0.5, tuned to the emulated "
-                  "cluster; 0.88 on a real fabric finds 0.85x nodes, docs/localization.md#deciding)")
+                  "cluster; 0.88 on a real fabric finds 0.85x nodes, docs/localization.md#rules-for-deciding-under-noise)")
       ->check(number_in(0.01, 1.0));
   sub->add_option("--pair-ratio", o.pair_ratio, "Slow pair: rate below this x the pair reference (default 0.15; 0.6 on a real fabric)")
       ->check(number_in(0.01, 1.0));

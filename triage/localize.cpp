@@ -91,7 +91,7 @@ std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partn
   return slow;
 }
 
-// The node reference (docs/localization.md#reference): an external one (baseline or spec) when
+// The node reference (docs/localization.md#the-screen): an external one (baseline or spec) when
 // given, else a high quantile of the broad round's node medians, never their median, so that
 // several slow nodes do not pull the reference down with them. With an external reference the
 // cluster ratio says whether every node is slow together, which no z-score can show.

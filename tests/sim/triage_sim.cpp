@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   Preset preset = preset_name == "emulated" ? Preset{0.3, 0.08, 6} : Preset{0.03, 0.002, 4};
   WalkParams params;
   params.sweeps.clear();
-  if (preset_name != "emulated") params.localize = fabric_params();  // docs/localization.md#deciding
+  if (preset_name != "emulated") params.localize = fabric_params();  // docs/localization.md#rules-for-deciding-under-noise
 
   int exact = 0, false_pos = 0, missed = 0, worst_rounds = 0, watched = 0;
   double sum_rounds = 0;
