@@ -27,7 +27,7 @@ Section fabric_section(const IbnetImport& imp, const nlohmann::json& data) {
   for (const auto& j : data["switches"]) {
     std::vector<std::string> up;
     for (const auto& u : j["uplinks"]) up.push_back(str(u["desc"]) + ": " + str(u["links"]));
-    sw.rows.push_back({str(j["desc"]), str(j["guid"]), str(j["lid"]), str(j["role"]), std::to_string(j["hosts"].size()),
+    sw.rows.push_back({str(j["desc"]), str(j["guid"]), str(j["lid"]), str(j["role"]), std::to_string(j["hcas"].size()),
                        up.empty() ? "-" : join(up, ", ")});
   }
   s.tables.push_back(std::move(sw));

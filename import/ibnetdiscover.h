@@ -82,7 +82,7 @@ bool is_ibnetdiscover_line(std::string_view line);
 std::vector<Finding> ibnetdiscover_findings(const IbnetImport& imp);
 
 /// The envelope data (the shape docs/fabric.md#ibnetdiscover-graph documents): {format,
-/// switches[] {guid, desc, lid, ports, role, hosts[] {guid, desc, port, peer_port},
+/// switches[] {guid, desc, lid, ports, role, hcas[] {guid, desc, port, peer_port},
 /// uplinks[] {guid, desc, links, ports[]}}, cas[] {guid, desc, lid, switches[]}, links[]
 /// {a {guid, type, desc, port}, b {...}, kind, lanes, speed, line}, majority {kind: {lanes, speed}}}.
 nlohmann::json ibnetdiscover_data(const IbnetImport& imp);

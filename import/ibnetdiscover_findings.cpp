@@ -84,7 +84,7 @@ nlohmann::json switch_json(const IbnetImport& imp, const IbnetNode& sw) {
     uplinks.push_back({{"guid", g}, {"desc", desc_of(imp, g)}, {"links", ports.size()}, {"ports", ports}});
   std::string role = !hosts.empty() ? "leaf" : !uplinks.empty() ? "spine" : "isolated";
   return {{"guid", sw.guid}, {"desc", sw.desc}, {"lid", lid_json(sw)}, {"ports", sw.ports}, {"role", role},
-          {"hosts", hosts}, {"uplinks", uplinks}};
+          {"hcas", hosts}, {"uplinks", uplinks}};
 }
 
 }  // namespace

@@ -72,14 +72,14 @@ TEST_CASE("the graph: leaves with their hosts and uplinks, the spine") {
   const auto& spine = data["switches"][0];
   CHECK(spine["guid"] == kSpine);
   CHECK(spine["role"] == "spine");
-  CHECK(spine["hosts"].empty());
+  CHECK(spine["hcas"].empty());
   REQUIRE(spine["uplinks"].size() == 2);
   CHECK(spine["uplinks"][0]["links"] == 2);
   const auto& leaf1 = data["switches"][1];
   CHECK(leaf1["role"] == "leaf");
-  REQUIRE(leaf1["hosts"].size() == 2);
-  CHECK(leaf1["hosts"][0]["desc"] == "node01 mlx5_0");
-  CHECK(leaf1["hosts"][0]["port"] == 1);
+  REQUIRE(leaf1["hcas"].size() == 2);
+  CHECK(leaf1["hcas"][0]["desc"] == "node01 mlx5_0");
+  CHECK(leaf1["hcas"][0]["port"] == 1);
   REQUIRE(leaf1["uplinks"].size() == 1);
   CHECK(leaf1["uplinks"][0]["guid"] == kSpine);
   CHECK(leaf1["uplinks"][0]["ports"] == nlohmann::json::array({35, 36}));
