@@ -2,6 +2,7 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/format_detect.h"
 #include "import/host_prefix.h"
 #include "import/whole_lines.h"
 
@@ -109,8 +110,26 @@ Result<RdmaLinkImport> read_text(LineSource& lines, RdmaLinkImport imp, const st
     imp.links.push_back(std::move(*rec));
   };
   read(first_line, first);
-  auto st = read_whole_lines(lines, imp.source, read, [&imp] { return !imp.links.empty(); }, imp.gaps);
+  // The first line was taken to tell text from JSON; when it was also the last and ends
+  // without '\n', it is the cut line read_whole_lines() would have reported.
+  bool more = false;
+  auto st = read_whole_lines(
+      lines, imp.source,
+      [&](const std::string& l, size_t n) {
+        more = true;
+        read(l, n);
+      },
+      [&imp] { return !imp.links.empty(); }, imp.gaps, [&more](const std::string&, size_t) { more = true; });
   if (!st) return st.error();
+  if (!more && lines.unterminated() && !imp.links.empty()) {
+    imp.links.pop_back();
+    if (partial.first == first) partial = LineTally{};
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  "the last line ends without a newline (the output was cut); NOT READ: " +
+                                      quote_line(first_line),
+                                  line_source(imp.source, first)));
+    if (imp.links.empty()) return imp;
+  }
   if (imp.links.empty())
     return not_this_format("`rdma link show` output (\"link mlx5_0/1 state ACTIVE physical_state LINK_UP ...\")",
                            imp.source, other);

@@ -79,6 +79,14 @@ TEST_CASE("a cut record and a stray line are gaps, JSON that does not parse is r
   REQUIRE(imp.gaps.size() == 2);
   CHECK(imp.gaps[0].message.find("NOT READ") != std::string::npos);
   CHECK(imp.gaps[1].source == "t.txt:2");
+  auto one = read("link mlx5_0/1 state ACT");  // the only line, cut: a gap, not a record
+  CHECK(one.links.empty());
+  REQUIRE(one.gaps.size() == 1);
+  CHECK(one.gaps[0].message.find("NOT READ") != std::string::npos);
+  CHECK(one.gaps[0].source == "t.txt:1");
+  auto whole = read("link mlx5_0/1 state ACTIVE physical_state LINK_UP\n");
+  CHECK(whole.links.size() == 1);
+  CHECK(whole.gaps.empty());
   auto bad = import_rdma_link("[{\"ifindex\":0,\"ifname\":\"mlx5_0\",\"port\":1,\"sta", "j.json");
   REQUIRE_FALSE(bad);
   CHECK(bad.error().source == "j.json:1");
