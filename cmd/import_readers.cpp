@@ -42,6 +42,10 @@ Result<ImportOutput> read_sonic_pfc(const ImportFileOptions& o);
 Result<ImportOutput> read_lldpctl(const ImportFileOptions& o);
 Result<ImportOutput> read_perftest(const ImportFileOptions& o);
 Result<ImportOutput> read_pairs(const ImportFileOptions& o);
+Result<ImportOutput> read_ibdev2netdev(const ImportFileOptions& o);
+Result<ImportOutput> read_show_gids(const ImportFileOptions& o);
+Result<ImportOutput> read_rdma_link(const ImportFileOptions& o);
+Result<ImportOutput> read_ibnetdiscover(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -117,6 +121,29 @@ std::span<const ImportReader> import_readers() {
        "Judged like `fabdiag pairwise` with the fabric thresholds (p90 reference). Exit: 0 nothing slow; 1 a slow node "
        "or link; 4 lines not a pair or a cut last line; 2 no pair in the file or another tool's output.",
        &read_pairs},
+      {"ibdev2netdev", ToolText::kIbdev2netdev,
+       "Mellanox OFED `ibdev2netdev` (plain or -v) -> fabdiag.ibdev2netdev/1 (per RDMA port its netdev and state; -v: PCI address, part, firmware, port state)",
+       "Reads \"mlx5_0 port 1 ==> ib0 (Up)\" lines, the -v form and pdsh/clush \"host: \" prefixes. Exit: 0 no warning; "
+       "1 a netdev Down or a port not ACTIVE; 4 lines not understood or a cut last line; 2 not ibdev2netdev output.",
+       &read_ibdev2netdev},
+      {"show-gids", ToolText::kShowGids,
+       "Mellanox `show_gids` -> fabdiag.gids/1 (per RDMA port its GIDs: index, RoCE v1/v2, IPv4, netdev; the index NCCL_IB_GID_INDEX should name)",
+       "Reads the table with or without its header (`show_gids | grep v2`), \"n_gids_found=N\", \"host: \" prefixes. Exit: 0 no "
+       "warning; 1 a port with RoCE v1 only or no IPv4 RoCE v2 GID; 4 lines not understood, a cut last line or a count that "
+       "does not match; 2 not show_gids output.",
+       &read_show_gids},
+      {"rdma-link", ToolText::kRdmaLink,
+       "iproute2 `rdma link show` (text or -j) -> fabdiag.rdmalinks/1 (per RDMA port: state, physical_state, netdev, LID)",
+       "Reads the text records (InfiniBand and RoCE, -d caps, \"host: \" prefixes) and -j / -jp JSON. Exit: 0 no warning; "
+       "1 a link not ACTIVE or not LINK_UP; 4 lines not understood or a cut last line; 2 not rdma link output or JSON "
+       "that does not parse.",
+       &read_rdma_link},
+      {"ibnetdiscover", ToolText::kIbnetdiscover,
+       "infiniband-diags `ibnetdiscover` (plain or -p) -> fabdiag.ibfabric/1 (the fabric graph: switches as leaf/spine, their hosts and uplinks, links with width and speed)",
+       "Reads the topology file (Switch/Ca blocks, \"[port]\" lines) and -p/--ports lines; each link once. Exit: 0 no "
+       "warning; 1 a link narrower or slower than most of its kind; 4 lines not understood or a cut last line; 2 not "
+       "ibnetdiscover output.",
+       &read_ibnetdiscover},
   };
   return readers;
 }

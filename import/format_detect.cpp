@@ -4,6 +4,10 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/ibdev2netdev.h"
+#include "import/ibnetdiscover.h"
+#include "import/rdma_link.h"
+#include "import/show_gids.h"
 #include "import/syslog.h"
 #include "probes/topo/pci.h"
 
@@ -88,6 +92,9 @@ ToolText structured_marker(std::string_view t) {
   if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
       (starts_with(t, "Interface:") && has(t, ", via: ")))
     return ToolText::kLldpctl;
+  if (is_ibdev2netdev_line(t)) return ToolText::kIbdev2netdev;
+  if (is_ibnetdiscover_line(t)) return ToolText::kIbnetdiscover;
+  if (is_show_gids_marker(t)) return ToolText::kShowGids;
   if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
     return ToolText::kEthtoolFec;
   if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
@@ -95,6 +102,7 @@ ToolText structured_marker(std::string_view t) {
     return ToolText::kEthtoolM;
   if (t[0] == '#' && has(t, "counters:") && has(t, "Lid")) return ToolText::kPerfquery;
   if (starts_with_any(t, {"Errors for ", "## Summary:"})) return ToolText::kIbqueryerrors;
+  if (is_rdma_link_show_line(t)) return ToolText::kRdmaLink;
   if (is_rdma_link_record(t)) return ToolText::kRdmaStatistic;
   if (starts_with_any(t, {"hca_id:", "node_guid:", "sys_image_guid:", "phys_port_cnt:", "port_lid:", "active_mtu:"}))
     return ToolText::kIbvDevinfo;
@@ -154,6 +162,10 @@ const char* describe(ToolText tool) {
     case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
     case ToolText::kLldpctl: return "lldpctl output";
     case ToolText::kPerftest: return "perftest output";
+    case ToolText::kIbdev2netdev: return "ibdev2netdev output";
+    case ToolText::kRdmaLink: return "`rdma link show` output";
+    case ToolText::kIbnetdiscover: return "ibnetdiscover output";
+    case ToolText::kShowGids: return "show_gids output";
     case ToolText::kPairsList: return "a list of pairs (\"hostA,hostB  GB/s\")";
   }
   return "unknown";

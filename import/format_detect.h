@@ -43,6 +43,10 @@ enum class ToolText {
   kPerftest,       ///< perftest `ib_write_bw` / `ib_read_bw` / `*_lat` ("RDMA_Write BW Test", "#bytes #iterations ...")
   kPairsList,      ///< a hand-made "hostA,hostB  GB/s" list (no marker: never detected, only named)
   kLldpctl,        ///< lldpd `lldpctl` / `lldpcli show neighbors` (text, or -f json's "lldp" object)
+  kIbdev2netdev,   ///< Mellanox OFED `ibdev2netdev` [-v] ("mlx5_0 port 1 ==> ib0 (Up)")
+  kRdmaLink,       ///< iproute2 `rdma link show` [-j] ("link mlx5_0/1 state ACTIVE physical_state LINK_UP ...")
+  kIbnetdiscover,  ///< infiniband-diags `ibnetdiscover` [-p] ("Switch 36 \"S-...\"" blocks, "SW 2 19 0x... 4x NDR - CA ..." lines)
+  kShowGids,       ///< Mellanox `show_gids` ("DEV PORT INDEX GID IPv4 VER DEV" table, its rows, "n_gids_found=N")
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.

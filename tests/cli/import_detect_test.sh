@@ -10,20 +10,25 @@ cases=$src/tests/fixtures/cases
 fail=0
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 
-# expect CASE_ID FORMAT SCHEMA
-expect() {
-  local f
-  f=$(ls "$cases/$1"-*.input.txt 2>/dev/null | head -n1)
-  if [ -z "$f" ]; then echo "FAIL: case $1: no fixture"; fail=1; return; fi
-  "$bin" import --format json -q "$f" >"$t/out" 2>"$t/err"
+# detected FILE LABEL FORMAT SCHEMA: `import FILE` takes FILE for FORMAT and reads it into SCHEMA.
+detected() {
+  "$bin" import --format json -q "$1" >"$t/out" 2>"$t/err"
   local got
   got=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["params"].get("detected", {}).get("format"), d["schema"])' "$t/out" 2>/dev/null)
-  if [ "$got" != "$2 $3" ]; then
-    echo "FAIL: case $1: want '$2 $3', got '$got' ($(head -c 200 "$t/err"))"; fail=1
+  if [ "$got" != "$3 $4" ]; then
+    echo "FAIL: $2: want '$3 $4', got '$got' ($(head -c 200 "$t/err"))"; fail=1
   fi
+}
+
+# expect CASE_ID FORMAT SCHEMA
+expect() {
+  local f
+  f=$(ls "$cases/$1"-*.input.txt 2>/dev/null | head -n1)
+  if [ -z "$f" ]; then echo "FAIL: case $1: no fixture"; fail=1; return; fi
+  detected "$f" "case $1" "$2" "$3"
 }
 
 expect 001 nccl-tests fabdiag.bench/1
@@ -56,6 +61,20 @@ expect 056 sonic-pfc-counters fabdiag.pfc/1
 expect 061 lldpctl fabdiag.lldp/1
 expect 065 perftest fabdiag.perftest/1
 expect 070 xid fabdiag.xid/1
+
+# Host RDMA port outputs (tests/fixtures/<format>/): detected by their own shapes, never as
+# another tool's (rdma link show is not rdma statistic show).
+# expect_file FIXTURE FORMAT SCHEMA
+expect_file() { detected "$src/tests/fixtures/$1" "$1" "$2" "$3"; }
+expect_file ibdev2netdev/v-dgx-one-down.txt ibdev2netdev fabdiag.ibdev2netdev/1
+expect_file ibdev2netdev/pdsh-three-hosts.txt ibdev2netdev fabdiag.ibdev2netdev/1
+expect_file show-gids/roce-host-mixed.txt show-gids fabdiag.gids/1
+expect_file show-gids/grep-v2-cut.txt show-gids fabdiag.gids/1
+expect_file rdma-link/roce-one-disabled.txt rdma-link fabdiag.rdmalinks/1
+expect_file rdma-link/ib-json.json rdma-link fabdiag.rdmalinks/1
+expect_file rdma-link/pdsh-ib-polling.txt rdma-link fabdiag.rdmalinks/1
+expect_file ibnetdiscover/two-leaves-one-spine.txt ibnetdiscover fabdiag.ibfabric/1
+expect_file ibnetdiscover/ports-two-leaves.txt ibnetdiscover fabdiag.ibfabric/1
 
 # Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.
 printf 'Thermal zone report\nhello world\n' >"$t/unknown.txt"

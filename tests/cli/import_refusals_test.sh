@@ -49,6 +49,17 @@ expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected perftest output, b
   import perftest "$ibstat"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected a list of pairs .*, but this is ibstat output" \
   import pairs "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected ibdev2netdev output, but this is ibstat output" \
+  import ibdev2netdev "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected show_gids output, but this is ibstat output" \
+  import show-gids "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected \`rdma link show\` output, but this is ibstat output" \
+  import rdma-link "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected ibnetdiscover output, but this is ibstat output" \
+  import ibnetdiscover "$ibstat"
+# rdma link show and rdma statistic show both start with "link mlx5_0/1": neither reads the other.
+expect 2 "roce-one-disabled.txt:1: expected \`rdma statistic show\` output, but this is \`rdma link show\` output" \
+  import rdma-statistic "$f/rdma-link/roce-one-disabled.txt"
 
 # A cut section: exit 4, the section under errors[] (--line-rate 10: the figures of case 001 are
 # fine for a 10 Gb/s link, so no finding's exit 1 comes before the gap's 4).

@@ -1,0 +1,1 @@
+import ibnetdiscover tests/fixtures/ibnetdiscover/ports-two-leaves.txt --format table

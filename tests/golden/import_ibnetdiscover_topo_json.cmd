@@ -1,0 +1,1 @@
+import ibnetdiscover tests/fixtures/ibnetdiscover/two-leaves-one-spine.txt --format json

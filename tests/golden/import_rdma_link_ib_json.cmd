@@ -1,0 +1,1 @@
+import rdma-link tests/fixtures/rdma-link/ib-json.json --format json

@@ -1,0 +1,1 @@
+import show-gids tests/fixtures/show-gids/roce-host-mixed.txt --format table
