@@ -1,5 +1,5 @@
 // `fabdiag import rdma-link FILE`: iproute2's `rdma link show` (text or -j) -> one
-// fabdiag.rdmalinks/1 envelope (state per RDMA port; import/rdma_link.h, docs/fabric.md#rdma-link).
+// fabdiag.rdmalinks/1 envelope (state per RDMA port; import/rdma_link.h, docs/fabric.md#rdma-link-show).
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "core/repeats.h"

@@ -1,5 +1,5 @@
 // `fabdiag import show-gids FILE`: Mellanox's show_gids -> one fabdiag.gids/1 envelope (per RDMA
-// port its GIDs and the index for NCCL_IB_GID_INDEX; import/show_gids.h, docs/fabric.md#show-gids).
+// port its GIDs and the index for NCCL_IB_GID_INDEX; import/show_gids.h, docs/fabric.md#show_gids).
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "core/repeats.h"

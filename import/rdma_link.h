@@ -3,7 +3,7 @@
 //    link mlx5_0/1 subnet_prefix fe80:0000:0000:0000 lid 13 sm_lid 1 lmc 0 state ACTIVE physical_state LINK_UP
 //    link mlx5_2/1 state DOWN physical_state DISABLED netdev ens2f0np0
 // and -j / -jp JSON ([{"ifindex":0,"ifname":"mlx5_0","port":1,"state":"ACTIVE","physical_state":"LINK_UP",...}]).
-// Text lines may carry a pdsh/clush "host: " prefix (import/host_prefix.h). docs/fabric.md#rdma-link.
+// Text lines may carry a pdsh/clush "host: " prefix (import/host_prefix.h). docs/fabric.md#rdma-link-show.
 #pragma once
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 //    mlx5_0  1     3      0000:0000:0000:0000:0000:ffff:c0a8:6401  192.168.100.1 v2   ens1f0
 //    n_gids_found=4
 // Rows without the header (`show_gids | grep v2`) are read too, and pdsh/clush "host: "
-// prefixes (import/host_prefix.h). docs/fabric.md#show-gids.
+// prefixes (import/host_prefix.h). docs/fabric.md#show_gids.
 #pragma once
 
 #include <cstdint>
@@ -73,7 +73,7 @@ bool is_show_gids_marker(std::string_view line);
 /// The entries grouped per host/ibdev/port, in order of first appearance.
 std::vector<ShowGidsPort> show_gids_ports(const ShowGidsImport& imp);
 
-/// Findings (docs/fabric.md#show-gids-findings), per RoCE port: show_gids_roce_v1_only (warn: no
+/// Findings (docs/fabric.md#show_gids-findings), per RoCE port: show_gids_roce_v1_only (warn: no
 /// RoCE v2 GID: not routable, NCCL cannot use it across subnets), show_gids_no_ipv4_v2 (warn: v2
 /// GIDs but none IPv4-mapped: no GID index for NCCL_IB_GID_INDEX on an IPv4 fabric).
 std::vector<Finding> show_gids_findings(const ShowGidsImport& imp);

@@ -1,4 +1,4 @@
-// Findings and JSON data of a show_gids import (import/show_gids.h; docs/fabric.md#show-gids-findings).
+// Findings and JSON data of a show_gids import (import/show_gids.h; docs/fabric.md#show_gids-findings).
 #include "core/text.h"
 #include "import/common.h"
 #include "import/show_gids.h"

@@ -103,7 +103,7 @@ SnapshotDelta compute_delta(const Snapshot& before, const Snapshot& after, doubl
 std::vector<CounterChange> snapshot_readings(const Snapshot& snap) {
   std::vector<CounterChange> out;
   out.reserve(snap.samples.size());
-  for (const auto& c : snap.samples) out.emplace_back(c, std::nullopt, std::nullopt, c.saturated);
+  for (const auto& c : snap.samples) out.push_back(CounterChange{c, std::nullopt, std::nullopt, c.saturated});
   return out;
 }
 
@@ -112,7 +112,7 @@ std::vector<CounterChange> snapshot_readings(Snapshot&& snap) {
   out.reserve(snap.samples.size());
   for (auto& c : snap.samples) {
     const bool at_least = c.saturated;
-    out.emplace_back(std::move(c), std::nullopt, std::nullopt, at_least);  // status kSnapshot
+    out.push_back(CounterChange{std::move(c), std::nullopt, std::nullopt, at_least});  // status kSnapshot
   }
   snap.samples.clear();
   return out;
