@@ -1,5 +1,6 @@
 #include "baseline/fleet.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -24,9 +25,11 @@ std::vector<Value> drop_outliers(const Key& key, const std::vector<Value>& value
   std::vector<double> all;
   for (const auto& v : values) all.push_back(v.bytes_per_s);
   double mid = median(all).value_or(0);
+  // Modified z (Iglewicz and Hoaglin: 0.6745 (x - median) / MAD) with MAD floored (fleet.h).
+  double mad = std::max(median_abs_deviation(all).value_or(0), kFleetMadFloorShare * std::fabs(mid));
   std::vector<Value> kept;
   for (const auto& v : values) {
-    double z = modified_z(v.bytes_per_s, all).value_or(0);
+    double z = mad > 0 ? 0.6745 * (v.bytes_per_s - mid) / mad : 0;
     if (std::fabs(z) > kFleetOutlierZ) out.push_back({v.host, key.first, key.second, v.bytes_per_s, mid, z});
     else kept.push_back(v);
   }

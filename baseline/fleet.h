@@ -21,6 +21,10 @@ namespace fabdiag::baseline {
 
 /// |modified z| beyond this drops a node's value from the fleet (Iglewicz and Hoaglin's 3.5).
 inline constexpr double kFleetOutlierZ = 3.5;
+/// The node-to-node spread (MAD) is floored at this share of the median before the z-score:
+/// healthy nodes that agree to 0.1% make MAD ~0, and a value 2% off would otherwise score
+/// +-inf and be dropped (found by review: 8 healthy values dropped, z shown as inf).
+inline constexpr double kFleetMadFloorShare = 0.02;
 /// Values per key needed before outliers are dropped (with fewer, all are kept).
 inline constexpr size_t kFleetMinNodes = 3;
 

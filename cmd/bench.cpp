@@ -114,10 +114,10 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
   if (auto st = perf::validate_bench_options(bo); !st) {
     return usage_error_once(st.error().message);
   }
-  if (o.gpus != 0 && o.backend != "nccl")
-    return usage_error_once("-g " + std::to_string(o.gpus) + ": local GPUs are for --backend nccl");
-  if (o.backend == "nccl" && (o.gpus < 0 || o.gpus > perf::kMaxNcclLocalGpus))
-    return usage_error_once("-g " + std::to_string(o.gpus) + ": the GPU count must be 1.." +
+  if (o.gpus && o.backend != "nccl")
+    return usage_error_once("-g " + std::to_string(*o.gpus) + ": local GPUs are for --backend nccl");
+  if (o.backend == "nccl" && o.gpus && (*o.gpus < 1 || *o.gpus > perf::kMaxNcclLocalGpus))
+    return usage_error_once("-g " + std::to_string(*o.gpus) + ": the GPU count must be 1.." +
                             std::to_string(perf::kMaxNcclLocalGpus));
   return std::nullopt;
 }
@@ -148,7 +148,7 @@ int emit_bench(const GlobalOptions& g, Envelope& env, const perf::BenchResult& r
 // start here (not compiled, no library, no GPU, ncclCommInitAll failing) exits 3 with the reason.
 int run_bench_nccl(const GlobalOptions& g, const BenchOptions& o, const perf::BenchOptions& bo, Envelope& env,
                    std::chrono::steady_clock::time_point started) {
-  perf::NcclBenchOptions no{bo, o.gpus == 0 ? 1 : o.gpus};
+  perf::NcclBenchOptions no{bo, o.gpus.value_or(1)};
   env.params["gpus"] = no.gpus;
   PartialRun run(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
   run.publish(startup_bench_state(env, bo, "start-up (CUDA, NCCL and buffers), before the first size"));

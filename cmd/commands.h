@@ -205,7 +205,7 @@ struct BenchOptions {
   int iters = 20;                 ///< -n
   std::string dtype = "float";    ///< --dtype
   std::string backend = "mpi";    ///< --backend mpi|nccl
-  int gpus = 0;                   ///< -g: local GPUs of --backend nccl (0 = not given: 1)
+  std::optional<int> gpus;        ///< -g: local GPUs of --backend nccl (not given: 1)
   RunControlOptions run;          ///< --checkpoint, --timeout
 };
 int run_bench(const GlobalOptions& g, const BenchOptions& o);

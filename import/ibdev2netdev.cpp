@@ -14,6 +14,26 @@ std::string paren_word(const std::string& w) {
   return w.substr(1, w.size() - 2);
 }
 
+// "port 1 (DOWN  ) ==> ib1 (Down)" -> "port 1 (DOWN) ==> ib1 (Down)": ibdev2netdev -v pads the
+// port state to the width of ACTIVE, so blanks right inside parentheses are dropped.
+std::string tighten_parens(const std::string& t) {
+  std::string out;
+  out.reserve(t.size());
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == ' ' || t[i] == '\t') {
+      size_t j = t.find_first_not_of(" \t", i);
+      bool before_close = j != std::string::npos && t[j] == ')';
+      bool after_open = !out.empty() && out.back() == '(';
+      if (before_close || after_open) {
+        i = (j == std::string::npos ? t.size() : j) - 1;
+        continue;
+      }
+    }
+    out += t[i];
+  }
+  return out;
+}
+
 // The adapter's rate in a -v description: the largest "(200Gb/s)", "200Gb/s" or "400GbE" word, in Gb/s.
 std::optional<double> rate_in(const std::string& d) {
   std::optional<double> best;
@@ -61,7 +81,7 @@ bool read_device(const std::string& left, Ibdev2netdevPort& p) {
 
 std::optional<Ibdev2netdevPort> read_port(std::string_view raw) {
   HostPrefixed hp = split_host_prefix(raw);
-  std::string t = trim(hp.text);
+  std::string t = tighten_parens(trim(hp.text));
   size_t arrow = t.find(" ==> ");
   if (arrow == std::string::npos) return std::nullopt;
   Ibdev2netdevPort p;

@@ -287,6 +287,8 @@ Capability probe_mpi_capability() {
     return c;
   }
   std::string text(buf, static_cast<size_t>(len));
+  // Open MPI counts the terminating NUL in `len` (doctor printed "May 26, 2022\x00").
+  while (!text.empty() && text.back() == '\0') text.pop_back();
   std::string first = text.substr(0, text.find('\n'));
   size_t comma = first.find(',');
   c.loaded = true;

@@ -359,3 +359,23 @@ TEST_CASE("fleet: the median of many nodes with the outlier dropped, and a node 
   CHECK_FALSE(store.save_run("fleet", bench_doc("node01", 1e9, "x"), "r.json", SaveMode::kAppend, 3).ok());
   fs::remove_all(dir);
 }
+
+TEST_CASE("fleet: nodes that agree to 0.1% keep a node 2% off, and no z-score is infinite") {
+  // Review find: MAD ~0 made a value 2-6% off score +-inf and be dropped as an outlier.
+  std::vector<FleetInput> inputs;
+  const double values[] = {40.00e9, 40.01e9, 40.00e9, 39.99e9, 40.00e9, 39.2e9, 28e9};  // node06 -2%, node07 -30%
+  for (int i = 0; i < 7; ++i) {
+    Measurements m;
+    m.schema = "fabdiag.bench/1";
+    m.hosts = {"node0" + std::to_string(i + 1)};
+    m.collectives.push_back({"all_reduce", 1 << 28, values[i], "mpi", "", std::nullopt, 0, 0});
+    inputs.push_back({"n" + std::to_string(i) + ".json", "2026-12-01T03:00:00Z", m});
+  }
+  auto fb = build_fleet(inputs);
+  REQUIRE(fb.ok());
+  REQUIRE(fb->outliers.size() == 1);
+  CHECK(fb->outliers[0].host == "node07");
+  CHECK(std::isfinite(fb->outliers[0].modified_z));
+  CHECK(fb->outliers[0].modified_z == Approx(0.6745 * (28e9 - 40e9) / (0.02 * 40e9)));
+  CHECK(fb->history.series[0].points.size() == 6);
+}

@@ -112,3 +112,19 @@ TEST_CASE("another tool's output is refused, and detection") {
   CHECK(marker_of_line("          2    1[  ] ==( 4X 10.0 Gbps Active/  LinkUp)==>       3    1[  ] \"h1 mlx4_0\" ( )") ==
         ToolText::kIblinkinfo);
 }
+
+TEST_CASE("-v pads the port state to the width of ACTIVE: (DOWN  ) and (INIT  ) are read, the down port warns") {
+  // The real layout (found by the fresh-eyes review): before, the line was a gap and the down port lost.
+  auto imp = read("0000:12:00.0 mlx5_1 (MT4129 - MCX75310AAS-NEAT) ConnectX-7 fw 28.39.1002 port 1 (DOWN  ) ==> ibp18s0 (Down)\n"
+                  "0000:13:00.0 mlx5_2 (MT4129 - MCX75310AAS-NEAT) ConnectX-7 fw 28.39.1002 port 1 (INIT  ) ==> ibp19s0 (Up)\n"
+                  "0000:14:00.0 mlx5_3 (MT4129 - MCX75310AAS-NEAT) ConnectX-7 fw 28.39.1002 port 1 (ACTIVE) ==> ibp20s0 (Up)\n");
+  CHECK(imp.gaps.empty());
+  REQUIRE(imp.ports.size() == 3);
+  CHECK(imp.ports[0].port_state == "DOWN");
+  CHECK(imp.ports[0].link == "Down");
+  CHECK(imp.ports[1].port_state == "INIT");
+  CHECK(imp.ports[2].up());
+  auto fs = ibdev2netdev_findings(imp);
+  REQUIRE(fs.size() == 2);
+  CHECK(fs[0].code == "ibdev2netdev_port_down");
+}
