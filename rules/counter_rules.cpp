@@ -226,14 +226,11 @@ const Rule* rule_for(const std::string& canonical) {
       for (auto& pat : split_ws(r.counters)) m.emplace(std::move(pat), &r);
     return m;
   }();
-  const bool has_digit =
-      std::any_of(canonical.begin(), canonical.end(), [](char c) { return c >= '0' && c <= '9'; });
-  if (!has_digit) {
+  if (std::none_of(canonical.begin(), canonical.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     auto it = index.find(canonical);
     return it == index.end() ? nullptr : it->second;
   }
-  // names with digits repeat on every NIC of a node: their rule (by the exact name, else by the
-  // pattern) is remembered per thread (bounded), one look-up each after the first
+  // names with digits repeat on every NIC: their rule (exact name, else pattern) cached per thread
   thread_local std::unordered_map<std::string, const Rule*> by_name;
   if (auto it = by_name.find(canonical); it != by_name.end()) return it->second;
   auto it = index.find(canonical);

@@ -319,16 +319,25 @@ TEST_CASE("store: a symlinked NAME.history is refused, never written through") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("fleet: the median of many nodes with the outlier dropped, and a node diffed against it") {
+namespace {
+
+// One single-node all_reduce result at 256 MiB per value, on node01, node02, ...
+std::vector<FleetInput> fleet_inputs(const std::vector<double>& busbw_bytes_per_s) {
   std::vector<FleetInput> inputs;
-  const double values[] = {40e9, 41e9, 39e9, 40.5e9, 20e9, 39.5e9};  // node05 at half
-  for (int i = 0; i < 6; ++i) {
+  for (size_t i = 0; i < busbw_bytes_per_s.size(); ++i) {
     Measurements m;
     m.schema = "fabdiag.bench/1";
     m.hosts = {"node0" + std::to_string(i + 1)};
-    m.collectives.push_back({"all_reduce", 1 << 28, values[i], "mpi", "", std::nullopt, 0, 0});
+    m.collectives.push_back({"all_reduce", 1 << 28, busbw_bytes_per_s[i], "mpi", "", std::nullopt, 0, 0});
     inputs.push_back({"n" + std::to_string(i) + ".json", "2026-12-01T03:00:00Z", m});
   }
+  return inputs;
+}
+
+}  // namespace
+
+TEST_CASE("fleet: the median of many nodes with the outlier dropped, and a node diffed against it") {
+  auto inputs = fleet_inputs({40e9, 41e9, 39e9, 40.5e9, 20e9, 39.5e9});  // node05 at half
   auto fb = build_fleet(inputs);
   REQUIRE(fb.ok());
   REQUIRE(fb->outliers.size() == 1);
@@ -362,16 +371,7 @@ TEST_CASE("fleet: the median of many nodes with the outlier dropped, and a node 
 
 TEST_CASE("fleet: nodes that agree to 0.1% keep a node 2% off, and no z-score is infinite") {
   // Review find: MAD ~0 made a value 2-6% off score +-inf and be dropped as an outlier.
-  std::vector<FleetInput> inputs;
-  const double values[] = {40.00e9, 40.01e9, 40.00e9, 39.99e9, 40.00e9, 39.2e9, 28e9};  // node06 -2%, node07 -30%
-  for (int i = 0; i < 7; ++i) {
-    Measurements m;
-    m.schema = "fabdiag.bench/1";
-    m.hosts = {"node0" + std::to_string(i + 1)};
-    m.collectives.push_back({"all_reduce", 1 << 28, values[i], "mpi", "", std::nullopt, 0, 0});
-    inputs.push_back({"n" + std::to_string(i) + ".json", "2026-12-01T03:00:00Z", m});
-  }
-  auto fb = build_fleet(inputs);
+  auto fb = build_fleet(fleet_inputs({40.00e9, 40.01e9, 40.00e9, 39.99e9, 40.00e9, 39.2e9, 28e9}));  // node06 -2%, node07 -30%
   REQUIRE(fb.ok());
   REQUIRE(fb->outliers.size() == 1);
   CHECK(fb->outliers[0].host == "node07");
