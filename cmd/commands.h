@@ -184,6 +184,7 @@ struct TriageOptions {
   double node_ratio = 0.5;               ///< --node-ratio: node median / reference below this = slow.
   double pair_ratio = 0.15;              ///< --pair-ratio: pair / pair reference below this = slow.
   double expected_rate = 0;              ///< --expected-rate: reference bytes/s per pair direction; 0 = none.
+  std::string topology;                  ///< --topology FILE: host -> leaf -> spine (import/fabric_topology.h).
 };
 int run_triage(const GlobalOptions& g, const TriageOptions& o);
 /// `triage --from`: collected outputs read as `fabdiag import FILE...` reads them, every finding

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "cmd/commands.h"
+#include "cmd/input.h"
 #include "cmd/mpi_job.h"
 #include "cmd/triage_view.h"
 #include "cmd/partial_run.h"
@@ -15,6 +16,7 @@
 #include "core/exit_codes.h"
 #include "core/run_cut.h"
 #include "core/subprocess.h"
+#include "import/fabric_topology.h"
 #include "perf/comm.h"
 #include "perf/sweep.h"
 #include "triage/launcher.h"
@@ -61,6 +63,13 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   if (*bmin > *bmax) return make_error(ErrorCode::kInvalidArgument, "--sweep-min is larger than --sweep-max");
   p.pair_size_bytes = *pair;
   p.pair_iters = o.pair_iters;
+  if (!o.topology.empty()) {  // read here, so a bad file is refused (exit 2, FILE:LINE) before mpirun starts
+    auto text = read_input(o.topology);
+    if (!text) return text.error().with_context("--topology");
+    auto topo = read_fabric_topology(*text, o.topology);
+    if (!topo) return topo.error().with_context("--topology");
+    p.topology = std::move(*topo);
+  }
   p.sweeps.clear();
   if (!o.no_sweeps)
     for (const char* c : {"all_reduce", "alltoall"}) {
@@ -110,6 +119,7 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
                  {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
                  {"timeout_s", o.timeout_s}};
+  if (params.topology) base.params["topology"] = fabric_topology_json(*params.topology);
   // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
   // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
   // streams every step to it and the launcher keeps the deadline.
@@ -184,6 +194,14 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
                       "--node-ratio", std::to_string(o.node_ratio), "--pair-ratio", std::to_string(o.pair_ratio),
                       "--expected-rate", std::to_string(o.expected_rate)};
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
+  if (!o.topology.empty()) {  // rank 0 reads it again, from mpirun's working directory or not
+    std::string path = o.topology;
+    if (path.front() != '/') {
+      char cwd[4096];
+      if (getcwd(cwd, sizeof cwd)) path = std::string(cwd) + "/" + path;
+    }
+    spec.worker_args.insert(spec.worker_args.end(), {"--topology", path});
+  }
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
   if (g.quiet) spec.worker_args.insert(spec.worker_args.begin(), "--quiet");

@@ -9,8 +9,9 @@
 
 namespace fabdiag::cmd {
 
-/// Adds --node-ratio, --pair-ratio and --expected-rate (bytes/s per direction; 0 = no external
-/// reference) to the triage subcommand; cmd/triage.cpp turns them into LocalizeParams.
+/// Adds --node-ratio, --pair-ratio, --expected-rate (bytes/s per direction; 0 = no external
+/// reference) and --topology FILE to the triage subcommand; cmd/triage.cpp turns them into
+/// LocalizeParams and WalkParams::topology.
 inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
   sub->add_option("--node-ratio", o.node_ratio,
                   "Slow node: median pair rate below this x the reference (default 0.5, tuned to the emulated "
@@ -22,6 +23,10 @@ inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
                   "Reference pair rate, bytes/s per direction (a baseline or the link's spec); catches a "
                   "whole-cluster slowdown and judges 2-node clusters. Default: none (a high quantile of the screen)")
       ->check(number_in(0.0, 1e15));
+  sub->add_option("--topology", o.topology,
+                  "Fabric topology: `host leaf [spine]` lines, a Slurm topology.conf or ibnetdiscover output "
+                  "(detected by content). Prefers intra-leaf pairs and names a slow leaf uplink "
+                  "(docs/localization.md#uplinks-and-leaves); rank 0 reads it too");
 }
 
 }  // namespace fabdiag::cmd

@@ -27,6 +27,8 @@ readonly POINTER=/run/fabdiag-emucluster.state   # holds the state dir of the cl
 readonly LOCK=/run/fabdiag-emucluster.lock
 readonly MARKER=fabdiag-emucluster     # ifalias of every node's eth0, and marker file in the state dir
 readonly HOLDER_TAG=fabdiag-emuholder  # argv[0] of the per-node holder process: fabdiag-emuholder-nodeNN
+# shellcheck source=scripts/emucluster-fabric.sh
+. "$SCRIPT_DIR/emucluster-fabric.sh"  # --leaves, --slow-uplink: leaf bridges under a spine
 
 usage() {
 	cat <<EOF
@@ -35,9 +37,11 @@ so that fabdiag can run one real MPI rank per "node" and find injected slow node
 
 Usage:
   $PROG up --nodes N [--slow-node NAME=RATE]... [--slow-link A,B=RATE]...
-                     [--egress-only-node NAME=RATE]... [--sysfs FIXTURE_DIR] [--state DIR]
+                     [--egress-only-node NAME=RATE]... [--leaves L [--slow-uplink leafN=RATE]...]
+                     [--sysfs FIXTURE_DIR] [--state DIR]
   $PROG down   [--state DIR]
   $PROG status [--state DIR]
+  $PROG env    [--state DIR]   print the state's env file (EMU_TOPOLOGY: the topology file)
   $PROG --help
 
 What "up" builds (root required; one cluster per machine: the names are global, so "up" first tears
@@ -58,8 +62,16 @@ the kernel has no netem, so faults are rates only, no delay or loss):
   --slow-link A,B=RATE          htb class + u32 filter on destination address on A's egress (to B) and
                                 B's egress (to A); every other flow from A and B is unshaped.
   --egress-only-node NAME=RATE  tbf on the node end only: traffic out of NAME is slow, into it is not.
+  --slow-uplink leafN=RATE      (with --leaves) tbf on both ends of leaf N's uplink to the spine: every
+                                cross-leaf flow of leaf N shares RATE; traffic inside the leaf is untouched.
   A node may have a node fault and slow links at once (the htb hangs under the tbf).
   At 100mbit a 4 MiB exchange takes ~0.35 s; keep throttled tests at 4 MiB messages or less.
+
+Fabric (default: every node on $BRIDGE, one "leaf"):
+  --leaves L           L leaf bridges ${LEAF_BRIDGE_PREFIX}1..${LEAF_BRIDGE_PREFIX}L (1 <= L <= $MAX_LEAVES, L <= N), nodes in
+                       contiguous blocks (8 nodes, 2 leaves: node01-04 under leaf1); $BRIDGE is the spine, each
+                       leaf has one uplink veth ${UPLINK_LEAF_PREFIX}N (leaf end) <-> ${UPLINK_SPINE_PREFIX}N (spine end). One L2
+                       segment, a single spine, no ECMP. Writes STATE/topology ("nodeNN leafN spine").
 
 Other options:
   --sysfs FIXTURE_DIR  copy the fixture tree to STATE/nodeNN/sys for every node (a per-node --sysfs-root;
@@ -72,6 +84,8 @@ Files written to STATE:
   hostfile        "nodeNN slots=1" per node
   env             shell-sourceable: EMU_SUBNET EMU_STATE EMU_NODES EMU_RSH EMU_BRIDGE_ADDR EMU_NET
                   EMU_HOSTFILE EMU_MPIRUN_ARGS EMU_SYSFS (1 if STATE/nodeNN/sys exist) EMU_FAULTS
+                  EMU_LEAVES (0 without --leaves) EMU_TOPOLOGY (STATE/topology, empty without --leaves)
+  topology        with --leaves: "nodeNN leafN spine" per node (fabdiag triage --topology FILE)
   mpirun-args     one mpirun argument per line (no spaces inside arguments), use as:
                     mpirun \$(cat STATE/mpirun-args) -np N ./program
   nodeNN/tmp      the node's TMPDIR (Open MPI session directories must not be shared between nodes)
@@ -181,119 +195,8 @@ burst_bytes() {
 	printf '%d' "$b"
 }
 
-# ---------------------------------------------------------------------------------------------------
-# Teardown (used by down, by up before building, and by up when it fails)
-
-# Kill PIDs (TERM, then KILL after 3 s). Only PIDs we identified as ours are ever passed in.
-kill_pids() {
-	local pid i alive
-	(($#)) || return 0
-	kill -TERM "$@" 2>/dev/null || true
-	for ((i = 0; i < 30; i++)); do
-		alive=0
-		for pid in "$@"; do
-			if kill -0 "$pid" 2>/dev/null; then alive=1; fi
-		done
-		((alive)) || return 0
-		sleep 0.1
-	done
-	kill -KILL "$@" 2>/dev/null || true
-	sleep 0.1
-}
-
-# Our namespaces: those listed in a state dir, plus any nodeNN whose eth0 carries our ifalias.
-our_namespaces() {
-	local f ns alias
-	declare -A seen=()
-	for f in /run/netns/node[0-9][0-9]; do
-		ns=${f##*/}
-		alias=$(ip -n "$ns" -o link show dev "$NS_IF" 2>/dev/null | sed -n 's/.* alias \([^ ]*\).*/\1/p' || true)
-		if [[ $alias == "$MARKER" ]]; then seen[$ns]=1; fi
-	done
-	for f in "$@"; do
-		[[ -f $f/created ]] || continue
-		while read -r ns; do
-			if [[ $ns =~ ^node[0-9]{2}$ ]] && ns_exists "$ns"; then seen[$ns]=1; fi
-		done <"$f/created"
-	done
-	for ns in "${!seen[@]}"; do printf '%s\n' "$ns"; done | sort
-}
-
-# All holder processes, found by argv[0] (survives a lost state dir and a deleted netns name).
-holder_pids() {
-	local d pid argv0
-	for d in /proc/[0-9]*; do
-		pid=${d#/proc/}
-		argv0=""
-		IFS= read -r -d '' argv0 2>/dev/null <"$d/cmdline" || true
-		if [[ $argv0 =~ ^$HOLDER_TAG-node[0-9]{2}$ ]]; then printf '%s\n' "$pid"; fi
-	done
-}
-
-teardown() {
-	local quiet=${1:-0} ns f pointed="" n_ns=0
-	local -a pids=() dirs=() nss=()
-	[[ -n $STATE ]] && dirs+=("$STATE")
-	if [[ -r $POINTER ]]; then
-		pointed=$(<"$POINTER")
-		[[ -n $pointed && $pointed != "$STATE" ]] && dirs+=("$pointed")
-	fi
-
-	mapfile -t nss < <(our_namespaces "${dirs[@]}")
-	# Processes inside our nodes: holders, and orted/ranks left by a crashed mpirun.
-	for ns in "${nss[@]}"; do
-		mapfile -t -O "${#pids[@]}" pids < <(ip netns pids "$ns" 2>/dev/null || true)
-	done
-	mapfile -t -O "${#pids[@]}" pids < <(holder_pids)
-	if ((${#pids[@]})); then
-		mapfile -t pids < <(printf '%s\n' "${pids[@]}" | sort -un)
-		kill_pids "${pids[@]}"
-	fi
-	for ns in "${nss[@]}"; do
-		ip netns del "$ns" 2>/dev/null || warn "could not delete netns $ns"
-		n_ns=$((n_ns + 1))
-	done
-	# The veths die with their namespace (and their qdiscs with them); remove any orphan host ends.
-	for f in /sys/class/net/"$HOST_IF_PREFIX"[0-9][0-9]; do
-		ip link del dev "${f##*/}" 2>/dev/null || true
-	done
-	if link_exists "$BRIDGE"; then
-		ip link del dev "$BRIDGE" || warn "could not delete bridge $BRIDGE"
-	fi
-	# Only directories carrying our marker are removed; anything else is left alone.
-	for f in "${dirs[@]}"; do
-		if [[ -d $f ]] && state_is_ours "$f"; then rm -rf -- "$f"; fi
-	done
-	rm -f -- "$POINTER"
-	if ((!quiet && n_ns == 0 && ${#pids[@]} == 0)) && [[ -z $pointed ]]; then
-		info "down: nothing was up"
-	elif ((!quiet)); then
-		info "down: removed $n_ns namespace(s), ${#pids[@]} process(es), bridge $BRIDGE, state ${dirs[*]:-none}"
-	fi
-}
-
-# What is left of a cluster? Prints one line per leftover; returns 0 if nothing is left.
-leftovers() {
-	local left=0 f
-	for f in /run/netns/node[0-9][0-9]; do
-		printf 'netns %s\n' "${f##*/}"
-		left=1
-	done
-	if link_exists "$BRIDGE"; then
-		printf 'bridge %s\n' "$BRIDGE"
-		left=1
-	fi
-	for f in /sys/class/net/"$HOST_IF_PREFIX"[0-9][0-9]; do
-		printf 'link %s\n' "${f##*/}"
-		left=1
-	done
-	while read -r f; do
-		[[ -n $f ]] || continue
-		printf 'holder pid %s\n' "$f"
-		left=1
-	done < <(holder_pids)
-	return "$left"
-}
+# shellcheck source=scripts/emucluster-teardown.sh
+. "$SCRIPT_DIR/emucluster-teardown.sh"  # kill_pids, teardown, leftovers
 
 # ---------------------------------------------------------------------------------------------------
 # up
@@ -395,8 +298,8 @@ up_failed() {
 }
 
 cmd_up() {
-	local nodes="" state_opt="" sysfs="" arg name spec rate replace=0
-	local -a slow_nodes=() slow_links=() egress_nodes=()
+	local nodes="" state_opt="" sysfs="" arg name spec rate replace=0 leaves=""
+	local -a slow_nodes=() slow_links=() egress_nodes=() slow_uplinks=()
 	while (($#)); do
 		arg=$1
 		case $arg in
@@ -408,6 +311,10 @@ cmd_up() {
 		--slow-link=*) slow_links+=("${arg#*=}"); shift ;;
 		--egress-only-node) egress_nodes+=("${2:?--egress-only-node needs NAME=RATE}"); shift 2 ;;
 		--egress-only-node=*) egress_nodes+=("${arg#*=}"); shift ;;
+		--leaves) leaves=${2:?--leaves needs L}; shift 2 ;;
+		--leaves=*) leaves=${arg#*=}; shift ;;
+		--slow-uplink) slow_uplinks+=("${2:?--slow-uplink needs leafN=RATE}"); shift 2 ;;
+		--slow-uplink=*) slow_uplinks+=("${arg#*=}"); shift ;;
 		--sysfs) sysfs=${2:?--sysfs needs FIXTURE_DIR}; shift 2 ;;
 		--sysfs=*) sysfs=${arg#*=}; shift ;;
 		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
@@ -463,6 +370,7 @@ cmd_up() {
 		link_list+=("$a $b $rate")
 		FAULT_DESC+=("slow-link:$spec")
 	done
+	fabric_parse "$nodes" "$leaves" "${slow_uplinks[@]}"
 
 	need_root
 	resolve_state "$state_opt"
@@ -500,6 +408,7 @@ cmd_up() {
 	sysctl -qw "net.ipv6.conf.$BRIDGE.disable_ipv6=1" >/dev/null || true
 	ip addr add "$BRIDGE_ADDR/24" dev "$BRIDGE"
 	ip link set dev "$BRIDGE" up
+	fabric_build
 
 	local hif
 	for ((i = 1; i <= nodes; i++)); do
@@ -511,7 +420,7 @@ cmd_up() {
 		ip netns add "$name"
 		ip link add name "$hif" type veth peer name "$NS_IF" netns "$name"
 		sysctl -qw "net.ipv6.conf.$hif.disable_ipv6=1" >/dev/null || true
-		ip link set dev "$hif" master "$BRIDGE" up
+		ip link set dev "$hif" master "$(node_bridge "$i" "$nodes")" up
 		ip -n "$name" link set dev "$NS_IF" alias "$MARKER"
 		ip -n "$name" addr add "$(node_addr "$i")/24" dev "$NS_IF"
 		ip -n "$name" link set dev "$NS_IF" up
@@ -550,12 +459,15 @@ cmd_up() {
 		add_slow_route "$a" "$b" "$rate" "$burst"
 		add_slow_route "$b" "$a" "$rate" "$burst"
 	done
+	fabric_faults
 
 	write_files "$nodes"
+	fabric_write "$nodes"
 	trap - ERR INT TERM
 	set +E
 
 	info "up: $nodes node(s) node01..$(node_name "$nodes") on $SUBNET (node NN = $NET.NN, bridge $BRIDGE = $BRIDGE_ADDR)"
+	((LEAVES == 0)) || info "fabric: $LEAVES leaves under the spine $BRIDGE; topology in $STATE/topology"
 	for l in "${FAULT_DESC[@]}"; do info "fault: $l"; done
 	if ((SYSFS_SET)); then
 		info "sysfs: $sysfs copied to $STATE/nodeNN/sys (node01..$(node_name "$nodes"))"
@@ -589,77 +501,8 @@ cmd_down() {
 	fi
 }
 
-# describe_shaping [NETNS] DEV: "tbf 100Mbit", "htb to node06 200Mbit", ... or "none".
-describe_shaping() {
-	local -a nsopt=()
-	[[ -n $1 ]] && nsopt=(-n "$1")
-	{
-		tc "${nsopt[@]}" qdisc show dev "$2" 2>/dev/null || true
-		tc "${nsopt[@]}" class show dev "$2" 2>/dev/null || true
-	} | awk '
-		function rate_of(   i) { for (i = 1; i < NF; i++) if ($i == "rate") return $(i + 1); return "?" }
-		function hex(h,   i, v) { v = 0; for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
-		$1 == "qdisc" && $2 == "tbf" { out = out sep "tbf " rate_of(); sep = ", " }
-		$1 == "class" && $2 == "htb" {
-			split($3, c, ":"); node = hex(c[2]) - 256
-			out = out sep sprintf("htb to node%02d %s", node, rate_of()); sep = ", "
-		}
-		END { print (out == "" ? "none" : out) }'
-}
-
-cmd_status() {
-	local state_opt="" arg n=0 i name pid up=1 addr q hq holder host
-	while (($#)); do
-		arg=$1
-		case $arg in
-		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
-		--state=*) state_opt=${arg#*=}; shift ;;
-		-h | --help) usage; exit 0 ;;
-		*) usage_error "status: unknown argument '$arg'" ;;
-		esac
-	done
-	need_root
-	if [[ -z $state_opt && -z ${FABDIAG_EMU_STATE:-} && -r $POINTER ]]; then state_opt=$(<"$POINTER"); fi
-	resolve_state "$state_opt"
-	if [[ ! -r $STATE/env ]]; then
-		info "not up (no $STATE/env)"
-		if leftovers >/dev/null; then :; else warn "partial cluster present; run: $PROG down"; fi
-		return 1
-	fi
-	n=$(sed -n 's/^EMU_NODES=//p' "$STATE/env")
-	printf 'state   %s\nsubnet  %s  bridge %s %s (%s)\nfaults  %s\n' "$STATE" "$SUBNET" "$BRIDGE" "$BRIDGE_ADDR" \
-		"$(link_exists "$BRIDGE" && echo present || echo MISSING)" \
-		"$(sed -n 's/^EMU_FAULTS=//p' "$STATE/env" | tr -d "'\\\\")"
-	link_exists "$BRIDGE" || up=0
-	printf '%-7s %-14s %-28s %s\n' NODE ADDRESS HOLDER 'SHAPING (out: node end egress; in: host end, into the node)'
-	for ((i = 1; i <= n; i++)); do
-		name=$(node_name "$i")
-		addr=- holder=MISSING q="" hq=""
-		if ns_exists "$name"; then
-			addr=$(ip -n "$name" -4 -o addr show dev "$NS_IF" 2>/dev/null | awk '{print $4}' || true)
-			q=$(describe_shaping "$name" "$NS_IF")
-		else
-			addr="NO NETNS"
-			up=0
-		fi
-		hq=$(describe_shaping "" "$(host_if "$i")")
-		pid=$(cat "$STATE/$name/holder.pid" 2>/dev/null || true)
-		if is_holder "$pid" "$name"; then
-			host=$(nsenter --uts="/proc/$pid/ns/uts" hostname 2>/dev/null || echo '?')
-			holder="pid $pid alive ($host)"
-		else
-			holder="DEAD${pid:+ (pid $pid)}"
-			up=0
-		fi
-		printf '%-7s %-14s %-28s out: %s; in: %s\n' "$name" "${addr:-none}" "$holder" "${q:-none}" "${hq:-none}"
-	done
-	if ((up)); then
-		info "up ($n nodes)"
-		return 0
-	fi
-	info "DEGRADED: something is missing; run '$PROG up' again or '$PROG down'"
-	return 1
-}
+# shellcheck source=scripts/emucluster-status.sh
+. "$SCRIPT_DIR/emucluster-status.sh"  # cmd_status, cmd_env, describe_shaping
 
 main() {
 	local cmd=""
@@ -673,6 +516,7 @@ main() {
 	up) cmd_up "$@" ;;
 	down) cmd_down "$@" ;;
 	status) cmd_status "$@" ;;
+	env) cmd_env "$@" ;;
 	-h | --help | help) usage ;;
 	*) usage_error "unknown command '$cmd'" ;;
 	esac

@@ -12,6 +12,7 @@
 #include "perf/pairwise.h"
 #include "triage/matchings.h"
 #include "triage/small_cluster.h"
+#include "triage/uplink_report.h"
 
 namespace fabdiag::triage {
 
@@ -97,6 +98,9 @@ struct ScreenRun {
   std::vector<PairSample> samples;
   std::map<std::pair<int, int>, double> value;
   Screen screen;
+  LeafMap leaves;       // --topology: each node's leaf (empty without one)
+  UplinkScreen uplinks; // leaf-uplink suspects judged from the screen
+  std::vector<int> explained;  // node candidates explained by an uplink suspect
 };
 
 // The confirmation as run: the planned rounds and their samples (round = plan round).
@@ -156,7 +160,10 @@ std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector
 ScreenRun run_screen(Walk& w) {
   ScreenRun s;
   s.full = w.n <= w.params.round_robin_max_nodes;
-  s.schedule = s.full ? perf::round_robin_schedule(w.n) : random_matchings(w.n, w.params.matching_rounds, w.params.seed);
+  if (w.params.topology) s.leaves = map_leaves(w.rep.hosts, *w.params.topology);
+  if (s.full) s.schedule = perf::round_robin_schedule(w.n);
+  else if (!s.leaves.empty()) s.schedule = leaf_matchings(s.leaves, w.params.matching_rounds, w.params.seed);
+  else s.schedule = random_matchings(w.n, w.params.matching_rounds, w.params.seed);
   w.screen = &s;  // run_walk points it at the returned copy
   for (size_t r = 0; r < s.schedule.size(); ++r) {
     auto res = run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
@@ -167,6 +174,10 @@ ScreenRun run_screen(Walk& w) {
     }
   }
   s.screen = screen_pairs(w.n, s.samples, w.params.localize);
+  if (!s.leaves.empty()) {  // a leaf's uplink explains its hosts' cross-leaf slowness
+    s.uplinks = screen_uplinks(s.samples, s.leaves, w.params.localize);
+    s.explained = explain_by_uplinks(s.screen, s.uplinks, s.leaves);
+  }
   w.screen = nullptr;
   return s;
 }
@@ -364,6 +375,14 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
     }
     rep.suspects.push_back(std::move(ts));
   }
+  for (const auto& us : sr.uplinks.suspects) {  // leaf uplinks: the hosts' counters as evidence
+    TriageSuspect ts = uplink_suspect(us, sr.uplinks, sr.leaves, rep.hosts);
+    const std::string action = ts.action;  // a host port's action would not fit an uplink
+    for (int x : us.nodes) add_counter_evidence(ts, node_findings, x);
+    ts.action = action;
+    rep.suspects.push_back(std::move(ts));
+  }
+  for (int x : sr.explained) rep.cleared.emplace_back(host_of(rep, x), uplink_cleared_reason(sr.uplinks, sr.leaves, x));
   // Nodes with hardware counter faults are suspects even when their bandwidth is normal.
   for (const auto& [i, fs] : node_findings) {
     if (named.count(i) || !std::any_of(fs.begin(), fs.end(), is_hard)) continue;
@@ -389,6 +408,13 @@ Finding suspect_finding(const TriageSuspect& s) {
   if (s.kind == "pair") {
     f.code = "slow_pair";
     f.message = "one of " + s.hosts[0] + " and " + s.hosts[1] + " is slow";
+  }
+  if (s.kind == "leaf_uplink" || s.kind == "spine") {
+    f.code = s.kind == "spine" ? "slow_spine" : "slow_leaf_uplink";
+    f.subject = s.subject;
+    f.message = s.kind == "spine" ? "every cross-leaf test is slow while each leaf is fine inside"
+                                  : "tests across the uplink of " + s.subject + " are slow; its " +
+                                        std::to_string(s.hosts.size()) + " hosts are fine with each other";
   }
   if (s.kind == "cluster") {
     f.code = "slow_cluster";
@@ -501,9 +527,13 @@ nlohmann::json to_json(const TriageReport& r) {
   nlohmann::json j;
   j["hosts"] = r.hosts;
   j["suspects"] = nlohmann::json::array();
-  for (const auto& s : r.suspects)
-    j["suspects"].push_back({{"kind", s.kind}, {"hosts", s.hosts}, {"layer", to_string(s.layer)},
-                             {"evidence", s.evidence}, {"action", s.action}});
+  for (const auto& s : r.suspects) {
+    nlohmann::json sj = {{"kind", s.kind}, {"hosts", s.hosts}, {"layer", to_string(s.layer)},
+                         {"evidence", s.evidence}, {"action", s.action}};
+    if (!s.subject.empty()) sj["subject"] = s.subject;
+    if (!s.leaves.empty()) sj["leaves"] = s.leaves;
+    j["suspects"].push_back(std::move(sj));
+  }
   j["cleared"] = nlohmann::json::array();
   for (const auto& [who, why] : r.cleared) j["cleared"].push_back({{"subject", who}, {"reason", why}});
   j["inconclusive"] = r.inconclusive;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "core/envelope.h"
 #include "core/progress.h"
+#include "import/fabric_topology.h"
 #include "triage/cluster.h"
 #include "triage/localize.h"
 
@@ -24,13 +26,18 @@ struct WalkParams {
   int round_robin_max_nodes = 16;  ///< Up to this many nodes the screen measures every pair.
   int matching_rounds = 3;         ///< Beyond it: this many random matchings (>= min_partners).
   uint64_t seed = 1;               ///< Seed of the random matchings.
+  /// `--topology`: host -> leaf -> spine. With it the matchings prefer intra-leaf pairs (plus one
+  /// cross-leaf round) and leaf-uplink suspects are judged (triage/uplink.h). Empty: none.
+  std::optional<FabricTopology> topology;
 };
 
 /// One named suspect, as the JSON contract has it: data.suspects[] {kind, hosts, layer,
 /// evidence[], action}.
 struct TriageSuspect {
-  std::string kind;                ///< "node" or "link".
-  std::vector<std::string> hosts;  ///< One host, or the two ends of a link.
+  std::string kind;                ///< "node", "link", "pair", "cluster", "leaf_uplink" or "spine".
+  std::vector<std::string> hosts;  ///< One host, the two ends of a link, or the hosts under a leaf.
+  std::string subject;             ///< leaf_uplink/spine: the leaf ("leaf1"; "leaf1<->leaf2" for two); else empty.
+  std::vector<std::string> leaves; ///< leaf_uplink/spine: the leaves named.
   Layer layer = Layer::kLocalization;  ///< Deepest layer with evidence (L4 when counters show it).
   std::vector<Evidence> evidence;  ///< Slow pairs with numbers, counter deltas, port state.
   std::string action;

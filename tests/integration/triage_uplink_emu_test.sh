@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Integration test of `fabdiag triage --hostfile --topology` on the emulated fabric (leaf bridges
+# under a spine bridge, scripts/emucluster-fabric.sh; real MPI ranks, real sockets, tc faults).
+# Scenarios, each asserted on the JSON verdict:
+#   a) 9 nodes under 3 leaves, leaf2's uplink at 100mbit -> one suspect: leaf_uplink leaf2 with
+#      node04..node06, no node suspect
+#   b) 8 nodes under 2 leaves, leaf2's uplink at 100mbit -> one leaf_uplink suspect naming both
+#      leaves (two leaves cannot tell which uplink), no node suspect
+#   c) 8 nodes under 2 leaves, node03 at 100mbit        -> node03 is the only suspect
+#   d) 8 nodes under 2 leaves, no fault                 -> no suspect, exit 0
+# Prints each triage's wall time. Needs root (namespaces, tc) and mpirun; "SKIPPED: reason" otherwise.
+set -u
+. "$(dirname "$0")/lib.sh"
+emu_prelude triage-uplink-test "$1"
+
+cleanup() {
+  "$emu" down --state "$state" >/dev/null 2>&1
+  rm -rf "$state" "$out"
+}
+out=$(mktemp -d)
+trap cleanup EXIT
+fail=0 passed=0
+
+up() { "$emu" up --state "$state" "$@" >"$out/up.log" 2>&1 || { echo "FAIL: emucluster up $*"; cat "$out/up.log"; exit 1; }; }
+triage() { # name, extra args...
+  local name=$1; shift
+  local t0=$SECONDS topo
+  topo=$(. "$state/env" && echo "$EMU_TOPOLOGY")
+  [ -s "$topo" ] || { echo "FAIL $name: no topology file in the state's env"; fail=$((fail + 1)); return; }
+  "$bin" triage --hostfile "$state/hostfile" --mpirun-args-file "$state/mpirun-args" --topology "$topo" \
+    --format json "$@" >"$out/$name.json" 2>"$out/$name.err"
+  echo $? >"$out/$name.rc"
+  echo "  $name: exit $(cat "$out/$name.rc") after $((SECONDS - t0)) s" >&2
+}
+check() { # name, python assertion over S (suspects), d (result JSON) and rc
+  local name=$1 expr=$2
+  if python3 - "$out/$name.json" "$(cat "$out/$name.rc" 2>/dev/null || echo 99)" <<PY
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("result is not JSON:", e); sys.exit(1)
+rc = int(sys.argv[2])
+S = d["data"]["suspects"]
+ok = bool($expr)
+if not ok:
+    print("suspects:", [(s["kind"], s.get("subject"), s["hosts"]) for s in S], "rc", rc, "errors", d["errors"])
+sys.exit(0 if ok else 1)
+PY
+  then passed=$((passed + 1)); echo "ok   $name"
+  else fail=$((fail + 1)); echo "FAIL $name"; tail -5 "$out/$name.err"; fi
+}
+
+echo "a) 3 leaves, leaf2's uplink slow" >&2
+up --nodes 9 --leaves 3 --slow-uplink leaf2=100mbit
+triage a
+check a 'rc == 1 and [(s["kind"], s.get("subject"), s["hosts"]) for s in S] == [("leaf_uplink", "leaf2", ["node04", "node05", "node06"])]'
+
+echo "b) 2 leaves, leaf2's uplink slow" >&2
+up --nodes 8 --leaves 2 --slow-uplink leaf2=100mbit
+triage b
+check b 'rc == 1 and len(S) == 1 and S[0]["kind"] == "leaf_uplink" and S[0]["leaves"] == ["leaf1", "leaf2"] and len(S[0]["hosts"]) == 8'
+
+echo "c) 2 leaves, node03 slow" >&2
+up --nodes 8 --leaves 2 --slow-node node03=100mbit
+triage c
+check c 'rc == 1 and [(s["kind"], s["hosts"]) for s in S] == [("node", ["node03"])]'
+
+echo "d) 2 leaves, no fault" >&2
+up --nodes 8 --leaves 2
+triage d
+check d 'rc == 0 and S == []'
+
+echo "triage_uplink_emu: $passed passed, $fail failed"
+[ "$fail" -eq 0 ]
