@@ -47,9 +47,9 @@ stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(build ctest fuzz)
 
 # Tests left out under the sanitizers, each with the reason it is printed with.
-excluded=(
-  "integration/bench_local_test=LeakSanitizer's own tracer crashes (signal 11, 'LeakSanitizer has encountered a fatal error') at the exit of this 2-rank Open MPI bench since 2026-12-02, with and without the latest bench change; the same run is clean with detect_leaks=0 and passes in the normal suite; to be investigated"
-)
+# (none: integration/bench_local_test, left out in session 6, runs again; see intercept_tls_get_addr
+# below.)
+excluded=()
 
 say() { printf 'test-sanitize: %s\n' "$*"; }
 
@@ -68,7 +68,13 @@ stage_build() {
 # stderr or accepts any non-zero exit); each test process writes sanitizer-logs/<kind>.<pid>.
 sanitizer_env() {
   local logs=$1
-  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$logs/asan:log_exe_name=1"
+  # intercept_tls_get_addr=0: clang 14's runtime (LLVM < 17) takes a dynamic TLS block for a
+  # glibc 2.19 one when tls_beg % 4096 happens to equal that header's size, reads a bogus range
+  # and LeakSanitizer's tracer dies with signal 11 at exit ("LeakSanitizer has encountered a
+  # fatal error"), at random: Open MPI's dlopened components use dynamic TLS. Known upstream
+  # (google/sanitizers#1322, the Mudlet#9930 analysis); the cost is that pointers held only in
+  # dynamic TLS are not scanned as roots (a false leak would show, never a missed bug).
+  export ASAN_OPTIONS="intercept_tls_get_addr=0:detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:log_path=$logs/asan:log_exe_name=1"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan:log_exe_name=1"
   # Full malloc stacks (slower): the MPI leaks are told apart only by frames below components
   # that Open MPI dlclosed (tests/sanitize/lsan.supp).

@@ -3,6 +3,7 @@
 // its JSON, plus expand_hostlist() over the first line.
 #include <nlohmann/json.hpp>
 
+#include "core/envelope.h"
 #include "import/fabric_topology.h"
 #include "tests/fuzz/fuzz_support.h"
 
