@@ -18,16 +18,8 @@ describe_shaping() {
 }
 
 cmd_status() {
-	local state_opt="" arg n=0 i name pid up=1 addr q hq holder host
-	while (($#)); do
-		arg=$1
-		case $arg in
-		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
-		--state=*) state_opt=${arg#*=}; shift ;;
-		-h | --help) usage; exit 0 ;;
-		*) usage_error "status: unknown argument '$arg'" ;;
-		esac
-	done
+	local state_opt="" n=0 i name pid up=1 addr q hq holder host
+	parse_state_option status "$@"
 	need_root
 	if [[ -z $state_opt && -z ${FABDIAG_EMU_STATE:-} && -r $POINTER ]]; then state_opt=$(<"$POINTER"); fi
 	resolve_state "$state_opt"
@@ -74,16 +66,8 @@ cmd_status() {
 
 # env: the env file of the cluster that is up (its path: --state, $FABDIAG_EMU_STATE, else the pointer).
 cmd_env() {
-	local state_opt="" arg
-	while (($#)); do
-		arg=$1
-		case $arg in
-		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
-		--state=*) state_opt=${arg#*=}; shift ;;
-		-h | --help) usage; exit 0 ;;
-		*) usage_error "env: unknown argument '$arg'" ;;
-		esac
-	done
+	local state_opt=""
+	parse_state_option env "$@"
 	if [[ -z $state_opt && -z ${FABDIAG_EMU_STATE:-} && -r $POINTER ]]; then state_opt=$(<"$POINTER"); fi
 	resolve_state "$state_opt"
 	[[ -r $STATE/env ]] || die "not up (no $STATE/env)"

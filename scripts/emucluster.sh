@@ -123,6 +123,21 @@ usage_error() {
 	exit 2
 }
 info() { printf '%s: %s\n' "$PROG" "$*"; }
+# parse_state_option VERB ARGS...: the one option of down, status and env, --state DIR, into the
+# caller's state_opt; --help prints the usage; anything else is a usage error naming VERB.
+parse_state_option() {
+	local verb=$1 arg
+	shift
+	while (($#)); do
+		arg=$1
+		case $arg in
+		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
+		--state=*) state_opt=${arg#*=}; shift ;;
+		-h | --help) usage; exit 0 ;;
+		*) usage_error "$verb: unknown argument '$arg'" ;;
+		esac
+	done
+}
 warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }
 
 node_name() { printf 'node%02d' "$1"; }
@@ -480,16 +495,8 @@ cmd_up() {
 # down, status
 
 cmd_down() {
-	local state_opt="" arg rest
-	while (($#)); do
-		arg=$1
-		case $arg in
-		--state) state_opt=${2:?--state needs DIR}; shift 2 ;;
-		--state=*) state_opt=${arg#*=}; shift ;;
-		-h | --help) usage; exit 0 ;;
-		*) usage_error "down: unknown argument '$arg'" ;;
-		esac
-	done
+	local state_opt="" rest
+	parse_state_option down "$@"
 	need_root
 	resolve_state "$state_opt"
 	acquire_lock

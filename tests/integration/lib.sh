@@ -90,3 +90,25 @@ PY
     grep -v setpgid "$dir/$name.err" | tail -5
   fi
 }
+
+# check_suspects NAME EXPR: a triage scenario's assertion. EXPR is Python over S (the suspects),
+# d (the result JSON in $out/NAME.json) and rc ($out/NAME.rc; 99 when missing). Counts into
+# $passed / $fail and prints ok/FAIL NAME (with the suspects and the stderr tail on a failure).
+check_suspects() {
+  local name=$1 expr=$2
+  if python3 - "$out/$name.json" "$(cat "$out/$name.rc" 2>/dev/null || echo 99)" <<PY
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("result is not JSON:", e); sys.exit(1)
+rc = int(sys.argv[2])
+S = d["data"]["suspects"]
+ok = bool($expr)
+if not ok:
+    print("suspects:", [(s["kind"], s.get("subject"), s["hosts"], s.get("layer")) for s in S], "rc", rc, "errors", d["errors"])
+sys.exit(0 if ok else 1)
+PY
+  then passed=$((passed + 1)); echo "ok   $name"
+  else fail=$((fail + 1)); echo "FAIL $name"; tail -5 "$out/$name.err"; fi
+}
