@@ -23,11 +23,11 @@ std::string evidence_line(const nlohmann::json& e) {
   if (e.contains("value") && e["value"].is_number()) {
     double v = e["value"].get<double>();
     std::string unit = e.value("unit", "");
-    line += ": " + (unit == "bytes/s" ? format_sig(v / 1e6, 3) + " MB/s" : format_sig(v, 6) + (unit.empty() ? "" : " " + unit));
+    line += ": " + (unit == "bytes/s" ? format_bytes_per_s(v) : format_sig(v, 6) + (unit.empty() ? "" : " " + unit));
   }
   if (e.contains("value_text")) line += " (" + e.value("value_text", "") + ")";
   if (e.contains("threshold") && e["threshold"].is_number() && e.value("unit", "") == "bytes/s")
-    line += "; limit " + format_sig(e["threshold"].get<double>() / 1e6, 3) + " MB/s";
+    line += "; limit " + format_bytes_per_s(e["threshold"].get<double>());
   return line;
 }
 

@@ -50,6 +50,11 @@ std::string format_gbytes_per_s(double bytes_per_s) {
   return buf;
 }
 
+std::string format_bytes_per_s(double bytes_per_s) {
+  if (!std::isfinite(bytes_per_s) || std::fabs(bytes_per_s) >= 1e9) return format_gbytes_per_s(bytes_per_s);
+  return format_bytes_si(bytes_per_s) + "/s";
+}
+
 std::string format_bits_per_s(double bits_per_s) {
   static const char* const u[] = {"b/s", "Kb/s", "Mb/s", "Gb/s", "Tb/s"};
   return scaled(bits_per_s, u, 5, 1000.0);

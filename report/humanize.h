@@ -13,6 +13,10 @@ std::string format_bytes_si(double bytes);
 std::string format_bytes_iec(double bytes);
 /// Bytes/s as "12.34 GB/s" (1e9) with two decimals, the nccl-tests convention.
 std::string format_gbytes_per_s(double bytes_per_s);
+/// Bytes/s for evidence lines: from 1 GB/s up as format_gbytes_per_s ("18.94 GB/s"), below it
+/// decimal units with 3 significant digits ("6.12 MB/s", "512 KB/s"), so an emulated or dying
+/// link does not read as "0.00612 GB/s" or as a 7-digit raw number.
+std::string format_bytes_per_s(double bytes_per_s);
 /// Bits/s as "400 Gb/s" / "100 Mb/s".
 std::string format_bits_per_s(double bits_per_s);
 /// Counts with thousands separators: 1234567 -> "1,234,567".

@@ -21,8 +21,7 @@ Evidence median_evidence(const std::string& metric, double value, const UplinkSc
   e.value = value;
   e.unit = "bytes/s";
   e.threshold = u.ratio * u.reference_bytes_per_s;
-  e.threshold_text = std::to_string(u.ratio).substr(0, 4) + " x the median intra-leaf pair (" +
-                     std::to_string(static_cast<long long>(u.reference_bytes_per_s)) + " bytes/s)";
+  e.threshold_text = std::to_string(u.ratio).substr(0, 4) + " x the median intra-leaf pair";
   e.source = "pairwise screen, pairs classified by the --topology leaves";
   return e;
 }

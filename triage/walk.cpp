@@ -284,8 +284,7 @@ void fill_node_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport&
   e.value = screen.node_median_bytes_per_s[static_cast<size_t>(x)];
   e.unit = "bytes/s";
   e.threshold = lp.node_ratio * screen.node_ref_bytes_per_s;
-  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the reference (" +
-                     std::to_string(static_cast<long long>(screen.node_ref_bytes_per_s)) + " bytes/s)";
+  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the reference";
   e.source = "pairwise screen (round-robin)";
   ts.evidence.push_back(e);
   for (size_t k = 0; k < sp.tests.size(); ++k)
