@@ -158,7 +158,9 @@ void counter_growth(const HostInputs& h, const std::string& name, double max, st
     out.push_back(std::move(c));
   }
   if (!seen)
-    out.push_back(not_checked_row(h.host, check, "count", name + " not read on this host (its ports do not expose it)"));
+    out.push_back(not_checked_row(h.host, check, "count",
+                                  name + " not in the counters of this host (its ports do not expose it, or unmoved "
+                                         "counters were left out: save `fabdiag counters --interval N --all`)"));
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ std::optional<int> collect_live_inputs(const GlobalOptions& g, const AcceptOptio
   const int gpus = o.gpus > 0 ? o.gpus : gpus_of(h.topo->data);
   CountersOptions co;
   co.interval_s = o.duration_s;
+  co.all = true;  // unmoved counters too: a zero growth is a pass, not a counter that was not read
   co.during_window = [&] { run_local_benches(g, spec, gpus, in, files); };
   ImportOutput counters;
   if (auto rc = counters_output(g, co, counters)) return rc;
