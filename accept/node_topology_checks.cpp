@@ -150,6 +150,8 @@ CheckResult gdr_check(const HostInputs& h) {
     c.expected = 1;
     c.evidence.push_back(Evidence::text("gpudirect_rdma", status + ": " + summary, h.check->source).expect("pass"));
     judge(c, "==");
+    c.margin_pct.reset();  // a yes/no: no room to spare or shortfall to measure
+    c.reason = summary;
     return c;
   }
   return not_checked_row(h.host, "gdr", "", "the check result has no gpudirect_rdma check");

@@ -45,6 +45,7 @@ void judge(CheckResult& c, const std::string& kind) {
   c.status = ok ? Outcome::kPass : Outcome::kFail;
   if (e != 0) c.margin_pct = (kind == "<=" ? (e - m) : kind == ">=" ? (m - e) : -std::fabs(m - e)) / std::fabs(e) * 100.0;
   else c.margin_pct.reset();
+  if (c.margin_pct && *c.margin_pct == 0) c.margin_pct = 0.0;  // an exact match is "+0.0%", never "-0.0%"
 }
 
 namespace {

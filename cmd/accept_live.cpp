@@ -7,6 +7,7 @@
 #include "cmd/commands.h"
 #include "perf/nccl_bench.h"
 #include "perf/sweep.h"
+#include "report/humanize.h"
 
 namespace fabdiag::cmd {
 
@@ -82,7 +83,7 @@ std::optional<int> collect_live_inputs(const GlobalOptions& g, const AcceptOptio
   if (auto rc = counters_output(g, co, counters)) return rc;
   accept::HostInputs& same = local_host(in, topo.env.hosts);  // `h` may have moved while benches ran
   same.counters = Doc{counters.env.schema, std::move(counters.env.data), "live: fabdiag counters"};
-  files.push_back({"live: fabdiag counters --interval " + std::to_string(o.duration_s), "counters of " + same.host});
+  files.push_back({"live: fabdiag counters --interval " + format_sig(o.duration_s, 4) + " --all", "counters of " + same.host});
   return std::nullopt;
 }
 

@@ -55,6 +55,17 @@ counter_growth:symbol_error failed on node02:mlx5_3/1: measured 42 count, expect
 row=$(grep -E '^node +node03 +pair_bandwidth_median +fail' "$t/out" | tr -s ' ')
 [ $rc -eq 1 ] && [[ "$row" == *"28.05 GB/s 40 GB/s -29.9%"* ]] || { echo "FAIL: table row of node03: rc=$rc '$row'"; fail=1; }
 
+# Live on a node (the dgx8 fixture tree as /sys): topo, check and a counter window of --duration;
+# a spec without delivery floors needs no bench: exit 0, 10 node checks and 2 counters on each of 8 port links pass.
+"$bin" --sysfs-root tests/fixtures/dgx8 accept --spec "$F/specs/node-only.yaml" --duration 0.05 --format json \
+  >"$t/out" 2>"$t/err"; rc=$?
+got=$(py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["data"]["summary"], len(d["data"]["nodes"]), len(d["data"]["links"]), [i["input"] for i in d["params"]["inputs"]][-1])')
+want="{'fail': 0, 'not_checked': 0, 'pass': 26} 1 8 live: fabdiag counters --interval 0.05 --all"
+[ $rc -eq 0 ] && [ "$got" = "$want" ] || { echo "FAIL: live on dgx8: rc=$rc"; echo "  got  $got"; echo "  want $want"; fail=1; }
+
 # A bad spec is exit 2 and the message names the file, line and column (or why the file is unusable).
 while IFS='|' read -r file want; do
   "$bin" accept --spec "$file" --from "$F/healthy" >"$t/out" 2>"$t/err"; rc=$?
