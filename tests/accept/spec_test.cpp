@@ -93,6 +93,33 @@ TEST_CASE("YAML syntax errors and a missing version are spec errors too") {
   CHECK(error_of("").find("empty spec") != std::string::npos);
 }
 
+TEST_CASE("a missing or unreadable spec file is named") {
+  NEED_YAMLCPP();
+  auto missing = load_spec("/nonexistent/fabdiag-spec.yaml");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::kNotFound);
+  CHECK(missing.error().to_string().find("/nonexistent/fabdiag-spec.yaml") != std::string::npos);
+  auto dir = load_spec(FABDIAG_SOURCE_DIR "/docs/specs");
+  REQUIRE_FALSE(dir.ok());
+  CHECK(dir.error().to_string().find("docs/specs") != std::string::npos);
+}
+
+TEST_CASE("the bad-spec fixtures fail at the line and column they name") {
+  NEED_YAMLCPP();
+  auto unknown = load_spec(FABDIAG_SOURCE_DIR "/tests/fixtures/accept/specs/unknown-key.yaml");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().message.find("unknown-key.yaml:6:3: node.nvlink_per_gpu: unknown key") != std::string::npos);
+  auto wrong = load_spec(FABDIAG_SOURCE_DIR "/tests/fixtures/accept/specs/wrong-type.yaml");
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.error().message.find("wrong-type.yaml:6:9: node.gpus: expected an integer, got 'eight'") != std::string::npos);
+  auto node_only = load_spec(FABDIAG_SOURCE_DIR "/tests/fixtures/accept/specs/node-only.yaml");
+  REQUIRE_MESSAGE(node_only.ok(), node_only.error().to_string());
+  CHECK(node_only->deliver.busbw.empty());
+  CHECK_FALSE(node_only->deliver.pair_checked);
+  CHECK(node_only->deliver.counter_growth_max.size() == 2);
+  CHECK(node_only->node.link_layer == std::string("InfiniBand"));
+}
+
 TEST_CASE("pcie generations map to GT/s per lane") {
   CHECK(*pcie_gen_gts(1) == 2.5);
   CHECK(*pcie_gen_gts(5) == 32.0);
