@@ -173,7 +173,8 @@ std::vector<CheckResult> delivery_checks(const Spec& spec, const Inputs& in) {
     if (in.pairwise.empty()) {
       CheckResult c = check_row("cluster", "cluster", "pair_bandwidth", "bytes/s");
       c.expected = spec.deliver.pair_min_bytes_per_s;
-      c.reason = "no fabdiag.pairwise/1 result (give `fabdiag pairwise --format json` output or a pairs list)";
+      c.reason = "no fabdiag.pairwise/1 result (give `fabdiag pairwise --format json` output, or `fabdiag import "
+                 "pairs LIST --format json` of a pairs list)";
       out.push_back(std::move(c));
     }
   }
