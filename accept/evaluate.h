@@ -50,7 +50,8 @@ struct CheckResult {
   std::optional<double> measured;  ///< In `unit`; nullopt = not measured.
   std::optional<double> expected;  ///< In `unit`; nullopt = no expectation.
   std::string unit;                ///< "count", "lanes", "GT/s", "bits/s", "bytes/s", "bytes".
-  std::optional<double> margin_pct;  ///< Room to spare (+) or shortfall (-) in % of expected.
+  std::optional<double> margin;      ///< Room to spare (+) or shortfall (-) in `unit`: 42 symbol errors over an allowance of 0 = -42.
+  std::optional<double> margin_pct;  ///< `margin` in % of expected; nullopt when expected is 0.
   std::vector<Evidence> evidence;
   std::string reason;  ///< Why it failed or was not checked; how the expectation was made.
 };
@@ -89,7 +90,7 @@ std::vector<CheckResult> node_checks(const NodeSpec& spec, const HostInputs& hos
 std::vector<CheckResult> delivery_checks(const Spec& spec, const Inputs& in);
 
 /// `data` of fabdiag.accept/1: {spec {file, name, efficiency}, summary {pass, fail, not_checked},
-/// nodes[] {host, status}, links[] {link, status}, checks[] {scope, subject, check, status, measured, expected, unit, margin_pct,
+/// nodes[] {host, status}, links[] {link, status}, checks[] {scope, subject, check, status, measured, expected, unit, margin, margin_pct,
 /// evidence[], reason}}.
 nlohmann::json verdict_json(const Verdict& v, const Spec& spec);
 
@@ -104,10 +105,11 @@ int verdict_exit_code(const Verdict& v);
 /// and its unit ("8 lanes"); "-" when not measured.
 std::string value_text(const std::optional<double>& v, const std::string& unit);
 
-/// A margin for people: "+11.6%", "-34.8%"; "-" when there is none.
-std::string margin_text(const std::optional<double>& pct);
+/// The margin of `c` for people: "+11.6%", "-34.8%", or where there is no percentage (an
+/// allowance of 0) the margin in its unit, "-42 count"; "-" when there is none.
+std::string margin_text(const CheckResult& c);
 
-/// Fills status and margin_pct of `c` from measured and expected: `kind` is ">=" (a floor),
+/// Fills status, margin and margin_pct of `c` from measured and expected: `kind` is ">=" (a floor),
 /// "<=" (a ceiling) or "==". Not measured or no expectation: not_checked (reason kept).
 void judge(CheckResult& c, const std::string& kind);
 

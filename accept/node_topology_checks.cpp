@@ -150,7 +150,8 @@ CheckResult gdr_check(const HostInputs& h) {
     c.expected = 1;
     c.evidence.push_back(Evidence::text("gpudirect_rdma", status + ": " + summary, h.check->source).expect("pass"));
     judge(c, "==");
-    c.margin_pct.reset();  // a yes/no: no room to spare or shortfall to measure
+    c.margin.reset();  // a yes/no: no room to spare or shortfall to measure
+    c.margin_pct.reset();
     c.reason = summary;
     return c;
   }

@@ -25,16 +25,18 @@ std::string value_text(const std::optional<double>& v, const std::string& unit) 
   return buf;
 }
 
-std::string margin_text(const std::optional<double>& pct) {
-  if (!pct) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", *pct);
+std::string margin_text(const CheckResult& c) {
+  char buf[64];
+  if (c.margin_pct) std::snprintf(buf, sizeof buf, "%+.1f%%", *c.margin_pct);
+  else if (c.margin) std::snprintf(buf, sizeof buf, "%+.6g%s%s", *c.margin, c.unit.empty() ? "" : " ", c.unit.c_str());
+  else return "-";
   return buf;
 }
 
 void judge(CheckResult& c, const std::string& kind) {
   if (!c.measured || !c.expected) {
     c.status = Outcome::kNotChecked;
+    c.margin.reset();
     c.margin_pct.reset();
     if (c.reason.empty()) c.reason = !c.measured ? "not measured" : "no expectation";
     return;
@@ -43,9 +45,11 @@ void judge(CheckResult& c, const std::string& kind) {
   const double eps = 1e-9 * std::max(1.0, std::fabs(e));
   bool ok = kind == ">=" ? m >= e - eps : kind == "<=" ? m <= e + eps : std::fabs(m - e) <= eps;
   c.status = ok ? Outcome::kPass : Outcome::kFail;
-  if (e != 0) c.margin_pct = (kind == "<=" ? (e - m) : kind == ">=" ? (m - e) : -std::fabs(m - e)) / std::fabs(e) * 100.0;
+  double margin = kind == "<=" ? (e - m) : kind == ">=" ? (m - e) : -std::fabs(m - e);
+  if (margin == 0) margin = 0.0;  // an exact match is "+0", never "-0"
+  c.margin = margin;
+  if (e != 0) c.margin_pct = margin / std::fabs(e) * 100.0;
   else c.margin_pct.reset();
-  if (c.margin_pct && *c.margin_pct == 0) c.margin_pct = 0.0;  // an exact match is "+0.0%", never "-0.0%"
 }
 
 namespace {
@@ -106,7 +110,7 @@ nlohmann::json verdict_json(const Verdict& v, const Spec& spec) {
   for (const auto& c : v.checks)
     d["checks"].push_back({{"scope", c.scope},          {"subject", c.subject},   {"check", c.check},
                            {"status", to_string(c.status)}, {"measured", opt(c.measured)}, {"expected", opt(c.expected)},
-                           {"unit", c.unit},            {"margin_pct", opt(c.margin_pct)}, {"evidence", c.evidence},
+                           {"unit", c.unit},            {"margin", opt(c.margin)}, {"margin_pct", opt(c.margin_pct)}, {"evidence", c.evidence},
                            {"reason", c.reason}});
   return d;
 }
@@ -121,7 +125,7 @@ std::vector<Finding> verdict_findings(const Verdict& v) {
     f.code = "accept_" + c.check.substr(0, c.check.find(':'));
     f.subject = c.subject;
     f.message = c.check + " failed on " + c.subject + ": measured " + value_text(c.measured, c.unit) + ", expected " +
-                value_text(c.expected, c.unit) + (c.margin_pct ? ", margin " + margin_text(c.margin_pct) : "") +
+                value_text(c.expected, c.unit) + (c.margin ? ", margin " + margin_text(c) : "") +
                 (c.reason.empty() ? "" : " (" + c.reason + ")");
     f.evidence = c.evidence;
     f.action = "Fix or replace what the evidence names, then re-run `fabdiag accept` (docs/accept.md#what-each-check-reads)";

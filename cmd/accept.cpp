@@ -86,7 +86,7 @@ Document accept_document(const accept::Verdict& v, const accept::Spec& spec, con
   t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight};
   for (const auto& c : v.checks)
     t.rows.push_back({c.scope, c.subject, c.check, accept::to_string(c.status), accept::value_text(c.measured, c.unit),
-                      accept::value_text(c.expected, c.unit), accept::margin_text(c.margin_pct), c.reason});
+                      accept::value_text(c.expected, c.unit), accept::margin_text(c), c.reason});
   checks.tables.push_back(std::move(t));
   doc.sections.push_back(std::move(checks));
   Section in;

@@ -240,6 +240,8 @@ TEST_CASE("counter growth: one link row per port against the allowance, one snap
   CHECK(se.evidence[0].metric == "mlx5_1/1 symbol_error delta");
   CHECK(se.evidence[0].source == "c.json");
   CHECK_FALSE(se.margin_pct.has_value());  // of an allowance of 0
+  CHECK(*se.margin == -12);                 // but 12 over it
+  CHECK(margin_text(se) == "-12 count");
   CHECK(row(v, "node01:mlx5_0/1", "counter_growth:symbol_error").status == Outcome::kPass);
   CHECK(row(v, "node01:mlx5_1/1", "counter_growth:link_downed").status == Outcome::kPass);
   CHECK(row(v, "node01", "counter_growth:port_rcv_errors").status == Outcome::kNotChecked);
@@ -254,8 +256,8 @@ TEST_CASE("counter growth: one link row per port against the allowance, one snap
   REQUIRE(f.size() == 1);
   CHECK(f[0].code == "accept_counter_growth");
   CHECK(f[0].subject == "node01:mlx5_1/1");
-  CHECK(f[0].message == "counter_growth:symbol_error failed on node01:mlx5_1/1: measured 12 count, expected 0 count "
-                        "(growth over 600 s (0.02/s))");
+  CHECK(f[0].message == "counter_growth:symbol_error failed on node01:mlx5_1/1: measured 12 count, expected 0 count, "
+                        "margin -12 count (growth over 600 s (0.02/s))");
 }
 
 TEST_CASE("a failed floor names measured, expected and the margin") {
@@ -272,8 +274,13 @@ TEST_CASE("a failed floor names measured, expected and the margin") {
   CHECK(value_text(357.19e9, "bytes/s") == "357.2 GB/s");
   CHECK(value_text(8, "lanes") == "8 lanes");
   CHECK(value_text(std::nullopt, "count") == "-");
-  CHECK(margin_text(11.62) == "+11.6%");
-  CHECK(margin_text(std::nullopt) == "-");
+  CheckResult r;
+  r.measured = 357.19e9;
+  r.expected = 320e9;
+  judge(r, ">=");
+  CHECK(margin_text(r) == "+11.6%");
+  CHECK(*r.margin == doctest::Approx(37.19e9));
+  CHECK(margin_text(CheckResult{}) == "-");
 }
 
 TEST_CASE("the fabdiag.accept/1 data has the agreed shape") {
@@ -296,6 +303,7 @@ TEST_CASE("the fabdiag.accept/1 data has the agreed shape") {
   CHECK(c["measured"] == 8);
   CHECK(c["expected"] == 8);
   CHECK(c["unit"] == "count");
+  CHECK(c["margin"] == 0);
   CHECK(c["margin_pct"] == 0);
   CHECK(c["evidence"].is_array());
   CHECK(c["evidence"][0]["metric"] == "gpus");

@@ -38,22 +38,24 @@ want="{'fail': 0, 'not_checked': 0, 'pass': 189} ['pass'] 4 ['pass'] 38 32000000
 got=$(py '
 import json, sys
 doc = json.load(open(sys.argv[1])); d = doc["data"]
-bad = [(x["scope"], x["subject"], x["check"], x["measured"], x["expected"], x["margin_pct"] and round(x["margin_pct"], 2))
+bad = [(x["scope"], x["subject"], x["check"], x["measured"], x["expected"], x["margin"], x["margin_pct"] and round(x["margin_pct"], 2))
        for x in d["checks"] if x["status"] == "fail"]
 print(bad)
 print([n["host"] for n in d["nodes"] if n["status"] != "pass"], [l["link"] for l in d["links"] if l["status"] == "fail"],
       sorted(l["link"] for l in d["links"] if l["status"] == "not_checked"), d["summary"])
 print([(f["code"], f["subject"]) for f in doc["findings"]])
 print([f["message"] for f in doc["findings"]][1])')
-want="[('node', 'node03', 'pair_bandwidth_median', 28050000000.0, 40000000000.0, -29.88), ('link', 'node02:mlx5_3/1', 'counter_growth:symbol_error', 42.0, 0.0, None)]
+want="[('node', 'node03', 'pair_bandwidth_median', 28050000000.0, 40000000000.0, -11950000000.0, -29.88), ('link', 'node02:mlx5_3/1', 'counter_growth:symbol_error', 42.0, 0.0, -42.0, None)]
 ['node03'] ['node02:mlx5_3/1'] ['node01<->node03', 'node02<->node03', 'node03<->node04'] {'fail': 2, 'not_checked': 3, 'pass': 184}
 [('accept_pair_bandwidth_median', 'node03'), ('accept_counter_growth', 'node02:mlx5_3/1')]
-counter_growth:symbol_error failed on node02:mlx5_3/1: measured 42 count, expected 0 count (growth over 600 s (0.07/s))"
+counter_growth:symbol_error failed on node02:mlx5_3/1: measured 42 count, expected 0 count, margin -42 count (growth over 600 s (0.07/s))"
 [ $rc -eq 1 ] && [ "$got" = "$want" ] || { echo "FAIL: slow node + symbol errors: rc=$rc"; echo "  got  $got"; echo "  want $want"; fail=1; }
 # The table names them too, measured vs expected and the margin on the failing row.
 "$bin" accept --spec "$spec" --from "${faulty[@]}" --format table >"$t/out" 2>"$t/err"; rc=$?
 row=$(grep -E '^node +node03 +pair_bandwidth_median +fail' "$t/out" | tr -s ' ')
 [ $rc -eq 1 ] && [[ "$row" == *"28.05 GB/s 40 GB/s -29.9%"* ]] || { echo "FAIL: table row of node03: rc=$rc '$row'"; fail=1; }
+row=$(grep -E '^link +node02:mlx5_3/1 +counter_growth:symbol_error +fail' "$t/out" | tr -s ' ')
+[[ "$row" == *"42 count 0 count -42 count growth over 600 s"* ]] || { echo "FAIL: table row of node02:mlx5_3/1: '$row'"; fail=1; }
 
 # Live on a node (the dgx8 fixture tree as /sys): topo, check and a counter window of --duration;
 # a spec without delivery floors needs no bench: exit 0, 10 node checks and 2 counters on each of 8 port links pass.
