@@ -1,5 +1,5 @@
-// CLI11 validators shared by the options of cmd/main.cpp and cmd/baseline.cpp. Header-only and
-// included by those two alone: the translation units that pay for CLI11.
+// CLI11 validators shared by the options of cmd/main.cpp, cmd/baseline.cpp and cmd/accept.cpp.
+// Header-only and included by those alone: the translation units that pay for CLI11.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct TopoOptions {
   std::string against;   ///< --against FILE: a saved `fabdiag topo --format json` result.
 };
 int run_topo(const GlobalOptions& g, const TopoOptions& o);
+/// run_topo() without printing: nullopt with `out` filled, or the exit code of a run that could
+/// not start (its error printed: bad roots, --nvml-lib refused, --against unusable).
+std::optional<int> topo_output(const GlobalOptions& g, const TopoOptions& o, ImportOutput& out);
 // ---- end topo ----
 // ---- gather ----
 /// `fabdiag gather`: copies the /sys subset topo, check and counters read into --output DIR
@@ -101,6 +105,9 @@ struct CountersOptions {
   int count = 0;                 ///< --watch: stop after this many refreshes (0 = until Ctrl-C).
   int top = 20;                  ///< --watch: show this many top movers (0 = all that moved).
   bool prometheus_all = false;   ///< --format prometheus: every counter, not only classified ones.
+  /// With interval_s > 0 and no after_sysfs_root: run after the first snapshot, before the wait
+  /// (`accept` runs its bench inside the window); the window is then the bench plus interval_s.
+  std::function<void()> during_window;
   // ---- counters-kb ----
   std::vector<std::string> from;  ///< Saved tool outputs to read instead of sysfs ("-" = stdin).
   std::string from_format;        ///< Their format (import/counter_formats.h); empty/"auto" = detect.

@@ -73,7 +73,8 @@ std::optional<int> read_sysfs_input(const GlobalOptions& g, const CountersOption
   CounterWindowSpec spec;
   spec.interval_s = o.interval_s;
   spec.after = after ? &*after : nullptr;
-  spec.wait = [progress = stderr_progress(g), &pipeline](double interval_s, const Snapshot& first) {
+  spec.wait = [progress = stderr_progress(g), &pipeline, &o](double interval_s, const Snapshot& first) {
+    if (o.during_window) o.during_window();
     progress("first snapshot: " + std::to_string(first.samples.size()) + " counters on " +
              std::to_string(first.ports.size()) + " devices; waiting " + format_sig(interval_s, 4) +
              " s for the second");

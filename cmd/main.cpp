@@ -1,4 +1,4 @@
-// fabdiag: command-line entry point. With cmd/baseline.cpp (the baseline options) the only
+// fabdiag: command-line entry point. With cmd/baseline.cpp and cmd/accept.cpp (their options) the only
 // translation units that include CLI11 (it costs 12-17 s to compile); every subcommand's logic
 // lives in cmd/<name>.cpp and the libraries.
 #include <CLI/CLI.hpp>
@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "cmd/accept.h"
 #include "cmd/commands.h"
 #include "cmd/error_document.h"
 #include "cmd/cli_validators.h"
@@ -55,6 +56,7 @@ struct Options {
   TriageOptions triage;
   BenchOptions bench;
   PairwiseOptions pairwise;
+  AcceptOptions accept;
 };
 
 // The registered subcommands (not owned: the CLI::App tree owns them).
@@ -72,6 +74,7 @@ struct Commands {
   CLI::App* triage = nullptr;
   CLI::App* bench = nullptr;
   CLI::App* pairwise = nullptr;
+  CLI::App* accept = nullptr;
 };
 
 CLI::App* add_doctor_command(CLI::App& app) {
@@ -431,6 +434,7 @@ Commands add_commands(CLI::App& app, Options& opts) {
   cmds.triage = add_triage_command(app, opts.triage);
   cmds.bench = add_bench_command(app, opts.bench);
   cmds.pairwise = add_pairwise_command(app, opts.pairwise);
+  cmds.accept = add_accept_command(app, opts.accept);
   return cmds;
 }
 
@@ -494,6 +498,7 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.bench->parsed()) return run_bench(g, opts.bench);
     if (c.pairwise->parsed()) return run_pairwise(g, opts.pairwise);
     if (c.check->parsed()) return run_check(g, opts.check);
+    if (c.accept->parsed()) return run_accept(g, opts.accept);
     if (c.import->parsed() && c.import->get_subcommands().empty()) {
       if (opts.import_any.paths.empty()) {
         print_error("import: give FILE... (formats detected) or a FORMAT and its FILE; see 'fabdiag import --help'");

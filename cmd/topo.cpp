@@ -46,6 +46,12 @@ Result<nlohmann::json> load_baseline(const std::string& file) {
 }  // namespace
 
 int run_topo(const GlobalOptions& g, const TopoOptions& o) {
+  ImportOutput out;
+  if (auto rc = topo_output(g, o, out)) return *rc;
+  return emit(g, out.env, out.doc);
+}
+
+std::optional<int> topo_output(const GlobalOptions& g, const TopoOptions& o, ImportOutput& out) {
   auto started = std::chrono::steady_clock::now();
   auto fs = make_fs_root(g);
   if (!fs) {
@@ -115,7 +121,9 @@ int run_topo(const GlobalOptions& g, const TopoOptions& o) {
     view.drift = &*drift;
     view.drift_baseline = o.against;
   }
-  return emit(g, env, topo_document(report, rails, view));
+  out.doc = topo_document(report, rails, view);
+  out.env = std::move(env);
+  return std::nullopt;
 }
 
 }  // namespace fabdiag::cmd

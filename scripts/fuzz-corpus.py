@@ -8,8 +8,8 @@ run, so new fixtures are seeds without anything to regenerate.
 Writes OUTDIR/<kind>/<name>, one file per seed:
   text    tool outputs: the files of tests/fixtures outside sysfs trees (ethtool -S/-m,
           perfquery, ibqueryerrors, rdma statistic, syslog, lspci, ibstat, ibstatus,
-          ibv_devinfo, nccl-tests, nvidia-smi topo), the ethtool/<netdev> files of the trees, and
-          every CASES_DIR/*.input.txt
+          ibv_devinfo, nccl-tests, nvidia-smi topo, accept specs), the ethtool/<netdev> files of the
+          trees, the acceptance specs of docs/specs, and every CASES_DIR/*.input.txt
   tree    sysfs trees as "path:value" lines (tests/fuzz/fuzz_support.h, ScratchTree): every
           fixture tree dumped (links first, then files, one line per line of each text file),
           every *.lines file, a "before" tree and its "after" joined by "### after", and the
@@ -127,6 +127,10 @@ def main():
                 w.add("tree", rel, data)
             elif not in_tree and is_text(data) and not n.endswith((".sh", ".py")):
                 w.add("text", rel, data)
+    specs = os.path.join(repo, "docs", "specs")  # the acceptance specs (fuzz_accept_spec)
+    for n in sorted(os.listdir(specs)) if os.path.isdir(specs) else []:
+        if n.endswith(".yaml"):
+            w.add("text", "spec-" + n, read(os.path.join(specs, n)))
     for cases in sys.argv[2:]:
         if not os.path.isdir(cases):
             continue

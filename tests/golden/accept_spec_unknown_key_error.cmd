@@ -1,0 +1,1 @@
+accept --spec tests/fixtures/accept/specs/unknown-key.yaml --from tests/fixtures/accept/healthy
