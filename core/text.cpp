@@ -61,15 +61,16 @@ std::string escape_bytes(std::string_view s, Keep keep) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(s.size());
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    if (keep(c)) {
-      out += ch;
-      continue;
-    }
+  for (size_t i = 0; i < s.size(); ++i) {
+    size_t run = i;  // the kept bytes up to the next escaped one, copied at once
+    while (run < s.size() && keep(static_cast<unsigned char>(s[run]))) ++run;
+    out.append(s, i, run - i);
+    if (run == s.size()) break;
+    auto c = static_cast<unsigned char>(s[run]);
     out += "\\x";
     out += kHex[c >> 4];
     out += kHex[c & 15];
+    i = run;
   }
   return out;
 }
