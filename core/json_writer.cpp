@@ -80,15 +80,6 @@ void JsonWriter::end_array() {
   out_ += ']';
 }
 
-void JsonWriter::key(std::string_view k) {
-  assert(!stack_.empty() && stack_.back().object);
-  Frame& f = stack_.back();
-  if (f.count++ > 0) out_ += ',';
-  if (pretty_) newline_indent(f.indent + step_);
-  escaped(k);
-  out_.append(": ", pretty_ ? 2 : 1);
-}
-
 namespace {
 
 // True when every byte of `s` is printable ASCII other than '"' and '\\', which nlohmann writes
@@ -113,6 +104,37 @@ bool is_plain(std::string_view s) {
 }
 
 }  // namespace
+
+void JsonWriter::key(std::string_view k) {
+  assert(!stack_.empty() && stack_.back().object);
+  Frame& f = stack_.back();
+  const bool comma = f.count++ > 0;
+  if (!is_plain(k)) {
+    if (comma) out_ += ',';
+    if (pretty_) newline_indent(f.indent + step_);
+    escaped(k);
+    out_.append(": ", pretty_ ? 2 : 1);
+    return;
+  }
+  // The common case, a plain key: `,\n<indent>"k": ` grown and written at once.
+  const size_t indent = pretty_ ? f.indent + step_ : 0;
+  const size_t n = (comma ? 1 : 0) + (pretty_ ? 1 + indent : 0) + k.size() + (pretty_ ? 4 : 3);
+  const size_t at = out_.size();
+  out_.resize(at + n);
+  char* p = out_.data() + at;
+  if (comma) *p++ = ',';
+  if (pretty_) {
+    *p++ = '\n';
+    std::memset(p, ' ', indent);
+    p += indent;
+  }
+  *p++ = '"';
+  std::memcpy(p, k.data(), k.size());
+  p += k.size();
+  *p++ = '"';
+  *p++ = ':';
+  if (pretty_) *p = ' ';
+}
 
 void JsonWriter::escaped(std::string_view s) {
   // Anything but plain text (control characters, UTF-8, invalid bytes) goes through
