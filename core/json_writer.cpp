@@ -1,6 +1,7 @@
 #include "core/json_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <charconv>
 #include <cstring>
@@ -97,10 +98,14 @@ bool is_plain(std::string_view s) {
         has_zero(w ^ (kOnes * '\\')))
       return false;
   }
-  return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(), [](char c) {
-    auto u = static_cast<unsigned char>(c);
-    return u >= 0x20 && u < 0x7f && c != '"' && c != '\\';
-  });
+  static constexpr auto kPlainByte = [] {  // the same test for the last 0-7 bytes, one load each
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7f; ++c) t[static_cast<size_t>(c)] = c != '"' && c != '\\';
+    return t;
+  }();
+  for (; i < s.size(); ++i)
+    if (!kPlainByte[static_cast<unsigned char>(s[i])]) return false;
+  return true;
 }
 
 }  // namespace
