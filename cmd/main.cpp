@@ -203,8 +203,17 @@ std::vector<CLI::App*> add_import_host_commands(CLI::App& import_cmd, ImportHost
   return import_host_cmds;
 }
 
-// `import` and its subcommands, one per format read.
-void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
+// True when a command line may select one of import's subcommands: it holds the word "import",
+// or asks for every help page (--help-all). Only then are its ~40 format subcommands built: they
+// cost a quarter of every start (2M instructions), and another command never reads them.
+bool may_run_import(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "import") == 0 || std::strcmp(argv[i], "--help-all") == 0) return true;
+  return false;
+}
+
+// `import`, and with `formats` its subcommands, one per format read.
+void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool formats) {
   auto* import_cmd = app.add_subcommand(
       "import", "Read other tools' outputs into fabdiag result documents, to save, diff or triage offline");
   import_cmd->require_subcommand(0, 1);
@@ -215,6 +224,7 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds) {
   import_cmd->add_option("--as", opts.import_any.as, "Read every FILE as this FORMAT (a subcommand name below)");
   add_max_findings_flag(import_cmd, opts.import_any.max_findings);
   import_cmd->footer(kImportFooter);
+  if (!formats) return;
   cmds.import_nccl_tests = add_import_nccl_tests_command(*import_cmd, opts.import_nccl_tests);
   add_import_counters_commands(*import_cmd, opts.import_counters);
   cmds.import_host = add_import_host_commands(*import_cmd, opts.import_host);
@@ -421,14 +431,15 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
   return sub;
 }
 
-// Every subcommand, in the order `fabdiag --help` lists them.
-Commands add_commands(CLI::App& app, Options& opts) {
+// Every subcommand, in the order `fabdiag --help` lists them; import's own subcommands only
+// when `import_formats` (may_run_import()).
+Commands add_commands(CLI::App& app, Options& opts, bool import_formats) {
   Commands cmds;
   cmds.doctor = add_doctor_command(app);
   cmds.topo = add_topo_command(app, opts.topo);
   cmds.gather = add_gather_command(app, opts.gather);
   cmds.baseline = add_baseline_command(app, opts.baseline);
-  add_import_commands(app, opts, cmds);
+  add_import_commands(app, opts, cmds, import_formats);
   cmds.counters = add_counters_command(app, opts.counters);
   cmds.check = add_check_command(app, opts.check);
   cmds.triage = add_triage_command(app, opts.triage);
@@ -491,7 +502,7 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.topo->parsed()) return run_topo(g, opts.topo);
     if (c.gather->parsed()) return run_gather(g, opts.gather);
     if (c.baseline->parsed()) return run_baseline(g, opts.baseline);
-    if (c.import_nccl_tests->parsed()) return run_import_nccl_tests(g, opts.import_nccl_tests);
+    if (c.import_nccl_tests && c.import_nccl_tests->parsed()) return run_import_nccl_tests(g, opts.import_nccl_tests);
     if (!opts.import_counters.format.empty()) return run_import_counters(g, opts.import_counters);
     if (c.counters->parsed()) return run_counters(g, opts.counters);
     if (c.triage->parsed()) return run_triage(g, opts.triage);
@@ -533,7 +544,7 @@ int run(int argc, char** argv) {
   app.fallthrough();
   Options opts;
   add_global_flags(app, opts.global);
-  Commands cmds = add_commands(app, opts);
+  Commands cmds = add_commands(app, opts, may_run_import(argc, argv));
   if (auto rc = parse_args(app, argc, argv)) return *rc;
   GlobalOptions& g = opts.global;
   if (app.count("--output") > 0 && g.output.empty()) {

@@ -1,6 +1,7 @@
 #include "core/json_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <charconv>
 #include <cstring>
@@ -80,15 +81,6 @@ void JsonWriter::end_array() {
   out_ += ']';
 }
 
-void JsonWriter::key(std::string_view k) {
-  assert(!stack_.empty() && stack_.back().object);
-  Frame& f = stack_.back();
-  if (f.count++ > 0) out_ += ',';
-  if (pretty_) newline_indent(f.indent + step_);
-  escaped(k);
-  out_.append(": ", pretty_ ? 2 : 1);
-}
-
 namespace {
 
 // True when every byte of `s` is printable ASCII other than '"' and '\\', which nlohmann writes
@@ -106,13 +98,48 @@ bool is_plain(std::string_view s) {
         has_zero(w ^ (kOnes * '\\')))
       return false;
   }
-  return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(), [](char c) {
-    auto u = static_cast<unsigned char>(c);
-    return u >= 0x20 && u < 0x7f && c != '"' && c != '\\';
-  });
+  static constexpr auto kPlainByte = [] {  // the same test for the last 0-7 bytes, one load each
+    std::array<bool, 256> t{};
+    for (int c = 0x20; c < 0x7f; ++c) t[static_cast<size_t>(c)] = c != '"' && c != '\\';
+    return t;
+  }();
+  for (; i < s.size(); ++i)
+    if (!kPlainByte[static_cast<unsigned char>(s[i])]) return false;
+  return true;
 }
 
 }  // namespace
+
+void JsonWriter::key(std::string_view k) {
+  assert(!stack_.empty() && stack_.back().object);
+  Frame& f = stack_.back();
+  const bool comma = f.count++ > 0;
+  if (!is_plain(k)) {
+    if (comma) out_ += ',';
+    if (pretty_) newline_indent(f.indent + step_);
+    escaped(k);
+    out_.append(": ", pretty_ ? 2 : 1);
+    return;
+  }
+  // The common case, a plain key: `,\n<indent>"k": ` grown and written at once.
+  const size_t indent = pretty_ ? f.indent + step_ : 0;
+  const size_t n = (comma ? 1 : 0) + (pretty_ ? 1 + indent : 0) + k.size() + (pretty_ ? 4 : 3);
+  const size_t at = out_.size();
+  out_.resize(at + n);
+  char* p = out_.data() + at;
+  if (comma) *p++ = ',';
+  if (pretty_) {
+    *p++ = '\n';
+    std::memset(p, ' ', indent);
+    p += indent;
+  }
+  *p++ = '"';
+  std::memcpy(p, k.data(), k.size());
+  p += k.size();
+  *p++ = '"';
+  *p++ = ':';
+  if (pretty_) *p = ' ';
+}
 
 void JsonWriter::escaped(std::string_view s) {
   // Anything but plain text (control characters, UTF-8, invalid bytes) goes through

@@ -18,12 +18,22 @@ namespace {
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
 // device/port/netdev labels of a Counter::device ("mlx5_0/1", "mlx5_0", "eth0").
+// With room for a fourth label (the counter's name, added by with()): one allocation per sample.
 Labels device_labels(const std::string& device, const std::map<std::string, const PortInfo*>& by_device) {
   auto it = by_device.find(device);
   const PortInfo* p = it == by_device.end() ? nullptr : it->second;
-  if (p && p->is_rdma) return {{"device", p->ibdev}, {"port", std::to_string(p->port)}, {"netdev", p->netdev}};
-  if (p) return {{"device", device}, {"port", ""}, {"netdev", device}};
-  return {{"device", device}, {"port", ""}, {"netdev", ""}};  // device-level hw_counters
+  Labels l;
+  l.reserve(4);
+  if (p && p->is_rdma) {
+    l.emplace_back("device", p->ibdev);
+    l.emplace_back("port", std::to_string(p->port));
+    l.emplace_back("netdev", p->netdev);
+    return l;
+  }
+  l.emplace_back("device", device);
+  l.emplace_back("port", "");
+  l.emplace_back("netdev", p ? device : std::string());  // none for device-level hw_counters
+  return l;
 }
 
 struct FamilyKey {

@@ -61,12 +61,12 @@ std::string format_bits_per_s(double bits_per_s) {
 }
 
 std::string format_count(uint64_t n) {
-  const std::string digits = std::to_string(n);
-  std::string out;
-  out.reserve(digits.size() + digits.size() / 3);
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';  // groups of three from the right
-    out += digits[i];
+  char digits[24];
+  const size_t len = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits);
+  std::string out(len + (len - 1) / 3, ',');  // the digits in groups of three from the right
+  for (size_t i = 0, o = 0; i < len; ++i) {
+    if (i > 0 && (len - i) % 3 == 0) ++o;  // past the ',' already there
+    out[o++] = digits[i];
   }
   return out;
 }

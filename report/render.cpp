@@ -114,7 +114,7 @@ void render_text_table(std::ostringstream& out, const Table& t) {
   for (const auto& r : t.rows)
     for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], display_width(r[i]));
   auto align = [&](size_t i) { return i < t.align.size() ? t.align[i] : Align::kLeft; };
-  std::string line;  // reused: a counter table has thousands of rows
+  std::string text, line;  // the table, written to `out` at once; a counter table has thousands of rows
   auto emit_row = [&](const std::vector<std::string>& cells) {
     line.clear();
     for (size_t i = 0; i < ncol; ++i) {
@@ -127,10 +127,12 @@ void render_text_table(std::ostringstream& out, const Table& t) {
       if (align(i) != Align::kRight) line.append(fill, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
+    text += line;
+    text += '\n';
   };
   if (!t.columns.empty()) emit_row(t.columns);
   for (const auto& r : t.rows) emit_row(r);
+  out << text;
   for (const auto& n : t.notes) out << n << "\n";
 }
 

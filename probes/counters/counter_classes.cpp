@@ -41,22 +41,6 @@ CounterCategory guess_category(std::string_view name) {
 
 }  // namespace
 
-std::string normalize_counter_name(std::string_view name) {
-  auto digit = [](char c) { return c >= '0' && c <= '9'; };  // what isdigit() takes, any locale
-  std::string out;
-  out.reserve(name.size());
-  for (size_t i = 0; i < name.size();) {
-    size_t run = i;  // the text up to the next digit, copied at once
-    while (run < name.size() && !digit(name[run])) ++run;
-    out.append(name, i, run - i);
-    if (run == name.size()) break;
-    out.push_back('#');
-    while (run < name.size() && digit(name[run])) ++run;
-    i = run;
-  }
-  return out;
-}
-
 namespace {
 
 CounterClass class_of(const CounterKbEntry* e, std::string_view name) {

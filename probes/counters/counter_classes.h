@@ -1,8 +1,8 @@
 // Counter knowledge: what a counter name means, which category it belongs to, the name it is an
 // alias of, its hardware width, its unit and how it is judged. The facts live in ONE data file,
 // probes/counters/data/counters.json (facts: docs/domain.md; the file's format:
-// docs/counters.md#the-knowledge-base-probescountersdatacountersjson), embedded into the binary and
-// parsed once (probes/counters/counter_kb.h); these functions answer questions about one name.
+// docs/counters.md#the-knowledge-base-probescountersdatacountersjson), compiled into the binary by
+// the build (probes/counters/counter_kb.h); these functions answer questions about one name.
 #pragma once
 
 #include <cstdint>

@@ -13,11 +13,6 @@
 
 namespace fabdiag {
 
-namespace embedded {
-extern const unsigned char kCounterKbJson[];
-extern const std::size_t kCounterKbJsonSize;
-}  // namespace embedded
-
 namespace {
 
 using nlohmann::json;
@@ -139,6 +134,24 @@ CounterKbEntry parse_entry(const json& c, size_t i, const std::vector<CounterKbF
 
 }  // namespace
 
+// Declared in counter_classes.h; defined here, next to the pattern index it keys, so that the
+// build's generator (probes/counters/data/generate_counter_kb.cpp) links this file alone.
+std::string normalize_counter_name(std::string_view name) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };  // what isdigit() takes, any locale
+  std::string out;
+  out.reserve(name.size());
+  for (size_t i = 0; i < name.size();) {
+    size_t run = i;  // the text up to the next digit, copied at once
+    while (run < name.size() && !digit(name[run])) ++run;
+    out.append(name, i, run - i);
+    if (run == name.size()) break;
+    out.push_back('#');
+    while (run < name.size() && digit(name[run])) ++run;
+    i = run;
+  }
+  return out;
+}
+
 bool driver_matches(const std::vector<std::string>& prefixes, std::string_view driver) {
   if (prefixes.empty()) return true;
   for (const auto& p : prefixes)
@@ -252,34 +265,6 @@ Result<CounterKnowledgeBase> parse_counter_kb(std::string_view json_text, const 
                       source);
   }
   return kb;
-}
-
-std::string_view embedded_counter_kb_json() {
-  return {reinterpret_cast<const char*>(embedded::kCounterKbJson), embedded::kCounterKbJsonSize};
-}
-
-namespace {
-struct LoadedKb {
-  CounterKnowledgeBase kb;
-  std::optional<Error> error;
-};
-const LoadedKb& loaded_kb() {
-  static const LoadedKb loaded = [] {
-    LoadedKb l;
-    auto r = parse_counter_kb(embedded_counter_kb_json(), "probes/counters/data/counters.json (embedded)");
-    if (r) l.kb = std::move(*r);
-    else l.error = r.error();
-    return l;
-  }();
-  return loaded;
-}
-}  // namespace
-
-const CounterKnowledgeBase& counter_kb() { return loaded_kb().kb; }
-
-const Error* counter_kb_error() {
-  const auto& l = loaded_kb();
-  return l.error ? &*l.error : nullptr;
 }
 
 }  // namespace fabdiag

@@ -1,7 +1,8 @@
 // The counter knowledge base: what every known NIC/RDMA counter name means, as DATA
-// (probes/counters/data/counters.json, embedded into the binary at build time by
-// probes/counters/data/embed_file.cmake, parsed once on first use). counter_classes.h answers
-// questions about one name from it; this header exposes the parsed base itself.
+// (probes/counters/data/counters.json). The build parses the file with parse_counter_kb() and
+// compiles the result into the binary as constant rows (counter_kb_rows.h); counter_kb() builds
+// the base from them on first use. counter_classes.h answers questions about one name from it;
+// this header exposes the base itself.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,8 @@
 #include "probes/counters/counter_model.h"
 
 namespace fabdiag {
+
+struct CounterKbRows;
 
 /// A family of counter names: a driver or a standard (ib_pma, mlx5, bnxt_re, irdma, mlx5e,
 /// bnxt_en, ice, i40e, netdev, ibta, ethtool_std, syslog).
@@ -70,6 +73,7 @@ class CounterKnowledgeBase {
 
  private:
   friend Result<CounterKnowledgeBase> parse_counter_kb(std::string_view, const std::string&);
+  friend CounterKnowledgeBase counter_kb_from_rows(const CounterKbRows&);
   void build_index();
   bool applies(const CounterKbEntry& e, CounterGroup group) const;
 
@@ -97,13 +101,13 @@ bool driver_matches(const std::vector<std::string>& prefixes, std::string_view d
 /// Errors: kParse naming `source` and the entry ("counters[12] (rx_prio#_pause): ...").
 Result<CounterKnowledgeBase> parse_counter_kb(std::string_view json_text, const std::string& source);
 
-/// The base embedded in the binary, parsed on first use (thread-safe) and kept for the life of
-/// the process. If the embedded text does not parse (a build defect caught by the tests), this
-/// is an empty base and counter_kb_error() says why: every name is then "unknown".
+/// The base compiled into the binary (probes/counters/data/counters.json, parsed by the build),
+/// built from its rows on first use (thread-safe) and kept for the life of the process.
 const CounterKnowledgeBase& counter_kb();
-/// Why the embedded base could not be loaded; nullptr when it loaded.
+/// Why the built-in base could not be loaded; always nullptr: a counters.json that does not parse
+/// fails the build (probes/counters/data/generate_counter_kb.cpp) instead.
 const Error* counter_kb_error();
-/// The embedded text of probes/counters/data/counters.json.
+/// The embedded text of probes/counters/data/counters.json (the source of the built-in rows).
 std::string_view embedded_counter_kb_json();
 
 }  // namespace fabdiag

@@ -111,10 +111,18 @@ std::string netdev_link_layer(const std::string& type) {
   }
 }
 
+// Room for `n` more samples, growing geometrically: an exact reserve per device would move
+// every counter read so far once per device.
+void reserve_more(std::vector<Counter>& samples, size_t n) {
+  if (samples.capacity() < samples.size() + n)
+    samples.reserve(std::max(2 * samples.capacity(), samples.size() + n));
+}
+
 // The readings become counters; their names and paths are moved, not copied.
 void add_readings(Snapshot& snap, std::vector<RawReading>&& readings,
                   const std::string& device, CounterGroup group, const std::string& driver,
                   bool ext_width) {
+  reserve_more(snap.samples, readings.size());
   for (auto& r : readings)
     snap.samples.push_back(
         make_counter(device, group, std::move(r.name), r.raw, driver, std::move(r.path), ext_width));
@@ -264,7 +272,7 @@ void read_netdevs(const FsRoot& fs, const CounterReadOptions& opts, Snapshot& sn
       if (!st) {
         snap.gaps.push_back(st.error());
       } else {
-        snap.samples.reserve(snap.samples.size() + st->stats.size());
+        reserve_more(snap.samples, st->stats.size());
         for (auto& s : st->stats)
           snap.samples.push_back(make_counter(nd, CounterGroup::kEthtoolStats, std::move(s.name),
                                               s.value, p.driver, st->source));

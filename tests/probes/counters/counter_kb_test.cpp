@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "probes/counters/counter_kb.h"
+#include "probes/counters/counter_kb_rows.h"
 
 using namespace fabdiag;
 
@@ -54,6 +55,75 @@ TEST_CASE("the embedded knowledge base is the repository file and loads") {
   for (const auto& [name, text] : kb.rule_descriptions()) rules.insert(name);
   CHECK(rules == std::set<std::string>{"any_growth", "per_hour", "per_second", "ber", "ratio",
                                        "info", "volume", "gauge"});
+}
+
+namespace {
+
+void check_same_entry(const CounterKbEntry& a, const CounterKbEntry& b) {
+  INFO(b.family << " " << b.name);
+  CHECK(a.name == b.name);
+  CHECK(a.family == b.family);
+  CHECK(a.category == b.category);
+  CHECK(a.alias_of == b.alias_of);
+  CHECK(a.groups == b.groups);
+  CHECK(a.unit == b.unit);
+  CHECK(a.scale == b.scale);
+  CHECK(a.width_bits == b.width_bits);
+  CHECK(a.wraps == b.wraps);
+  CHECK(a.rule == b.rule);
+  CHECK(a.meaning == b.meaning);
+  CHECK(a.source == b.source);
+  CHECK(a.is_pattern == b.is_pattern);
+}
+
+}  // namespace
+
+TEST_CASE("the built-in rows are the repository file as the parser reads it") {
+  auto parsed = parse_counter_kb(repo_kb_text(), "counters.json");
+  REQUIRE(parsed.ok());
+  const auto& kb = counter_kb();
+  REQUIRE(kb.entries().size() == parsed->entries().size());
+  for (size_t i = 0; i < kb.entries().size(); ++i) check_same_entry(kb.entries()[i], parsed->entries()[i]);
+  REQUIRE(kb.families().size() == parsed->families().size());
+  for (size_t i = 0; i < kb.families().size(); ++i) {
+    const auto &a = kb.families()[i], &b = parsed->families()[i];
+    INFO(b.family);
+    CHECK(a.family == b.family);
+    CHECK(a.groups == b.groups);
+    CHECK(a.drivers == b.drivers);
+    CHECK(a.width_bits == b.width_bits);
+    CHECK(a.wraps == b.wraps);
+    CHECK(a.source == b.source);
+  }
+  CHECK(kb.rule_descriptions() == parsed->rule_descriptions());
+}
+
+TEST_CASE("rows: the source escapes every byte a C++ literal cannot hold; rows build the same base") {
+  auto kb = parse_counter_kb(
+      doc(R"({"name": "q\"b\\s_#", "family": "fam", "category": "pause", "groups": ["ethtool_stats", "ib_hw_counters"], "unit": "us", "width_bits": 32, "overflow": "wraps", "rule": "per_second", "meaning": "µs"})",
+          R"({"family": "fam", "drivers": ["mlx5", ""], "source": "src"})"),
+      "test");
+  REQUIRE_MESSAGE(kb.ok(), (kb.ok() ? "" : kb.error().to_string()));
+  auto src = counter_kb_rows_source(*kb, "test", "kRows");
+  REQUIRE(src.ok());
+  CHECK(src->find(R"("q\042b\134s_#"sv)") != std::string::npos);
+  CHECK(src->find(R"("\302\265s"sv)") != std::string::npos);  // UTF-8 of U+00B5
+  CHECK(src->find(R"("\003\001"sv, "us"sv, 1u, 32, true)") != std::string::npos);
+  CHECK(src->find(R"("mlx5\000\000"sv)") != std::string::npos);
+  CHECK(src->find("const CounterKbRows kRows{kRules, kFamilies, kEntries};") != std::string::npos);
+
+  // The same base as rows, written by hand as the generated file would hold them.
+  using namespace std::string_view_literals;
+  const CounterKbFamilyRow families[] = {{"fam"sv, ""sv, "mlx5\0\0"sv, -1, false, "src"sv}};
+  const CounterKbEntryRow entries[] = {{"q\"b\\s_#"sv, "fam"sv, CounterCategory::kPause, ""sv, "\3\1"sv, "us"sv, 1,
+                                        32, true, CounterRule::kPerSecond, "\302\265s"sv, "src"sv}};
+  CounterKnowledgeBase built = counter_kb_from_rows({{}, families, entries});
+  REQUIRE(built.entries().size() == 1);
+  check_same_entry(built.entries()[0], kb->entries()[0]);
+  REQUIRE(built.families().size() == 1);
+  CHECK(built.families()[0].drivers == kb->families()[0].drivers);
+  CHECK(built.find(CounterGroup::kEthtoolStats, "q\"b\\s_7") == &built.entries()[0]);
+  CHECK(built.find(CounterGroup::kNetdevStats, "q\"b\\s_7") == nullptr);
 }
 
 TEST_CASE("bnxt_re: the old names are aliases of the 2025 (mlx5) names") {
