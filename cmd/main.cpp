@@ -26,9 +26,9 @@ namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& g) {
   app.add_option("--format", g.format,
-                 "Output format: table, json or md (default: table on a terminal, json otherwise); "
-                 "prometheus (node_exporter textfile) for `counters`")
-      ->check(CLI::IsMember({"table", "json", "md", "markdown", "prometheus"}));
+                 "Output format: table, json, md, html (one self-contained page) or junit (JUnit XML) "
+                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters`")
+      ->check(CLI::IsMember({"table", "json", "md", "markdown", "html", "junit", "prometheus"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
   app.add_option("--sysfs-root", g.sysfs_root, "Read /sys from DIR (a fixture tree or a `fabdiag gather` capture)");
   app.add_option("--procfs-root", g.procfs_root,
@@ -55,6 +55,7 @@ struct Options {
   TriageOptions triage;
   BenchOptions bench;
   PairwiseOptions pairwise;
+  ReportOptions report;
 };
 
 // The registered subcommands (not owned: the CLI::App tree owns them).
@@ -72,6 +73,7 @@ struct Commands {
   CLI::App* triage = nullptr;
   CLI::App* bench = nullptr;
   CLI::App* pairwise = nullptr;
+  CLI::App* report = nullptr;
 };
 
 CLI::App* add_doctor_command(CLI::App& app) {
@@ -431,6 +433,11 @@ Commands add_commands(CLI::App& app, Options& opts) {
   cmds.triage = add_triage_command(app, opts.triage);
   cmds.bench = add_bench_command(app, opts.bench);
   cmds.pairwise = add_pairwise_command(app, opts.pairwise);
+  cmds.report = app.add_subcommand("report", "Render saved results (bench, pairwise, triage, baseline diff, accept) as "
+                                             "one report: table, md, json, junit or a self-contained html page");
+  cmds.report->add_option("FILES", opts.report.files, "Result documents (--format json output); - = stdin")->required();
+  cmds.report->add_option("--title", opts.report.title, "Heading of the report (default: from the files)");
+  cmds.report->footer(kReportFooter);
   return cmds;
 }
 
@@ -494,6 +501,7 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.bench->parsed()) return run_bench(g, opts.bench);
     if (c.pairwise->parsed()) return run_pairwise(g, opts.pairwise);
     if (c.check->parsed()) return run_check(g, opts.check);
+    if (c.report->parsed()) return run_report(g, opts.report);
     if (c.import->parsed() && c.import->get_subcommands().empty()) {
       if (opts.import_any.paths.empty()) {
         print_error("import: give FILE... (formats detected) or a FORMAT and its FILE; see 'fabdiag import --help'");
