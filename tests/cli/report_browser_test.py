@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""`fabdiag report --format html` in a real browser: headless Chromium renders the page of an
-acceptance result, a pairwise screen and a baseline diff, the browser's own DOM (querySelector
-after layout) must show the heatmap with its suspect, the busbw curves with the baseline band
-and the failing node, and a screenshot must be a real picture (PNG, not tiny, many colours).
+"""`fabdiag report --format html` in a real browser: headless Chromium renders the page of real
+results (tests/fixtures/report: case 028's pairwise, a bench and a pairwise baseline diff, a
+triage over collected files), the browser's own DOM (querySelector after layout) must show the
+heatmap with its suspect, the busbw curves with the baseline band, the failing nodes and link,
+and a screenshot must be a real picture (PNG, not tiny, many colours). A second page, whose
+host names carry markup and a <script> tag, must give the browser no script element and show
+the name as text.
 
 Usage: report_browser_test.py FABDIAG_BINARY. Exit 77 (ctest: skipped) without chromium."""
 
@@ -42,7 +45,10 @@ const out = {
   failing_checks: q('#checks tr.check.fail').length,
   findings: q('#findings tr.finding').length,
   chains: Array.from(q('#evidence-chain .chain[data-subject]')).map(e => e.dataset.subject),
+  node_texts: Array.from(q('#nodes tr.node td:first-child')).map(e => e.textContent),
+  heatmap_labels: Array.from(q('svg#pairwise-heatmap text.host.row-label')).map(e => e.textContent),
   scripts: q('script').length,
+  imgs: q('img').length,
   fail_colour: (() => { const td = document.querySelector('#nodes tr.node.fail td.status');
                         return td ? getComputedStyle(td).backgroundColor : null; })(),
 };
@@ -121,6 +127,51 @@ def png_pixels(path):
     return width, height, colours
 
 
+def render_page(fabdiag, inputs, page):
+    r = subprocess.run([fabdiag, "report", *inputs, "--format", "html", "-o", page, "--title", "acceptance of rack 7"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, check=False)
+    if r.returncode != 1:
+        fail("fabdiag report exit code %d, expected 1 (something failed); stderr: %s" % (r.returncode, r.stderr.decode()))
+
+
+def probe(chrome, tmp, page, profile):
+    """The DOM probe's answers for `page` (a copy without the CSP, the probe script appended)."""
+    html = open(page, encoding="utf-8").read()
+    probed = page + ".probed.html"
+    with open(probed, "w", encoding="utf-8") as f:
+        f.write(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html).replace("</body>", PROBE + "</body>"))
+    dom = run_chromium(chrome, os.path.join(tmp, profile), "--window-size=1280,2000", "--dump-dom", "file://" + probed)
+    m = re.search(r'<pre id="dom-probe">(.*?)</pre>', dom.stdout.decode("utf-8", "replace"), re.S)
+    if not m:
+        fail("chromium's DOM has no probe result; stderr: " + dom.stderr.decode("utf-8", "replace")[-2000:])
+    got = json.loads(m.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    print("DOM of %s: %s" % (os.path.basename(page), json.dumps(got)))
+    return got
+
+
+def hostile_page(fabdiag, chrome, tmp):
+    """Host names from files are untrusted: node01 renamed to markup with a <script> tag."""
+    evil = '<script>document.title="pwned"</script><img src=x onerror=alert(1)>"node01'
+    def walk(v):
+        if isinstance(v, str):
+            return v.replace("node01", evil)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            return {walk(k): walk(x) for k, x in v.items()}
+        return v
+    src = os.path.join(tmp, "hostile.json")
+    with open(src, "w", encoding="utf-8") as f:
+        json.dump(walk(json.load(open(os.path.join(FIX, "pairwise-one-slow-node.json"), encoding="utf-8"))), f)
+    page = os.path.join(tmp, "hostile.html")
+    render_page(fabdiag, [src], page)
+    got = probe(chrome, tmp, page, "profile3")
+    if got["scripts"] != 1 or got["imgs"] != 0:
+        fail("a host name became an element: %d scripts, %d img" % (got["scripts"], got["imgs"]))
+    if evil not in got["node_texts"] or evil not in got["failing_nodes"] or evil not in got["heatmap_labels"]:
+        fail("the hostile host name is not shown as text in the nodes table and the heatmap: " + json.dumps(got))
+
+
 def main():
     if len(sys.argv) != 2:
         fail("usage: report_browser_test.py FABDIAG_BINARY")
@@ -132,43 +183,32 @@ def main():
     tmp = tempfile.mkdtemp(prefix="fabdiag-report-browser-")
     try:
         page = os.path.join(tmp, "report.html")
-        inputs = [os.path.join(FIX, f) for f in ("accept-one-slow-node.json", "pairwise-one-slow-node.json",
-                                                  "baseline-diff-bench.json")]
-        r = subprocess.run([fabdiag, "report", *inputs, "--format", "html", "-o", page, "--title", "acceptance of rack 7"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, check=False)
-        if r.returncode != 1:
-            fail("fabdiag report exit code %d, expected 1 (something failed); stderr: %s" % (r.returncode, r.stderr.decode()))
-        html = open(page, encoding="utf-8").read()
-        probed = os.path.join(tmp, "probed.html")
-        with open(probed, "w", encoding="utf-8") as f:
-            f.write(re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html).replace("</body>", PROBE + "</body>"))
-        dom = run_chromium(chrome, os.path.join(tmp, "profile1"), "--window-size=1280,2000", "--dump-dom", "file://" + probed)
-        m = re.search(r'<pre id="dom-probe">(.*?)</pre>', dom.stdout.decode("utf-8", "replace"), re.S)
-        if not m:
-            fail("chromium's DOM has no probe result; stderr: " + dom.stderr.decode("utf-8", "replace")[-2000:])
-        got = json.loads(m.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
-        print("DOM: " + json.dumps(got))
+        inputs = [os.path.join(FIX, f) for f in ("pairwise-one-slow-node.json", "baseline-diff-bench.json",
+                                                  "baseline-diff-pairwise.json", "triage-from.json")]
+        render_page(fabdiag, inputs, page)
+        got = probe(chrome, tmp, page, "profile1")
         checks = [
             (got["heatmap"] == 1, "one svg#pairwise-heatmap"),
             (got["heatmap_ns"] == "http://www.w3.org/2000/svg", "the heatmap parsed as SVG"),
             (got["heatmap_box"] and got["heatmap_box"][0] > 100 and got["heatmap_box"][1] > 100, "the heatmap laid out"),
-            (got["hosts"] == 7 and got["cells"] == 49, "7 x 7 heatmap cells"),
-            (got["suspect_cells"] > 0 and "node01" in got["suspect_labels"], "the pairwise suspect node01 marked"),
-            ("all_reduce" in got["curves"], "a busbw curve for all_reduce"),
+            (got["hosts"] == 7 and got["cells"] == 49, "7 x 7 heatmap cells (case 028)"),
+            (got["suspect_cells"] == 12 and got["suspect_labels"] == ["node01"], "the pairwise suspect node01 marked"),
+            (got["curves"] == ["all_reduce"], "a busbw curve for all_reduce"),
             (got["curve_box"] and got["curve_box"][0] > 100, "the curve laid out"),
-            (got["points"] >= 4, "curve points"),
-            (got["bands"] >= 1, "the baseline band"),
-            ("node03" in got["failing_nodes"], "node03 fails in the nodes table"),
-            ("node01<->node02" in got["failing_links"], "the link node01<->node02 fails"),
-            (got["passing_nodes"] > 0, "passing nodes listed"),
+            (got["points"] == 5, "the 5 sizes measured now, 1 MiB to 1 GiB"),
+            (got["bands"] == 1, "the baseline band"),
+            (sorted(got["failing_nodes"]) == ["gpu-node02", "gpu-node03", "node01"], "node01, gpu-node02, gpu-node03 fail"),
+            (got["failing_links"] == ["node01<->node03"], "the regressed link node01<->node03 fails"),
+            (got["passing_nodes"] == 6, "passing nodes listed"),
             (got["failing_checks"] > 0 and got["findings"] > 0, "failing checks and findings listed"),
-            ("node03" in got["chains"], "node03's evidence chain"),
+            ("node01" in got["chains"] and "gpu-node03" in got["chains"], "the suspects' evidence chains"),
             (got["scripts"] == 1, "the page itself carries no script (only the probe)"),
             (got["fail_colour"] == "rgb(244, 182, 182)", "the failing status cell styled by the inline CSS"),
         ]
         for ok, what in checks:
             if not ok:
                 fail(what + ": " + json.dumps(got))
+        hostile_page(fabdiag, chrome, tmp)
         shot = os.path.join(tmp, "report.png")
         s = run_chromium(chrome, os.path.join(tmp, "profile2"), "--window-size=1280,2400", "--screenshot=" + shot,
                          "file://" + page)

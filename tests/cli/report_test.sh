@@ -11,23 +11,23 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-"$bin" report "$fix/accept-one-slow-node.json" --format json >"$t/a.json"
-rc=$?; [ $rc = 1 ] || fail "accept with failures: exit $rc, expected 1"
+"$bin" report "$fix/pairwise-one-slow-node.json" --format json >"$t/a.json"
+rc=$?; [ $rc = 1 ] || fail "pairwise with a slow node: exit $rc, expected 1"
 python3 - "$t/a.json" <<'PY' || fail "fabdiag.report/1 document"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "fabdiag.report/1", d["schema"]
-assert d["data"]["summary"] == {"pass": 11, "fail": 4, "not_checked": 2}, d["data"]["summary"]
-n3 = [n for n in d["data"]["nodes"] if n["subject"] == "node03"][0]
-assert n3["status"] == "fail" and n3["measured"] == 91e9 and n3["expected"] == 170e9, n3
-assert len(d["findings"]) == 2
+assert d["data"]["summary"] == {"pass": 9, "fail": 2, "not_checked": 2}, d["data"]["summary"]
+n1 = [n for n in d["data"]["nodes"] if n["subject"] == "node01"][0]
+assert n1["status"] == "fail" and n1["measured"] == 49.33e9 and round(n1["margin_pct"], 1) == -43.8, n1
+assert len(d["findings"]) == 3
 PY
 
 "$bin" report "$fix/pairwise-healthy.json" --format table >"$t/ok.txt"
 rc=$?; [ $rc = 0 ] || fail "healthy pairwise: exit $rc, expected 0"
 
 echo 'not json {' >"$t/garbage.json"
-"$bin" report "$fix/accept-one-slow-node.json" "$t/garbage.json" --format json >/dev/null 2>"$t/err"
+"$bin" report "$fix/pairwise-one-slow-node.json" "$t/garbage.json" --format json >/dev/null 2>"$t/err"
 rc=$?; [ $rc = 2 ] || fail "non-JSON input: exit $rc, expected 2"
 grep -q "garbage.json: not JSON" "$t/err" || fail "non-JSON input not named: $(cat "$t/err")"
 
@@ -41,45 +41,49 @@ rc=$?; [ $rc = 4 ] || fail "missing file: exit $rc, expected 4"
 grep -q "missing.json" "$t/gap.txt" || fail "missing file not named in the gaps"
 grep -q "^NODES" "$t/gap.txt" || fail "the readable file was not rendered next to the gap"
 
-# Hostile names: markup, quotes, a control character, a Latin-1 byte.
-python3 - "$fix/accept-one-slow-node.json" "$t/hostile.json" <<'PY'
+# Hostile names: markup, quotes, a control character, a CDATA end, a script tag; every string
+# of a real result (host names, subjects, evidence) renamed, keys of the medians too.
+python3 - "$fix/pairwise-one-slow-node.json" "$t/hostile.json" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
-evil = 'no"de<03>&\'\x1b]]></testcase><script>x</script>'
-for n in d["data"]["nodes"]:
-    if n["host"] == "node03": n["host"] = evil
-for c in d["data"]["checks"]:
-    if c["subject"] == "node03": c["subject"] = evil
-open(sys.argv[2], "w").write(json.dumps(d))
+evil = 'no"de<01>&\'\x1b]]></testcase><script>alert(1)</script>'
+def walk(v):
+    if isinstance(v, str): return v.replace("node01", evil)
+    if isinstance(v, list): return [walk(x) for x in v]
+    if isinstance(v, dict): return {walk(k): walk(x) for k, x in v.items()}
+    return v
+open(sys.argv[2], "w").write(json.dumps(walk(json.load(open(sys.argv[1])))))
 PY
-printf '%s' "$(cat "$t/hostile.json")" | sed 's/node01<->node02/node01<->n\xe9de02/' >"$t/hostile2.json"
-"$bin" report "$t/hostile2.json" "$fix/pairwise-one-slow-node.json" --format junit >"$t/j.xml"
+"$bin" report "$t/hostile.json" "$fix/baseline-diff-pairwise.json" --format junit >"$t/j.xml"
 rc=$?; [ $rc = 1 ] || fail "junit: exit $rc, expected 1"
-"$bin" report "$t/hostile2.json" "$fix/pairwise-one-slow-node.json" --format html >"$t/p.html"
+"$bin" report "$t/hostile.json" "$fix/baseline-diff-pairwise.json" --format html >"$t/p.html"
 python3 - "$t/j.xml" "$t/p.html" <<'PY' || fail "junit or html not well-formed / not escaped"
 import sys, xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites"
 cases = root.findall("./testsuite/testcase")
-assert int(root.get("tests")) == len(cases), (root.get("tests"), len(cases))
-assert int(root.get("failures")) == len(root.findall("./testsuite/testcase/failure"))
+assert int(root.get("tests")) == len(cases) == 13 + 9, (root.get("tests"), len(cases))
+assert int(root.get("errors")) == 2  # the diff's two gaps (node04 not measured now, node05 new)
+assert int(root.get("failures")) == len(root.findall("./testsuite/testcase/failure")) == 2 + 3
 names = [c.get("name") for c in cases]
-evil = [n for n in names if n.startswith('no"de<03>')]
-assert evil and "</testcase><script>" in evil[0], names
+evil = [n for n in names if n.startswith('no"de<01>')]
+assert evil and "</testcase><script>alert(1)</script>" in evil[0], names
+assert "\x1b" not in evil[0] and "\ufffd" in evil[0], evil[0]  # the control character replaced
 f = [c for c in cases if c.get("name") == evil[0]][0].find("failure")
-assert "measured: 91.00 GB/s" in f.text and "expected: 170.00 GB/s" in f.text and "evidence:" in f.text, f.text
-assert any(n == "node01<->n\ufffdde02" for n in names), names
+assert "measured: 49.33 GB/s" in f.text and "expected: 87.74 GB/s" in f.text and "evidence:" in f.text, f.text
+assert "node01<->node03" in names, names
 page = open(sys.argv[2], encoding="utf-8").read()
-assert "<script" not in page and "\x1b" not in page
+assert "<script" not in page and "\x1b" not in page and "</testcase>" not in page
 class P(HTMLParser):
     def __init__(self):
-        super().__init__(); self.hosts = []
+        super().__init__(); self.hosts = []; self.tags = set()
     def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
         a = dict(attrs)
         if tag == "tr" and "node" in a.get("class", "").split(): self.hosts.append(a.get("data-host"))
 p = P(); p.feed(page)
-assert any(h and h.startswith('no"de<03>') for h in p.hosts), p.hosts
+assert "script" not in p.tags, p.tags
+assert any(h and h.startswith('no"de<01>') and "<script>" in h for h in p.hosts), p.hosts
 PY
 
 # Another command's own --format html|junit goes through the same renderers.
