@@ -74,6 +74,21 @@ namespace fabdiag::cmd {
 CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o);
 int run_baseline(const GlobalOptions& g, const BaselineOptions& o);
 
+// ---- report ----
+/// `fabdiag report FILE...`: renders saved results (fabdiag.bench/1, pairwise/1, triage/1,
+/// baseline_diff/1, accept/1, import/1 part by part) as one report: pass/fail per node, link
+/// and check, pairwise heatmap, busbw curves, findings, evidence chains (docs/report.md).
+/// --format html gives one self-contained page, junit a JUnit XML. Exit codes: 0 everything
+/// passed; 1 a node, link or check failed (a finding at warn or above counts); 2 a FILE is not
+/// JSON, not a fabdiag result or of a schema not rendered; 4 a FILE could not be read (the
+/// rest is rendered, the gap named).
+struct ReportOptions {
+  std::vector<std::string> files;  ///< Result documents; "-" = stdin.
+  std::string title;               ///< --title: the report's heading; empty = from the files.
+};
+int run_report(const GlobalOptions& g, const ReportOptions& o);
+// ---- end report ----
+
 // ---- import ----
 /// `fabdiag import nccl-tests FILE`: nccl-tests output -> one fabdiag.bench/1 envelope
 /// (data = the bench data of the one table, or {"tables": [...]} for several).

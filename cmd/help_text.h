@@ -87,4 +87,15 @@ inline constexpr const char* kTriageFooter =
       "other partners. Exit 1 when suspects are named, 0 when none, 4 when steps failed.\n"
       "Ctrl-C (exit 130) or --timeout (exit 4) prints the steps that finished, marked partial.";
 
+/// Footer of `fabdiag report --help`.
+inline constexpr const char* kReportFooter =
+    "Reads fabdiag.bench/1, pairwise/1, triage/1, baseline_diff/1, accept/1 and import/1 (part by\n"
+    "part) documents and renders them as one report: pass/fail per node, per link and per check\n"
+    "with measured vs expected, the pairwise matrix, busbw per size per collective (with the\n"
+    "baseline band of a diff), the findings and the evidence chains. --format junit: one\n"
+    "testcase per node, link and check; --format html: one page, no external assets.\n"
+    "Exit codes: 0 all passed, 1 something failed, 2 a FILE is not JSON / not a fabdiag result /\n"
+    "a schema not rendered, 4 a FILE could not be read (the rest is rendered).\n"
+    "Example: fabdiag report pairwise.json diff.json --format html -o report.html\n";
+
 }  // namespace fabdiag::cmd

@@ -27,9 +27,9 @@ namespace {
 
 void add_global_flags(CLI::App& app, GlobalOptions& g) {
   app.add_option("--format", g.format,
-                 "Output format: table, json or md (default: table on a terminal, json otherwise); "
-                 "prometheus (node_exporter textfile) for `counters`")
-      ->check(CLI::IsMember({"table", "json", "md", "markdown", "prometheus"}));
+                 "Output format: table, json, md, html (one self-contained page) or junit (JUnit XML) "
+                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters`")
+      ->check(CLI::IsMember({"table", "json", "md", "markdown", "html", "junit", "prometheus"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
   app.add_option("--sysfs-root", g.sysfs_root, "Read /sys from DIR (a fixture tree or a `fabdiag gather` capture)");
   app.add_option("--procfs-root", g.procfs_root,
@@ -57,6 +57,7 @@ struct Options {
   BenchOptions bench;
   PairwiseOptions pairwise;
   AcceptOptions accept;
+  ReportOptions report;
 };
 
 // The registered subcommands (not owned: the CLI::App tree owns them).
@@ -75,6 +76,7 @@ struct Commands {
   CLI::App* bench = nullptr;
   CLI::App* pairwise = nullptr;
   CLI::App* accept = nullptr;
+  CLI::App* report = nullptr;
 };
 
 CLI::App* add_doctor_command(CLI::App& app) {
@@ -446,6 +448,11 @@ Commands add_commands(CLI::App& app, Options& opts, bool import_formats) {
   cmds.bench = add_bench_command(app, opts.bench);
   cmds.pairwise = add_pairwise_command(app, opts.pairwise);
   cmds.accept = add_accept_command(app, opts.accept);
+  cmds.report = app.add_subcommand("report", "Render saved results (bench, pairwise, triage, baseline diff, accept) as "
+                                             "one report: table, md, json, junit or a self-contained html page");
+  cmds.report->add_option("FILES", opts.report.files, "Result documents (--format json output); - = stdin")->required();
+  cmds.report->add_option("--title", opts.report.title, "Heading of the report (default: from the files)");
+  cmds.report->footer(kReportFooter);
   return cmds;
 }
 
@@ -510,6 +517,7 @@ int dispatch(const Commands& c, Options& opts) {
     if (c.pairwise->parsed()) return run_pairwise(g, opts.pairwise);
     if (c.check->parsed()) return run_check(g, opts.check);
     if (c.accept->parsed()) return run_accept(g, opts.accept);
+    if (c.report->parsed()) return run_report(g, opts.report);
     if (c.import->parsed() && c.import->get_subcommands().empty()) {
       if (opts.import_any.paths.empty()) {
         print_error("import: give FILE... (formats detected) or a FORMAT and its FILE; see 'fabdiag import --help'");

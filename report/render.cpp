@@ -7,7 +7,10 @@
 
 #include "core/run_cut.h"
 #include "core/text.h"
+#include "report/evidence_text.h"
+#include "report/html.h"
 #include "report/humanize.h"
+#include "report/junit.h"
 
 namespace fabdiag {
 
@@ -15,6 +18,8 @@ std::optional<Format> parse_format(const std::string& s) {
   if (s == "table") return Format::kTable;
   if (s == "json") return Format::kJson;
   if (s == "md" || s == "markdown") return Format::kMarkdown;
+  if (s == "html") return Format::kHtml;
+  if (s == "junit") return Format::kJunit;
   return std::nullopt;
 }
 
@@ -76,28 +81,6 @@ std::vector<const Finding*> sorted_findings(const Envelope& env) {
   std::stable_sort(v.begin(), v.end(),
                    [](const Finding* a, const Finding* b) { return a->severity > b->severity; });
   return v;
-}
-
-std::string evidence_text(const Evidence& e) {
-  std::string s = e.metric + " = ";
-  // A rate reads in GB/s or MB/s; any other unit prints as measured, up to 6 digits.
-  const bool rate = e.unit == "bytes/s";
-  const auto with_unit = [&](double v) {
-    return rate ? format_bytes_per_s(v) : format_sig(v, 6) + (e.unit.empty() ? "" : " " + e.unit);
-  };
-  if (e.value) {
-    s += (e.at_least ? ">= " : "") + with_unit(*e.value);
-  } else {
-    s += e.value_text.empty() ? "?" : e.value_text;
-  }
-  if (e.value && !e.value_text.empty()) s += " (" + e.value_text + ")";
-  if (e.threshold || !e.threshold_text.empty()) {
-    s += "; limit ";
-    s += e.threshold ? with_unit(*e.threshold) : e.threshold_text;
-    if (e.threshold && !e.threshold_text.empty()) s += " (" + e.threshold_text + ")";
-  }
-  if (!e.source.empty()) s += " [" + e.source + "]";
-  return s;
 }
 
 std::string upper(std::string s) {
@@ -305,6 +288,9 @@ std::string render(Format format, const Envelope& env, const Document& doc) {
     case Format::kTable: return escape_controls(render_table(env, doc));
     case Format::kJson: return render_json(env);
     case Format::kMarkdown: return escape_controls(render_markdown(env, doc));
+    // Escaped for XML (report/xml_escape.h), control characters included.
+    case Format::kHtml: return render_html(model_of(env), doc.title.empty() ? "fabdiag " + env.schema : doc.title, &doc);
+    case Format::kJunit: return render_junit(model_of(env));
   }
   return render_json(env);
 }

@@ -1,4 +1,5 @@
-// Renderers: table (aligned text for a terminal), Markdown, JSON. Input: core types and the
+// Renderers: table (aligned text for a terminal), Markdown, JSON, and through the report model
+// (report/result_model.h) a self-contained HTML page and JUnit XML. Input: core types and the
 // Document only. Output: one string for stdout or --output.
 #pragma once
 
@@ -13,9 +14,9 @@
 
 namespace fabdiag {
 
-enum class Format { kTable, kJson, kMarkdown };
+enum class Format { kTable, kJson, kMarkdown, kHtml, kJunit };
 
-/// Parses "table", "json", "md"/"markdown". nullopt otherwise.
+/// Parses "table", "json", "md"/"markdown", "html", "junit". nullopt otherwise.
 std::optional<Format> parse_format(const std::string& s);
 
 /// Aligned plain text: the document's sections and tables, then findings (worst first) with
@@ -50,7 +51,8 @@ std::string render_json(const Envelope& env, const std::vector<StreamedMember>& 
 std::string render_json_line(const Envelope& env);
 
 /// Table and Markdown open with "PARTIAL: <cut_text>" when the envelope is partial.
-/// Dispatches on `format`.
+/// Dispatches on `format`. HTML and JUnit draw model_of(env) (report/html.h, report/junit.h);
+/// the HTML page also shows `doc`'s sections under "Details".
 std::string render(Format format, const Envelope& env, const Document& doc);
 
 }  // namespace fabdiag

@@ -21,6 +21,9 @@ packages=(
   # tests: a real node_exporter scrapes the `counters --format prometheus` textfile (the
   # tests start their own on 127.0.0.1; on a systemd host the package also enables a service)
   prometheus-node-exporter
+  # tests: headless Chromium renders `fabdiag report --format html`, takes a screenshot and
+  # queries the page's DOM (tests/cli/report_browser_test.py)
+  chromium fonts-liberation
 )
 
 missing=()

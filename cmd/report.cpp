@@ -1,0 +1,66 @@
+// `fabdiag report FILE...`: saved result documents (bench, pairwise, triage, baseline diff,
+// accept, import with parts) read into one report model and rendered as a table, Markdown,
+// JSON (fabdiag.report/1), JUnit XML or one self-contained HTML page.
+#include <nlohmann/json.hpp>
+
+#include "cmd/commands.h"
+#include "cmd/input.h"
+#include "core/exit_codes.h"
+#include "report/html.h"
+#include "report/junit.h"
+#include "report/report_document.h"
+#include "report/result_model.h"
+
+namespace fabdiag::cmd {
+
+namespace {
+
+// Reads FILE into the model; the exit code when it cannot be used (not JSON, not a result
+// document, a schema `report` does not render: the error printed). A file that cannot be read
+// at all is a gap in the model, not a stop.
+std::optional<int> read_one(const std::string& file, ReportModel& model) {
+  auto text = read_input(file);
+  if (!text) {
+    model.errors.push_back({SourcedError::kNoSource, text.error().with_context("reading a result for the report")});
+    return std::nullopt;
+  }
+  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    print_error(file + ": not JSON; `fabdiag report` reads the --format json documents fabdiag writes");
+    return kExitUsage;
+  }
+  auto env = envelope_from_json(j);
+  if (!env) {
+    print_error(file + ": not a fabdiag result document: " + env.error().message);
+    return kExitUsage;
+  }
+  if (!is_report_schema(env->schema)) {
+    print_error(file + ": schema " + env->schema +
+                " is not one `fabdiag report` renders (fabdiag.bench/1, fabdiag.pairwise/1, fabdiag.triage/1, "
+                "fabdiag.baseline_diff/1, fabdiag.accept/1, fabdiag.import/1)");
+    return kExitUsage;
+  }
+  add_document(model, file, *env);
+  return std::nullopt;
+}
+
+}  // namespace
+
+int run_report(const GlobalOptions& g, const ReportOptions& o) {
+  ReportModel model;
+  for (const auto& f : o.files)
+    if (auto rc = read_one(f, model)) return *rc;
+  const std::string title = !o.title.empty() ? o.title
+                            : model.sources.size() == 1 ? "fabdiag report: " + model.sources[0].file
+                                                        : "fabdiag report: " + std::to_string(o.files.size()) + " files";
+  const Envelope env = report_envelope(model);
+  const Format format = resolve_format(g);
+  const std::string text = format == Format::kHtml    ? render_html(model, title)
+                           : format == Format::kJunit ? render_junit(model)
+                                                      : render(format, env, report_document(model, title));
+  if (int rc = write_result_text(g, text); rc != kExitOk) return rc;
+  if (count_outcomes(model).fail > 0) return kExitProblems;
+  return model.errors.empty() ? kExitOk : kExitPartial;
+}
+
+}  // namespace fabdiag::cmd

@@ -1,0 +1,159 @@
+#include "report/report_document.h"
+
+#include <algorithm>
+#include <set>
+
+#include "report/evidence_text.h"
+#include "report/humanize.h"
+
+namespace fabdiag {
+
+namespace {
+
+std::string margin_text(const Verdict& v) { return v.margin_pct ? format_sig(*v.margin_pct, 3) + "%" : "-"; }
+
+Table verdict_table(const std::vector<Verdict>& list, bool with_check) {
+  Table t;
+  t.columns = {"subject", "status", "measured", "expected", "margin", "why"};
+  t.align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
+  if (with_check) {
+    t.columns.insert(t.columns.begin(), "scope");
+    t.columns.insert(t.columns.begin() + 2, "check");
+    t.align.insert(t.align.begin(), Align::kLeft);
+    t.align.insert(t.align.begin() + 2, Align::kLeft);
+  }
+  for (const auto& v : list) {
+    std::vector<std::string> row = {v.subject, to_string(v.status), format_measure(v.measured, v.unit),
+                                    format_measure(v.expected, v.unit), margin_text(v), v.reason};
+    if (with_check) {
+      row.insert(row.begin(), v.scope);
+      row.insert(row.begin() + 2, v.check);
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+Section matrix_section(const Heatmap& h) {
+  Section s;
+  s.title = h.title;
+  Table t;
+  t.title = "GB/s per direction (row = sender, column = receiver); * = suspect";
+  t.columns.push_back("src \\ dst");
+  t.align.push_back(Align::kLeft);
+  auto mark = [&](const std::string& host) {
+    return std::find(h.suspect_hosts.begin(), h.suspect_hosts.end(), host) != h.suspect_hosts.end() ? host + " *" : host;
+  };
+  for (const auto& host : h.hosts) t.columns.push_back(mark(host)), t.align.push_back(Align::kRight);
+  for (size_t i = 0; i < h.hosts.size(); ++i) {
+    std::vector<std::string> row = {mark(h.hosts[i])};
+    for (size_t j = 0; j < h.hosts.size(); ++j) {
+      const auto v = i < h.bytes_per_s.size() && j < h.bytes_per_s[i].size() ? h.bytes_per_s[i][j] : std::nullopt;
+      row.push_back(i == j ? "-" : v ? format_sig(*v / 1e9, 4) : "n/a");
+    }
+    t.rows.push_back(std::move(row));
+  }
+  for (const auto& [a, b] : h.suspect_links) t.notes.push_back("suspect link: " + a + "<->" + b);
+  s.tables.push_back(std::move(t));
+  return s;
+}
+
+Section curve_section(const Curve& c) {
+  Section s;
+  s.title = "busbw of " + c.collective + " (GB/s)";
+  std::set<double> sizes;
+  for (const auto& sr : c.series)
+    for (const auto& p : sr.points) sizes.insert(p.size_bytes);
+  for (const auto& b : c.band) sizes.insert(b.size_bytes);
+  Table t;
+  t.columns.push_back("size");
+  for (const auto& sr : c.series) t.columns.push_back(sr.label);
+  if (!c.band.empty()) t.columns.push_back("band low"), t.columns.push_back("band high");
+  t.align.assign(t.columns.size(), Align::kRight);
+  for (double size : sizes) {
+    std::vector<std::string> row = {format_bytes_iec(size)};
+    for (const auto& sr : c.series) {
+      auto it = std::find_if(sr.points.begin(), sr.points.end(), [&](const CurvePoint& p) { return p.size_bytes == size; });
+      row.push_back(it == sr.points.end() ? "" : format_sig(it->busbw_bytes_per_s / 1e9, 4));
+    }
+    if (!c.band.empty()) {
+      auto it = std::find_if(c.band.begin(), c.band.end(), [&](const BandPoint& b) { return b.size_bytes == size; });
+      row.push_back(it == c.band.end() ? "" : format_sig(it->low_bytes_per_s / 1e9, 4));
+      row.push_back(it == c.band.end() ? "" : format_sig(it->high_bytes_per_s / 1e9, 4));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  s.tables.push_back(std::move(t));
+  return s;
+}
+
+nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+nlohmann::json verdict_json(const ReportModel& m, const Verdict& v) {
+  return {{"scope", v.scope}, {"subject", v.subject}, {"check", v.check}, {"status", to_string(v.status)},
+          {"measured", opt(v.measured)}, {"expected", opt(v.expected)}, {"unit", v.unit},
+          {"margin_pct", opt(v.margin_pct)}, {"evidence", v.evidence}, {"reason", v.reason},
+          {"file", v.source < m.sources.size() ? m.sources[v.source].file : ""}};
+}
+
+}  // namespace
+
+Document report_document(const ReportModel& m, const std::string& title) {
+  Document doc;
+  doc.title = title;
+  Section files;
+  files.title = "Documents read";
+  Table ft;
+  ft.columns = {"file", "schema", "started"};
+  for (const auto& s : m.sources) ft.rows.push_back({s.file + (s.partial ? " (partial)" : ""), s.schema, s.started_at});
+  files.tables.push_back(std::move(ft));
+  const auto c = count_outcomes(m);
+  files.fields = {{"verdicts", std::to_string(c.pass) + " pass, " + std::to_string(c.fail) + " fail, " +
+                                   std::to_string(c.not_checked) + " not checked"}};
+  doc.sections.push_back(std::move(files));
+  auto add = [&](const char* t, const std::vector<Verdict>& list, bool with_check) {
+    if (list.empty()) return;
+    Section s;
+    s.title = t;
+    s.tables.push_back(verdict_table(list, with_check));
+    doc.sections.push_back(std::move(s));
+  };
+  add("Nodes", merged_nodes(m), false);
+  add("Links", m.links, false);
+  add("Checks", m.checks, true);
+  for (const auto& h : m.heatmaps) doc.sections.push_back(matrix_section(h));
+  for (const auto& cv : m.curves) doc.sections.push_back(curve_section(cv));
+  if (!m.chains.empty()) {
+    Section s;
+    s.title = "Evidence chain";
+    for (const auto& ch : m.chains) {
+      s.lines.push_back(ch.kind + " " + ch.subject + (ch.layer.empty() ? "" : " (" + ch.layer + ")"));
+      for (const auto& e : ch.evidence) s.lines.push_back("  - " + evidence_text(e));
+      if (!ch.action.empty()) s.lines.push_back("  -> " + ch.action);
+    }
+    doc.sections.push_back(std::move(s));
+  }
+  return doc;
+}
+
+Envelope report_envelope(const ReportModel& m) {
+  Envelope env = make_envelope("fabdiag.report/1");
+  env.hosts.clear();
+  for (const auto& s : m.sources)
+    for (const auto& h : s.hosts)
+      if (std::find(env.hosts.begin(), env.hosts.end(), h) == env.hosts.end()) env.hosts.push_back(h);
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& s : m.sources)
+    files.push_back({{"file", s.file}, {"schema", s.schema}, {"started_at", s.started_at}, {"partial", s.partial}});
+  const auto c = count_outcomes(m);
+  env.data = {{"files", files}, {"summary", {{"pass", c.pass}, {"fail", c.fail}, {"not_checked", c.not_checked}}}};
+  for (const char* key : {"nodes", "links", "checks"}) env.data[key] = nlohmann::json::array();
+  for (const auto& v : merged_nodes(m)) env.data["nodes"].push_back(verdict_json(m, v));
+  for (const auto& v : m.links) env.data["links"].push_back(verdict_json(m, v));
+  for (const auto& v : m.checks) env.data["checks"].push_back(verdict_json(m, v));
+  for (const auto& f : m.findings) env.findings.push_back(f.finding);
+  for (const auto& e : m.errors) env.errors.push_back(e.error);
+  return env;
+}
+
+}  // namespace fabdiag

@@ -1,0 +1,45 @@
+// The readers of each schema's data into the report model (report/result_sources.cpp), and
+// the JSON accessors they share; report/result_model.cpp calls them. Every reader tolerates
+// missing or mistyped members (fewer verdicts, no exception).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "report/result_model.h"
+
+namespace fabdiag::report_detail {
+
+/// j[key] as a number; nullopt when absent, null or not a number.
+std::optional<double> number_at(const nlohmann::json& j, const char* key);
+/// j[key] as a string; "" when absent or not a string.
+std::string string_at(const nlohmann::json& j, const char* key);
+/// j[key] when it is an array, else an empty array.
+const nlohmann::json& array_at(const nlohmann::json& j, const char* key);
+/// Strings of an array member (non-strings skipped).
+std::vector<std::string> strings_at(const nlohmann::json& j, const char* key);
+/// The evidence[] member as Evidence (items that are not objects skipped).
+std::vector<Evidence> evidence_at(const nlohmann::json& j, const char* key);
+/// "a<->b".
+std::string link_name(const std::string& a, const std::string& b);
+/// (measured / expected - 1) x 100 when both are known and expected is not 0.
+std::optional<double> margin_of(const std::optional<double>& measured, const std::optional<double>& expected);
+
+/// fabdiag.accept/1: data.nodes[] and data.checks[] as they are.
+void read_accept(ReportModel& m, size_t src, const nlohmann::json& data);
+/// fabdiag.pairwise/1: a node per host, a link per measured pair, the heatmap, the chains of
+/// the outliers.
+void read_pairwise(ReportModel& m, size_t src, const nlohmann::json& data);
+/// fabdiag.triage/1 (live walk or --from files): suspects, cleared, the screen's heatmap and
+/// links, the sweeps' curves.
+void read_triage(ReportModel& m, size_t src, const nlohmann::json& data);
+/// fabdiag.bench/1 (one sweep or tables[]): curves and a wrong-elements check per table.
+void read_bench(ReportModel& m, size_t src, const nlohmann::json& data, const std::string& label);
+/// fabdiag.baseline_diff/1: a check per row, the current curve and the baseline band, the
+/// suspect hosts.
+void read_baseline_diff(ReportModel& m, size_t src, const nlohmann::json& data, const std::string& label);
+
+}  // namespace fabdiag::report_detail

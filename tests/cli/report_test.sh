@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `fabdiag report`: exit codes (1 a failure, 2 not JSON / not a result / a schema it does not
+# render, naming the file, 4 a file that cannot be read while the rest is rendered), JUnit that
+# an XML parser accepts with hostile names in it, HTML an HTML parser accepts with every
+# hostile string escaped, and --format html|junit of another command.
+set -uo pipefail
+bin=${1:?usage: report_test.sh FABDIAG_BINARY}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+fix=$root/tests/fixtures/report
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+"$bin" report "$fix/pairwise-one-slow-node.json" --format json >"$t/a.json"
+rc=$?; [ $rc = 1 ] || fail "pairwise with a slow node: exit $rc, expected 1"
+python3 - "$t/a.json" <<'PY' || fail "fabdiag.report/1 document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "fabdiag.report/1", d["schema"]
+assert d["data"]["summary"] == {"pass": 9, "fail": 2, "not_checked": 2}, d["data"]["summary"]
+n1 = [n for n in d["data"]["nodes"] if n["subject"] == "node01"][0]
+assert n1["status"] == "fail" and n1["measured"] == 49.33e9 and round(n1["margin_pct"], 1) == -43.8, n1
+assert len(d["findings"]) == 3
+PY
+
+"$bin" report "$fix/pairwise-healthy.json" --format table >"$t/ok.txt"
+rc=$?; [ $rc = 0 ] || fail "healthy pairwise: exit $rc, expected 0"
+
+echo 'not json {' >"$t/garbage.json"
+"$bin" report "$fix/pairwise-one-slow-node.json" "$t/garbage.json" --format json >/dev/null 2>"$t/err"
+rc=$?; [ $rc = 2 ] || fail "non-JSON input: exit $rc, expected 2"
+grep -q "garbage.json: not JSON" "$t/err" || fail "non-JSON input not named: $(cat "$t/err")"
+
+"$bin" topo --sysfs-root "$root/tests/fixtures/dgx8" --format json >"$t/topo.json" 2>/dev/null
+"$bin" report "$t/topo.json" >/dev/null 2>"$t/err"
+rc=$?; [ $rc = 2 ] || fail "topo result: exit $rc, expected 2"
+grep -q "topo.json: schema fabdiag.topo/1 is not one" "$t/err" || fail "unknown schema not named: $(cat "$t/err")"
+
+"$bin" report "$fix/pairwise-healthy.json" "$t/missing.json" --format table >"$t/gap.txt" 2>"$t/err"
+rc=$?; [ $rc = 4 ] || fail "missing file: exit $rc, expected 4"
+grep -q "missing.json" "$t/gap.txt" || fail "missing file not named in the gaps"
+grep -q "^NODES" "$t/gap.txt" || fail "the readable file was not rendered next to the gap"
+
+# Hostile names: markup, quotes, a control character, a CDATA end, a script tag; every string
+# of a real result (host names, subjects, evidence) renamed, keys of the medians too.
+python3 - "$fix/pairwise-one-slow-node.json" "$t/hostile.json" <<'PY'
+import json, sys
+evil = 'no"de<01>&\'\x1b]]></testcase><script>alert(1)</script>'
+def walk(v):
+    if isinstance(v, str): return v.replace("node01", evil)
+    if isinstance(v, list): return [walk(x) for x in v]
+    if isinstance(v, dict): return {walk(k): walk(x) for k, x in v.items()}
+    return v
+open(sys.argv[2], "w").write(json.dumps(walk(json.load(open(sys.argv[1])))))
+PY
+"$bin" report "$t/hostile.json" "$fix/baseline-diff-pairwise.json" --format junit >"$t/j.xml"
+rc=$?; [ $rc = 1 ] || fail "junit: exit $rc, expected 1"
+"$bin" report "$t/hostile.json" "$fix/baseline-diff-pairwise.json" --format html >"$t/p.html"
+python3 - "$t/j.xml" "$t/p.html" <<'PY' || fail "junit or html not well-formed / not escaped"
+import sys, xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites"
+cases = root.findall("./testsuite/testcase")
+assert int(root.get("tests")) == len(cases) == 13 + 9, (root.get("tests"), len(cases))
+assert int(root.get("errors")) == 2  # the diff's two gaps (node04 not measured now, node05 new)
+assert int(root.get("failures")) == len(root.findall("./testsuite/testcase/failure")) == 2 + 3
+names = [c.get("name") for c in cases]
+evil = [n for n in names if n.startswith('no"de<01>')]
+assert evil and "</testcase><script>alert(1)</script>" in evil[0], names
+assert "\x1b" not in evil[0] and "\ufffd" in evil[0], evil[0]  # the control character replaced
+f = [c for c in cases if c.get("name") == evil[0]][0].find("failure")
+assert "measured: 49.33 GB/s" in f.text and "expected: 87.74 GB/s" in f.text and "evidence:" in f.text, f.text
+assert "node01<->node03" in names, names
+page = open(sys.argv[2], encoding="utf-8").read()
+assert "<script" not in page and "\x1b" not in page and "</testcase>" not in page
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.hosts = []; self.tags = set()
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        a = dict(attrs)
+        if tag == "tr" and "node" in a.get("class", "").split(): self.hosts.append(a.get("data-host"))
+p = P(); p.feed(page)
+assert "script" not in p.tags, p.tags
+assert any(h and h.startswith('no"de<01>') and "<script>" in h for h in p.hosts), p.hosts
+PY
+
+# Another command's own --format html|junit goes through the same renderers.
+"$bin" import pairs "$root/tests/fixtures/cases/028-pairwise-busbw-one-slow-node.input.txt" --format html >"$t/028.html"
+grep -q '<svg xmlns="http://www.w3.org/2000/svg" id="pairwise-heatmap"' "$t/028.html" || fail "import pairs --format html has no heatmap"
+grep -q '<tr class="node fail" data-host="node01">' "$t/028.html" || fail "import pairs --format html: node01 not failing"
+"$bin" topo --sysfs-root "$root/tests/fixtures/dgx8-degraded" --format junit >"$t/topo.xml" 2>/dev/null
+python3 -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert int(r.get('failures')) > 0" "$t/topo.xml" \
+  || fail "topo --format junit: not well-formed or no failure"
+[ $status = 0 ] && echo "report: exit codes, escaping and formats ok"
+exit $status
