@@ -98,7 +98,7 @@ TEST_CASE("the built-in rows are the repository file as the parser reads it") {
   CHECK(kb.rule_descriptions() == parsed->rule_descriptions());
 }
 
-TEST_CASE("rows: the source escapes every byte a C++ literal cannot hold; rows build the same base") {
+TEST_CASE("rows: the source escapes every byte a C++ literal cannot hold, and rows build the same base") {
   auto kb = parse_counter_kb(
       doc(R"({"name": "q\"b\\s_#", "family": "fam", "category": "pause", "groups": ["ethtool_stats", "ib_hw_counters"], "unit": "us", "width_bits": 32, "overflow": "wraps", "rule": "per_second", "meaning": "µs"})",
           R"({"family": "fam", "drivers": ["mlx5", ""], "source": "src"})"),
