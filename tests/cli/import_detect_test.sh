@@ -138,5 +138,18 @@ if [ $rc -ne 1 ] || grep -q $'\033' "$t/out" "$t/err" || ! grep -q 'ib\\x1b]0;ow
    ! grep -q 'x\\x1b\[2J.txt' "$t/out"; then
   echo "FAIL: escape sequences in file names: rc=$rc"; cat -v "$t/out" "$t/err" | head -20; fail=1
 fi
+# A newline, tab or CR in a collected file's name: the table and Markdown cells show it as \xNN
+# and never split the row (each file is one line of the "files read" table).
+mkdir "$t/nl"
+cp "$cases"/013-*.input.txt "$t/nl/$(printf 'ib\nstat.txt')"
+printf 'hello\n' >"$t/nl/$(printf 'x\ty\r.txt')"
+for fmt in table md; do
+  "$bin" import --format "$fmt" "$t/nl" >"$t/out" 2>"$t/err"
+  rc=$?
+  if [ $rc -ne 1 ] || grep -qE '^(stat|\.txt)' "$t/out" || grep -q $'\r\|\t' "$t/out" || ! grep -q 'nl/ib\\x0astat.txt  *ibstat\|nl/ib\\x0astat.txt | ibstat' "$t/out" ||
+     ! grep -q 'nl/x\\x09y\\x0d.txt' "$t/out"; then
+    echo "FAIL: control characters in file names, --format $fmt: rc=$rc"; cat -A "$t/out" | head -12; fail=1
+  fi
+done
 [ $fail -eq 0 ] && echo "ok: import detection"
 exit $fail
