@@ -126,6 +126,20 @@ echo junk >"$t/bad.tar.gz"
 "$bin" import "$t/bad.tar.gz" >/dev/null 2>"$t/err"
 rc=$?
 if [ $rc -ne 2 ] || ! grep -q "tar could not extract it" "$t/err"; then echo "FAIL: bad archive: rc=$rc $(cat "$t/err")"; fail=1; fi
+# A member tar refuses ("..", which could write outside the extraction folder): the message names
+# the archive and the member, not only tar's "Exiting with failure status".
+python3 - "$t/dotdot.tar.gz" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz") as tar:
+    for name in ["coll/node01/ok.txt", "coll/node01/../../../evil.txt"]:
+        info = tarfile.TarInfo(name); info.size = 6
+        tar.addfile(info, io.BytesIO(b"hello\n"))
+PY
+"$bin" import "$t/dotdot.tar.gz" >/dev/null 2>"$t/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "dotdot.tar.gz: tar could not extract it (exit 2): it refused member 'coll/node01/../../../evil.txt' (Member name contains '..')" "$t/err"; then
+  echo "FAIL: refused archive member: rc=$rc $(cat "$t/err")"; fail=1
+fi
 # A file name with terminal escape sequences (a collection can hold anything): the table and the
 # error name it with the control bytes as \xNN, never the raw ESC/BEL that would retitle or clear
 # the operator's terminal.
