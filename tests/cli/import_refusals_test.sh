@@ -90,6 +90,16 @@ assert st["port_state"] == st["port_rate"] == st["roce_mtu"] == "not checked", s
 assert any("Physical state" in e["message"] for e in d["errors"]), d["errors"]
 PY
 
+# The format-less `import FILE` takes --line-rate too and reads the nccl-tests file with it:
+# the same exit 4 (no busbw finding at 10 Gb/s), params.line_rate_gbit_per_s = 10.
+"$bin" import "$f/nccl-tests/cut-after-section-header.txt" --line-rate 10 --format json >"$t/any.json" 2>/dev/null
+rc=$?
+if [ "$rc" != 4 ] || ! grep -q '"line_rate_gbit_per_s": 10' "$t/any.json"; then
+  echo "FAIL: import FILE --line-rate 10: exit $rc, params: $(grep -o '"params".*' "$t/any.json" | head -c 300)"
+  fail=$((fail + 1))
+fi
+expect 2 "--line-rate" import "$f/nccl-tests/cut-after-section-header.txt" --line-rate 0
+
 # --max-findings 1: case 001's two tables -> one listed, one summarised.
 "$bin" import nccl-tests "$f/cases/001-nccltests-allreduce-alltoall-8node-ib.input.txt" --max-findings 1 \
   --format json >"$t/one.json" 2>/dev/null
