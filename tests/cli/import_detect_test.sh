@@ -126,6 +126,15 @@ echo junk >"$t/bad.tar.gz"
 "$bin" import "$t/bad.tar.gz" >/dev/null 2>"$t/err"
 rc=$?
 if [ $rc -ne 2 ] || ! grep -q "tar could not extract it" "$t/err"; then echo "FAIL: bad archive: rc=$rc $(cat "$t/err")"; fail=1; fi
+# pdsh-prefixed nccl-tests output ("node01: #  size  count ..."): detected as nccl-tests, each
+# host's table read from its own lines, the hosts from the rank lines.
+"$bin" import --format json "$src/tests/fixtures/nccl-tests/pdsh-two-hosts.txt" >"$t/out" 2>"$t/err"
+rc=$?
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(d["params"]["detected"]["format"], len(d["data"]["tables"]), d["hosts"], len(d["errors"]))' "$t/out" 2>&1)
+if [ $rc -ne 0 ] || [ "$got" != "nccl-tests 2 ['node01', 'node02'] 0" ]; then
+  echo "FAIL: pdsh-prefixed nccl-tests: rc=$rc got '$got' $(head -c 300 "$t/err")"; fail=1
+fi
 # A member tar refuses ("..", which could write outside the extraction folder): the message names
 # the archive and the member, not only tar's "Exiting with failure status".
 python3 - "$t/dotdot.tar.gz" <<'PY'
