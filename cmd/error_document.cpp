@@ -52,20 +52,26 @@ void note_error(const std::string& text) { noted_errors().push_back(text); }
 void note_stdout_written() { stdout_written = true; }
 
 Envelope error_document(int exit_code, const std::vector<std::string>& argv) {
+  const bool capability = exit_code == kExitMissingCapability;
+  const ErrorCode code = capability ? ErrorCode::kUnsupported : ErrorCode::kInvalidArgument;
+  const char* where = capability ? "this host" : "command line";
   Envelope env = make_envelope("fabdiag.error/1");
   env.params = {{"argv", argv}};
-  env.data = {{"exit_code", exit_code}, {"help", "fabdiag --help; fabdiag <subcommand> --help"}};
+  env.data = {{"exit_code", exit_code},
+              {"help", capability ? "fabdiag doctor (what this host and build can run)"
+                                  : "fabdiag --help; fabdiag <subcommand> --help"}};
   for (const auto& text : noted_errors()) {
     std::string option = option_named(text);
-    env.errors.push_back(make_error(ErrorCode::kInvalidArgument, text, option.empty() ? "command line" : option));
+    env.errors.push_back(make_error(code, text, option.empty() ? where : option));
   }
   if (env.errors.empty())
-    env.errors.push_back(make_error(ErrorCode::kInvalidArgument, "usage error", "command line"));
+    env.errors.push_back(make_error(code, capability ? "a capability this run needs is missing" : "usage error", where));
   return env;
 }
 
 int finish_run(int exit_code, const std::string& format, int argc, const char* const* argv) {
-  if (exit_code != kExitUsage || format != "json" || stdout_written) return exit_code;
+  if (exit_code != kExitUsage && exit_code != kExitMissingCapability) return exit_code;
+  if (format != "json" || stdout_written) return exit_code;
   std::vector<std::string> args(argv, argv + argc);
   write_stdout(render(Format::kJson, error_document(exit_code, args), Document{}));
   return exit_code;

@@ -168,7 +168,7 @@ void read_group(const GlobalOptions& g, const ImportAnyOptions& o, Route route,
   }
   for (auto* f : group) {
     Result<ImportOutput> out = route == Route::kNcclTests
-                                   ? nccl_tests_output(ImportNcclTestsOptions{f->path, "", o.max_findings, std::nullopt})
+                                   ? nccl_tests_output(ImportNcclTestsOptions{f->path, "", o.max_findings, o.line_rate_gbit_per_s})
                                    : f->route->reader->read(ImportFileOptions{f->path, o.max_findings});
     if (!out) {
       f->why = out.error().message + (out.error().source.empty() ? "" : " (" + out.error().source + ")");

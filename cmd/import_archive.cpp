@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -65,6 +66,42 @@ void rename_in_document(Document& doc, const std::string& from, const std::strin
   }
 }
 
+// The members tar names in its complaints ("tar: coll/../../x: Member name contains '..'",
+// "tar: coll/dev: Cannot mknod: Operation not permitted"), each as "'member' (reason)"; its
+// notes ("Removing leading ..."), its summary ("Exiting with failure status ...") and
+// complaints about the archive as a whole are not members.
+std::vector<std::string> refused_members(const std::string& tar_stderr) {
+  std::vector<std::string> out;
+  for (const auto& raw : split(tar_stderr, '\n')) {
+    std::string line = trim(raw);
+    if (!starts_with(line, "tar: ")) continue;
+    std::string rest = line.substr(5);
+    size_t at = std::string::npos;  // the first ": <reason>" (a member name may hold ": " itself)
+    for (const char* reason : {": Member name contains", ": Cannot "}) at = std::min(at, rest.find(reason));
+    if (at == std::string::npos || at == 0) continue;
+    out.push_back("'" + rest.substr(0, at) + "' (" + rest.substr(at + 2) + ")");
+  }
+  return out;
+}
+
+// The error of a tar run that failed with `exit_code` over `archive`: the members it refused,
+// by name, else its last stderr line.
+Error tar_failure(const std::string& archive, int exit_code, const std::string& tar_stderr) {
+  const std::string head = "tar could not extract it (exit " + std::to_string(exit_code) + ")";
+  auto members = refused_members(tar_stderr);
+  if (!members.empty()) {
+    std::string listed = join_first(members, 4, ", ", "and " + std::to_string(members.size() > 4 ? members.size() - 4 : 0) +
+                                                          " more");
+    return make_error(ErrorCode::kParse,
+                      head + ": it refused member" + (members.size() == 1 ? " " : "s ") + listed +
+                          "; nothing of the archive was imported",
+                      archive);
+  }
+  auto lines = split(trim(tar_stderr), '\n');
+  return make_error(ErrorCode::kParse, head + (lines.empty() || lines.back().empty() ? std::string() : ": " + lines.back()),
+                    archive);
+}
+
 }  // namespace
 
 bool is_archive_path(const std::string& path) {
@@ -91,13 +128,7 @@ Result<std::unique_ptr<ExtractedArchive>> ExtractedArchive::extract(const std::s
                       std::string("interrupted by ") + (r->interrupted_by == SIGINT ? "SIGINT" : "SIGTERM") +
                           " while tar extracted it",
                       archive);
-  if (r->exit_code != 0) {
-    auto lines = split(trim(r->stderr_tail), '\n');
-    return make_error(ErrorCode::kParse,
-                      "tar could not extract it (exit " + std::to_string(r->exit_code) + ")" +
-                          (lines.empty() || lines.back().empty() ? std::string() : ": " + lines.back()),
-                      archive);
-  }
+  if (r->exit_code != 0) return tar_failure(archive, r->exit_code, r->stderr_tail);
   return a;
 }
 

@@ -19,8 +19,9 @@ class ExtractedArchive {
  public:
   /// Runs `tar -xf ARCHIVE -C DIR --no-same-owner --no-same-permissions` (GNU tar refuses
   /// members with "..", strips a leading "/"; links in it are not followed by the walk).
-  /// Errors: kNotFound (no such archive), kUnavailable (no tar), kParse (tar failed: its last
-  /// stderr line), kIo (no temporary directory).
+  /// Errors: kNotFound (no such archive), kUnavailable (no tar), kParse (tar failed: the
+  /// members it refused, by name and reason, else its last stderr line), kIo (no temporary
+  /// directory).
   static Result<std::unique_ptr<ExtractedArchive>> extract(const std::string& archive);
   /// Copies stdin (`name` "-") or the FIFO `name` into DIR/input, so that it can be looked at
   /// and then read; results name it `name`. Errors: kIo (a read or write failed), kInterrupted.

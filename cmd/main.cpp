@@ -224,6 +224,9 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool form
                          "Without a FORMAT: files or directories (walked) of any outputs below; each file's "
                          "tool is detected, or forced with --as");
   import_cmd->add_option("--as", opts.import_any.as, "Read every FILE as this FORMAT (a subcommand name below)");
+  import_cmd->add_option("--line-rate", opts.import_any.line_rate_gbit_per_s,
+                         "nccl-tests files: one port's rate in Gb/s (400 for NDR), as `import nccl-tests --line-rate`")
+      ->check(number_in(1, 1e6));
   add_max_findings_flag(import_cmd, opts.import_any.max_findings);
   import_cmd->footer(kImportFooter);
   if (!formats) return;

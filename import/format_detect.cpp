@@ -4,6 +4,7 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/host_prefix.h"
 #include "import/ibdev2netdev.h"
 #include "import/ibnetdiscover.h"
 #include "import/rdma_link.h"
@@ -191,6 +192,9 @@ ToolText marker_of_line(std::string_view raw) {
   if (t.empty() || starts_with(t, "###")) return ToolText::kUnknown;
   ToolText s = structured_marker(t);
   if (s != ToolText::kUnknown) return s;
+  // pdsh / clush output: "node01: #  size  count  type ..." (the nccl-tests reader splits the hosts).
+  if (HostPrefixed p = split_host_prefix(t); !p.host.empty() && is_nccl_tests_line(trim(p.text)))
+    return ToolText::kNcclTests;
   if (is_nvrm_xid_line(t)) return ToolText::kNvrmXid;
   if (looks_like_lspci_header(raw)) return ToolText::kLspci;
   if (has(t, "Watchdog caught collective operation timeout") ||

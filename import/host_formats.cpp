@@ -34,6 +34,12 @@ std::optional<uint64_t> number_after(const std::string& line, const std::string&
   return parse_u64(rest.substr(i, j - i));
 }
 
+// `facts` with `gaps` (a port listing cut short: import/port_listing_gaps.h) added.
+HostFacts with_gaps(HostFacts facts, std::vector<Error> gaps) {
+  for (auto& e : gaps) facts.gaps.push_back(std::move(e));
+  return facts;
+}
+
 Result<HostFacts> import_section(const TextSection& s, const std::string& source, InputFormat fmt) {
   switch (fmt) {
     case InputFormat::kLspci: {
@@ -42,19 +48,22 @@ Result<HostFacts> import_section(const TextSection& s, const std::string& source
       return lspci_to_facts(*l, source);
     }
     case InputFormat::kIbstat: {
-      auto p = parse_ibstat(s.text, source, static_cast<int>(s.first_line));
+      std::vector<Error> gaps;
+      auto p = parse_ibstat(s.text, source, static_cast<int>(s.first_line), &gaps);
       if (!p) return p.error();
-      return facts_from_ports(std::move(*p), "ibstat " + source);
+      return with_gaps(facts_from_ports(std::move(*p), "ibstat " + source), std::move(gaps));
     }
     case InputFormat::kIbstatus: {
-      auto p = parse_ibstatus(s.text, source, static_cast<int>(s.first_line));
+      std::vector<Error> gaps;
+      auto p = parse_ibstatus(s.text, source, static_cast<int>(s.first_line), &gaps);
       if (!p) return p.error();
-      return facts_from_ports(std::move(*p), "ibstatus " + source);
+      return with_gaps(facts_from_ports(std::move(*p), "ibstatus " + source), std::move(gaps));
     }
     case InputFormat::kIbvDevinfo: {
-      auto p = parse_ibv_devinfo(s.text, source, static_cast<int>(s.first_line));
+      std::vector<Error> gaps;
+      auto p = parse_ibv_devinfo(s.text, source, static_cast<int>(s.first_line), &gaps);
       if (!p) return p.error();
-      return facts_from_ports(std::move(*p), "ibv_devinfo " + source);
+      return with_gaps(facts_from_ports(std::move(*p), "ibv_devinfo " + source), std::move(gaps));
     }
     case InputFormat::kNcclLog: {
       HostFacts f;

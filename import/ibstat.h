@@ -17,7 +17,10 @@ namespace fabdiag {
 /// Parses ibstat output (line numbers from `first_line`). Each port's source is
 /// "SOURCE line N: CA 'mlx5_0' port 1". Errors: kParse naming `source` when there is no
 /// "CA '<name>'" line with a "Port N:" block.
+/// With `gaps`, a text cut short is reported there (import/port_listing_gaps.h): a port block
+/// without its "State", "Physical state", "Rate" or "Link layer" line, a CA listing fewer
+/// "Port N:" blocks than its "Number of ports"; those fields stay unknown ("").
 Result<std::vector<RdmaPortFacts>> parse_ibstat(std::string_view text, const std::string& source,
-                                                int first_line = 1);
+                                                int first_line = 1, std::vector<Error>* gaps = nullptr);
 
 }  // namespace fabdiag

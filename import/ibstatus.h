@@ -16,7 +16,9 @@ namespace fabdiag {
 /// Parses ibstatus output (line numbers from `first_line`); port sources are
 /// "SOURCE line N: mlx5_0 port 1". Errors: kParse naming `source` when there is no
 /// "Infiniband device '<name>' port <n> status:" line.
+/// With `gaps`, a port block without its "state", "phys state", "rate" or "link_layer" line (a
+/// text cut short) is reported there (import/port_listing_gaps.h); those fields stay unknown.
 Result<std::vector<RdmaPortFacts>> parse_ibstatus(std::string_view text, const std::string& source,
-                                                  int first_line = 1);
+                                                  int first_line = 1, std::vector<Error>* gaps = nullptr);
 
 }  // namespace fabdiag

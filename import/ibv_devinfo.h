@@ -18,7 +18,11 @@ namespace fabdiag {
 /// "SOURCE line N: hca_id mlx5_0 port 1". rate_gbps = width x per-lane speed when -v printed
 /// both. rocev2_gids is set only when the GID lines carry their type (rdma-core 28+).
 /// Errors: kParse naming `source` when there is no "hca_id:" line with a "port:" block.
+/// With `gaps`, a text cut short is reported there (import/port_listing_gaps.h): a port block
+/// without its "state" or "link_layer" line (with -v also "active_width", "active_speed" and,
+/// on an InfiniBand-transport device, "phys_state"), an hca_id block with a phys_port_cnt and no
+/// "port:" block (fewer is `ibv_devinfo -i N`); those fields stay unknown.
 Result<std::vector<RdmaPortFacts>> parse_ibv_devinfo(std::string_view text, const std::string& source,
-                                                     int first_line = 1);
+                                                     int first_line = 1, std::vector<Error>* gaps = nullptr);
 
 }  // namespace fabdiag

@@ -21,6 +21,9 @@
 // Rows without a redop field (older alltoall) are accepted. '#' lines are never data rows.
 // Rows without any header line are read when their shape is one of the two layouts (13 fields
 // newer, 12 older). mpirun --tag-output tags ("[1,0]<stdout>:") are dropped wherever they are.
+// The "HOST: " prefix pdsh and clush put before every line (import/host_prefix.h) is dropped
+// too: each host's lines are read as a stream of their own (the hosts' outputs interleave),
+// and a rank line that names no host takes the prefix's.
 // Units: nccl-tests prints time in microseconds and algbw/busbw in GB/s (1e9 bytes/s); they are
 // converted to seconds and bytes/s here.
 //

@@ -2,11 +2,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "core/repeats.h"
 #include "core/text.h"
 #include "import/common.h"
+#include "import/host_prefix.h"
 #include "import/nccl_tests.h"
 #include "import/nccl_tests_json.h"
 #include "import/nccl_tests_rows.h"
@@ -44,8 +46,13 @@ bool has_wrong_results(const NcclTestsTable& t) {
 // The reading of one input, line by line.
 class Parser {
  public:
-  Parser(const std::string& source, std::string hint, const ReadLimits& limits)
-      : source_(source), hint_(std::move(hint)), max_(limits.max_listed), gaps_(limits.max_listed) {}
+  /// `prefix_host`: the "HOST: " (pdsh, clush) before every line this parser reads; "" = none.
+  Parser(const std::string& source, std::string hint, const ReadLimits& limits, std::string prefix_host = {})
+      : source_(source), hint_(std::move(hint)), prefix_host_(std::move(prefix_host)), max_(limits.max_listed),
+        gaps_(limits.max_listed) {}
+
+  /// Lines read that are '#' lines of nccl-tests (a stream that holds none is not its output).
+  size_t hashed_lines() const { return hashed_lines_; }
 
   void line(std::string_view raw, size_t line_no);
   Result<NcclTestsImport> finish(size_t line_no);
@@ -70,7 +77,8 @@ class Parser {
   void summarise(const NcclTestsTable& t);
   std::string collective_of(const NcclTestsTable& t) const;
 
-  std::string source_, hint_;
+  std::string source_, hint_, prefix_host_;
+  size_t hashed_lines_ = 0;
   size_t max_;
   BoundedErrors gaps_;
   NcclTestsImport out_;
@@ -113,6 +121,7 @@ void Parser::line(std::string_view raw, size_t line_no) {
   if (body.empty()) return;
   if (body[0] == '{' && json_line(body, line_no)) return;
   bool hashed = body[0] == '#';
+  hashed_lines_ += hashed;
   std::string content = hashed ? strip_hash(body) : body;
   std::vector<std::string> t = split_ws(content);
   if (t.empty()) return;
@@ -216,6 +225,8 @@ void Parser::open_table(Columns columns, size_t line_no) {
                      ? NcclTestsLayout::kErrorColumn
                      : NcclTestsLayout::kWrongColumn;
   table.program = pending_.program;
+  for (auto& r : pending_.ranks)
+    if (r.host.empty()) r.host = prefix_host_;  // the line's "HOST: " when the rank line names none
   for (const auto& r : pending_.ranks) table.rank_hosts.push_back(r.host);
   table.ranks = std::move(pending_.ranks);
   table.warmup_iters = pending_.warmup_iters;
@@ -369,6 +380,97 @@ Result<NcclTestsImport> Parser::finish(size_t line_no) {
   return std::move(out_);
 }
 
+// Adds the tables not listed of one stream to those of another (sizes merged by collective,
+// dtype and size; hosts each once).
+void merge_not_listed(NcclTestsNotListed& into, const NcclTestsNotListed& more) {
+  if (more.tables == 0) return;
+  if (into.tables == 0 || more.first_header_line < into.first_header_line) into.first_header_line = more.first_header_line;
+  into.last_header_line = std::max(into.last_header_line, more.last_header_line);
+  into.tables += more.tables;
+  into.wrong_tables += more.wrong_tables;
+  for (const auto& m : more.sizes) {
+    auto same = [&](const NcclTestsRepeat& r) {
+      return r.collective == m.collective && r.dtype == m.dtype && r.size_bytes == m.size_bytes;
+    };
+    auto it = std::find_if(into.sizes.begin(), into.sizes.end(), same);
+    if (it == into.sizes.end()) {
+      into.sizes.push_back(m);
+      continue;
+    }
+    if (m.runs_with_busbw)
+      it->busbw_min_bytes_per_s = it->runs_with_busbw ? std::min(it->busbw_min_bytes_per_s, m.busbw_min_bytes_per_s)
+                                                      : m.busbw_min_bytes_per_s;
+    if (m.runs_with_busbw)
+      it->busbw_max_bytes_per_s = it->runs_with_busbw ? std::max(it->busbw_max_bytes_per_s, m.busbw_max_bytes_per_s)
+                                                      : m.busbw_max_bytes_per_s;
+    it->runs += m.runs;
+    it->runs_with_busbw += m.runs_with_busbw;
+    it->busbw_sum_bytes_per_s += m.busbw_sum_bytes_per_s;
+  }
+  for (const auto& h : more.hosts)
+    if (std::find(into.hosts.begin(), into.hosts.end(), h) == into.hosts.end()) into.hosts.push_back(h);
+}
+
+// The output of fan-out tools (pdsh -w node[01-08], clush): "HOST: " before every line, the
+// lines of the hosts interleaved. Each host's lines are read by a parser of their own, as
+// mpirun's tags are dropped (strip_launcher_tags()), so one host's table never takes another's
+// rows; lines without a prefix go to one more. The results are joined in first-seen order.
+class HostStreams {
+ public:
+  HostStreams(const std::string& source, const std::string& hint, const ReadLimits& limits)
+      : source_(source), hint_(hint), limits_(limits) {}
+
+  void line(std::string_view raw, size_t line_no) {
+    HostPrefixed p = split_host_prefix(raw);
+    if (p.host.empty() || (!index_.count(p.host) && index_.size() >= kMaxHosts)) return parser("").line(raw, line_no);
+    parser(p.host).line(p.text, line_no);
+  }
+
+  Result<NcclTestsImport> finish(size_t line_no) {
+    std::optional<NcclTestsImport> joined;
+    std::optional<Error> first_error;
+    std::vector<Error> empty_hosts;
+    for (auto& [host, parser] : parsers_) {
+      auto r = parser->finish(line_no);
+      if (!r) {
+        if (!first_error) first_error = r.error();
+        // A host's nccl-tests lines with no table in them (its run cut short); a stray
+        // "Word: text" line is no host's output.
+        if (!host.empty() && parser->hashed_lines() > 0)
+          empty_hosts.push_back(make_error(ErrorCode::kParse, "the lines prefixed \"" + host + ": \" hold no result table: NOT READ", source_));
+        continue;
+      }
+      if (!joined) {
+        joined = std::move(*r);
+        continue;
+      }
+      for (auto& t : r->tables) joined->tables.push_back(std::move(t));
+      for (auto& g : r->gaps) joined->gaps.push_back(std::move(g));
+      merge_not_listed(joined->not_listed, r->not_listed);
+    }
+    if (!joined) return first_error ? *first_error : parser("").finish(line_no).error();
+    for (auto& e : empty_hosts) joined->gaps.push_back(std::move(e));
+    return std::move(*joined);
+  }
+
+ private:
+  static constexpr size_t kMaxHosts = 4096;  // past it, more prefixed lines are read as unprefixed
+
+  Parser& parser(const std::string& host) {
+    auto it = index_.find(host);
+    if (it == index_.end()) {
+      it = index_.emplace(host, parsers_.size()).first;
+      parsers_.emplace_back(host, std::make_unique<Parser>(source_, hint_, limits_, host));
+    }
+    return *parsers_[it->second].second;
+  }
+
+  std::string source_, hint_;
+  ReadLimits limits_;
+  std::map<std::string, size_t> index_;
+  std::vector<std::pair<std::string, std::unique_ptr<Parser>>> parsers_;
+};
+
 }  // namespace
 
 Result<NcclTestsImport> parse_nccl_tests(LineSource& lines, const std::string& source,
@@ -383,10 +485,10 @@ Result<NcclTestsImport> parse_nccl_tests(LineSource& lines, const std::string& s
                         "--collective");
     hint = *n;
   }
-  Parser p(source, hint, limits);
-  while (auto l = lines.next()) p.line(*l, lines.line_no());
+  HostStreams streams(source, hint, limits);
+  while (auto l = lines.next()) streams.line(*l, lines.line_no());
   if (lines.error()) return *lines.error();
-  auto imp = p.finish(lines.line_no());
+  auto imp = streams.finish(lines.line_no());
   if (imp) add_cut_lines_gap(lines, source, imp->gaps);
   return imp;
 }

@@ -88,7 +88,53 @@ std::string upper(std::string s) {
   return s;
 }
 
-void render_text_table(std::ostringstream& out, const Table& t) {
+// What must stay on one line in the table and Markdown renderers (a table cell, a field, a
+// finding, its evidence and action, an error) shows its control characters, newline, tab and CR
+// included, as \xNN: a file name "a\nb" never splits a row. Free lines (Section::lines,
+// Table::notes) keep their newlines and tabs.
+
+// True when `s` holds a control character (C0, newline, tab and CR included, or DEL).
+bool has_line_controls(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char ch) {
+    auto c = static_cast<unsigned char>(ch);
+    return c < 0x20 || c == 0x7f;
+  });
+}
+
+// `s` on one line: every control character as \xNN ("a\nb.txt" -> "a\x0ab.txt"), as
+// escape_controls() (core/text.h) writes the others; the whole output goes through that after.
+std::string escape_line_controls(std::string_view s) {
+  if (!has_line_controls(s)) return std::string(s);
+  std::string out;
+  for (char c : escape_controls(s)) {  // all but newline and tab
+    if (c == '\n') out += "\\x0a";
+    else if (c == '\t') out += "\\x09";
+    else out += c;
+  }
+  return out;
+}
+
+// `t` when no cell, column or title holds a control character; else a copy of it with them
+// as \xNN in `scratch` (a newline in a file or host name must not start a new table row, a tab
+// or CR must not shift the columns). Notes are free lines and keep theirs.
+const Table& one_line_cells(const Table& t, Table& scratch) {
+  auto any = [](const std::vector<std::string>& cells) {
+    return std::any_of(cells.begin(), cells.end(), [](const std::string& c) { return has_line_controls(c); });
+  };
+  bool needed = has_line_controls(t.title) || any(t.columns);
+  for (size_t i = 0; i < t.rows.size() && !needed; ++i) needed = any(t.rows[i]);
+  if (!needed) return t;
+  scratch = t;
+  scratch.title = escape_line_controls(scratch.title);
+  for (auto& c : scratch.columns) c = escape_line_controls(c);
+  for (auto& r : scratch.rows)
+    for (auto& c : r) c = escape_line_controls(c);
+  return scratch;
+}
+
+void render_text_table(std::ostringstream& out, const Table& table) {
+  Table scratch;
+  const Table& t = one_line_cells(table, scratch);
   if (!t.title.empty()) out << t.title << "\n";
   size_t ncol = t.columns.size();
   for (const auto& r : t.rows) ncol = std::max(ncol, r.size());
@@ -128,6 +174,9 @@ std::string md_escape(const std::string& s) {
   return o;
 }
 
+// A Markdown table cell, field value or list item: one line (control characters as \xNN), '|' escaped.
+std::string md_cell(const std::string& s) { return md_escape(escape_line_controls(s)); }
+
 }  // namespace
 
 std::string render_table(const Envelope& env, const Document& doc) {
@@ -137,8 +186,9 @@ std::string render_table(const Envelope& env, const Document& doc) {
   for (const auto& s : doc.sections) {
     if (!s.title.empty()) out << upper(s.title) << "\n";
     size_t kw = 0;
-    for (const auto& [k, v] : s.fields) kw = std::max(kw, display_width(k));
-    for (const auto& [k, v] : s.fields) out << "  " << pad(k + ":", kw + 1, Align::kLeft) << " " << v << "\n";
+    for (const auto& [k, v] : s.fields) kw = std::max(kw, display_width(escape_line_controls(k)));
+    for (const auto& [k, v] : s.fields)
+      out << "  " << pad(escape_line_controls(k) + ":", kw + 1, Align::kLeft) << " " << escape_line_controls(v) << "\n";
     for (const auto& t : s.tables) {
       render_text_table(out, t);
     }
@@ -153,14 +203,15 @@ std::string render_table(const Envelope& env, const Document& doc) {
     for (const Finding* f : fs) {
       std::string head = upper(to_string(f->severity)) + " " + to_string(f->layer) + " " +
                          f->code + " " + f->subject + ": " + f->message;
-      out << "  " << wrap(head, 76, "      ") << "\n";
-      for (const auto& e : f->evidence) out << "      - " << wrap(evidence_text(e), 70, "        ") << "\n";
-      if (!f->action.empty()) out << "      -> " << wrap(f->action, 70, "         ") << "\n";
+      out << "  " << wrap(escape_line_controls(head), 76, "      ") << "\n";
+      for (const auto& e : f->evidence)
+        out << "      - " << wrap(escape_line_controls(evidence_text(e)), 70, "        ") << "\n";
+      if (!f->action.empty()) out << "      -> " << wrap(escape_line_controls(f->action), 70, "         ") << "\n";
     }
   }
   if (!env.errors.empty()) {
     out << "\nNOT READ (" << env.errors.size() << "; the result above is partial)\n";
-    for (const auto& e : env.errors) out << "  " << wrap(e.to_string(), 76, "    ") << "\n";
+    for (const auto& e : env.errors) out << "  " << wrap(escape_line_controls(e.to_string()), 76, "    ") << "\n";
   }
   return out.str();
 }
@@ -171,20 +222,20 @@ std::string render_markdown(const Envelope& env, const Document& doc) {
   if (env.partial) out << "**PARTIAL:** " << md_escape(cut_text(env.cut)) << "\n\n";
   for (const auto& s : doc.sections) {
     if (!s.title.empty()) out << "## " << s.title << "\n\n";
-    for (const auto& [k, v] : s.fields) out << "- **" << k << "**: " << md_escape(v) << "\n";
+    for (const auto& [k, v] : s.fields) out << "- **" << md_cell(k) << "**: " << md_cell(v) << "\n";
     if (!s.fields.empty()) out << "\n";
     for (const auto& t : s.tables) {
-      if (!t.title.empty()) out << "**" << t.title << "**\n\n";
+      if (!t.title.empty()) out << "**" << md_cell(t.title) << "**\n\n";
       size_t ncol = t.columns.size();
       out << "|";
-      for (const auto& c : t.columns) out << " " << md_escape(c) << " |";
+      for (const auto& c : t.columns) out << " " << md_cell(c) << " |";
       out << "\n|";
       for (size_t i = 0; i < ncol; ++i)
         out << ((i < t.align.size() && t.align[i] == Align::kRight) ? " ---: |" : " --- |");
       out << "\n";
       for (const auto& r : t.rows) {
         out << "|";
-        for (size_t i = 0; i < ncol; ++i) out << " " << md_escape(i < r.size() ? r[i] : "") << " |";
+        for (size_t i = 0; i < ncol; ++i) out << " " << md_cell(i < r.size() ? r[i] : "") << " |";
         out << "\n";
       }
       out << "\n";
@@ -202,13 +253,13 @@ std::string render_markdown(const Envelope& env, const Document& doc) {
   if (fs.empty()) out << "None.\n";
   for (const Finding* f : fs) {
     out << "- **" << to_string(f->severity) << "** " << to_string(f->layer) << " `" << f->code
-        << "` " << md_escape(f->subject) << ": " << md_escape(f->message) << "\n";
-    for (const auto& e : f->evidence) out << "  - " << md_escape(evidence_text(e)) << "\n";
-    if (!f->action.empty()) out << "  - next: " << md_escape(f->action) << "\n";
+        << "` " << md_cell(f->subject) << ": " << md_cell(f->message) << "\n";
+    for (const auto& e : f->evidence) out << "  - " << md_cell(evidence_text(e)) << "\n";
+    if (!f->action.empty()) out << "  - next: " << md_cell(f->action) << "\n";
   }
   if (!env.errors.empty()) {
     out << "\n## Not read (partial result)\n\n";
-    for (const auto& e : env.errors) out << "- " << md_escape(e.to_string()) << "\n";
+    for (const auto& e : env.errors) out << "- " << md_cell(e.to_string()) << "\n";
   }
   return out.str();
 }

@@ -1,6 +1,7 @@
 #include "rules/check_run.h"
 
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -186,6 +187,14 @@ void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& 
       per_model += (per_model.empty() ? "; " : ", ") + m + " " + std::to_string(by_model[m].first) + " of " +
                    std::to_string(by_model[m].second) + " up";
     auto unread_state = unread_port_files(ports, "state", [](const RdmaPortFacts& p) { return p.state.empty(); });
+    // A listing cut inside a port's block (a gap names the block: import/port_listing_gaps.h)
+    // without its physical state: the port is not known to be up.
+    std::set<std::string> cut_blocks;
+    for (const auto& g : facts.gaps) cut_blocks.insert(g.source);
+    for (auto& u : unread_port_files(ports, "phys_state", [&](const RdmaPortFacts& p) {
+           return !p.state.empty() && p.phys_state.empty() && cut_blocks.count(p.source);
+         }))
+      unread_state.push_back(std::move(u));
     auto unread_rate = unread_port_files(ports, "rate", [](const RdmaPortFacts& p) { return !p.rate_gbps; });
     r.add_partly_read("port_state", t_state, std::move(state),
                       plural(ports.size(), "port") + ", " + std::to_string(up) + " up" + per_model, unread_state,
@@ -194,9 +203,15 @@ void check_rdma_ports(Runner& r, const HostFacts& facts, const CheckRunOptions& 
                       options.expect_rates.empty() ? "active ports against the majority of their model"
                                                    : "active ports against --expect-rate, others against their model's majority",
                       unread_rate, ports.size() - unread_rate.size());
+    // A port whose link layer was not read may be RoCE: "no RoCE port" is not known then.
+    auto unread_layer = unread_port_files(ports, "link_layer", [](const RdmaPortFacts& p) { return p.link_layer.empty(); });
     if (roce == 0) {
-      r.skip("roce_mtu", t_mtu, CheckStatus::kNotApplicable, "no RoCE (Ethernet link layer) port");
-      r.skip("roce_gid", t_gid, CheckStatus::kNotApplicable, "no RoCE (Ethernet link layer) port");
+      auto status = unread_layer.empty() ? CheckStatus::kNotApplicable : CheckStatus::kNotChecked;
+      std::string why = unread_layer.empty() ? "no RoCE (Ethernet link layer) port"
+                                             : "no port known to be RoCE; the link layer could not be read: " +
+                                                   join_first(unread_layer, 4, ", ", "and " + std::to_string(unread_layer.size() > 4 ? unread_layer.size() - 4 : 0) + " more");
+      r.skip("roce_mtu", t_mtu, status, why);
+      r.skip("roce_gid", t_gid, status, why);
     } else {
       if (mtu_known == 0) r.skip("roce_mtu", t_mtu, CheckStatus::kNotChecked, "the input has no MTU (needs sysfs or ibv_devinfo)");
       else r.add("roce_mtu", t_mtu, std::move(mtu), plural(mtu_known, "RoCE port") + " with a known MTU");

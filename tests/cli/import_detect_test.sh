@@ -126,6 +126,29 @@ echo junk >"$t/bad.tar.gz"
 "$bin" import "$t/bad.tar.gz" >/dev/null 2>"$t/err"
 rc=$?
 if [ $rc -ne 2 ] || ! grep -q "tar could not extract it" "$t/err"; then echo "FAIL: bad archive: rc=$rc $(cat "$t/err")"; fail=1; fi
+# pdsh-prefixed nccl-tests output ("node01: #  size  count ..."): detected as nccl-tests, each
+# host's table read from its own lines, the hosts from the rank lines.
+"$bin" import --format json "$src/tests/fixtures/nccl-tests/pdsh-two-hosts.txt" >"$t/out" 2>"$t/err"
+rc=$?
+got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(d["params"]["detected"]["format"], len(d["data"]["tables"]), d["hosts"], len(d["errors"]))' "$t/out" 2>&1)
+if [ $rc -ne 0 ] || [ "$got" != "nccl-tests 2 ['node01', 'node02'] 0" ]; then
+  echo "FAIL: pdsh-prefixed nccl-tests: rc=$rc got '$got' $(head -c 300 "$t/err")"; fail=1
+fi
+# A member tar refuses ("..", which could write outside the extraction folder): the message names
+# the archive and the member, not only tar's "Exiting with failure status".
+python3 - "$t/dotdot.tar.gz" <<'PY'
+import io, sys, tarfile
+with tarfile.open(sys.argv[1], "w:gz") as tar:
+    for name in ["coll/node01/ok.txt", "coll/node01/../../../evil.txt"]:
+        info = tarfile.TarInfo(name); info.size = 6
+        tar.addfile(info, io.BytesIO(b"hello\n"))
+PY
+"$bin" import "$t/dotdot.tar.gz" >/dev/null 2>"$t/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -q "dotdot.tar.gz: tar could not extract it (exit 2): it refused member 'coll/node01/../../../evil.txt' (Member name contains '..')" "$t/err"; then
+  echo "FAIL: refused archive member: rc=$rc $(cat "$t/err")"; fail=1
+fi
 # A file name with terminal escape sequences (a collection can hold anything): the table and the
 # error name it with the control bytes as \xNN, never the raw ESC/BEL that would retitle or clear
 # the operator's terminal.
@@ -138,5 +161,18 @@ if [ $rc -ne 1 ] || grep -q $'\033' "$t/out" "$t/err" || ! grep -q 'ib\\x1b]0;ow
    ! grep -q 'x\\x1b\[2J.txt' "$t/out"; then
   echo "FAIL: escape sequences in file names: rc=$rc"; cat -v "$t/out" "$t/err" | head -20; fail=1
 fi
+# A newline, tab or CR in a collected file's name: the table and Markdown cells show it as \xNN
+# and never split the row (each file is one line of the "files read" table).
+mkdir "$t/nl"
+cp "$cases"/013-*.input.txt "$t/nl/$(printf 'ib\nstat.txt')"
+printf 'hello\n' >"$t/nl/$(printf 'x\ty\r.txt')"
+for fmt in table md; do
+  "$bin" import --format "$fmt" "$t/nl" >"$t/out" 2>"$t/err"
+  rc=$?
+  if [ $rc -ne 1 ] || grep -qE '^(stat|\.txt)' "$t/out" || grep -q $'\r\|\t' "$t/out" || ! grep -q 'nl/ib\\x0astat.txt  *ibstat\|nl/ib\\x0astat.txt | ibstat' "$t/out" ||
+     ! grep -q 'nl/x\\x09y\\x0d.txt' "$t/out"; then
+    echo "FAIL: control characters in file names, --format $fmt: rc=$rc"; cat -A "$t/out" | head -12; fail=1
+  fi
+done
 [ $fail -eq 0 ] && echo "ok: import detection"
 exit $fail

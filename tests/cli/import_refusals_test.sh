@@ -71,6 +71,35 @@ if [ "$rc" != 4 ] || ! grep -q 'holds no result table: NOT READ' "$t/cut.json" |
   fail=$((fail + 1))
 fi
 
+# An ibstat paste cut after a port's State line: exit 4, the port's missing lines under errors[],
+# and check does not call its state, rate or RoCE setup good.
+printf "CA 'mlx5_0'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Active\n" >"$t/cut-ibstat.txt"
+"$bin" import ibstat "$t/cut-ibstat.txt" --format json >"$t/cut-ibstat.json" 2>/dev/null
+rc=$?
+if [ "$rc" != 4 ] || ! grep -q 'cut-ibstat.txt line 4: CA .mlx5_0. port 1' "$t/cut-ibstat.json" ||
+   ! grep -q 'no \\"Physical state\\", \\"Rate\\" or \\"Link layer\\" line' "$t/cut-ibstat.json"; then
+  echo "FAIL: import ibstat of a cut port block: exit $rc, $(grep -o '"errors".*' "$t/cut-ibstat.json" | head -c 300)"
+  fail=$((fail + 1))
+fi
+"$bin" check --from "$t/cut-ibstat.txt" --format json >"$t/cut-check.json" 2>/dev/null
+python3 - "$t/cut-check.json" <<'PY' || fail=$((fail + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = {c["name"]: c["status"] for c in d["data"]["checks"]}
+assert st["port_state"] == st["port_rate"] == st["roce_mtu"] == "not checked", st
+assert any("Physical state" in e["message"] for e in d["errors"]), d["errors"]
+PY
+
+# The format-less `import FILE` takes --line-rate too and reads the nccl-tests file with it:
+# the same exit 4 (no busbw finding at 10 Gb/s), params.line_rate_gbit_per_s = 10.
+"$bin" import "$f/nccl-tests/cut-after-section-header.txt" --line-rate 10 --format json >"$t/any.json" 2>/dev/null
+rc=$?
+if [ "$rc" != 4 ] || ! grep -q '"line_rate_gbit_per_s": 10' "$t/any.json"; then
+  echo "FAIL: import FILE --line-rate 10: exit $rc, params: $(grep -o '"params".*' "$t/any.json" | head -c 300)"
+  fail=$((fail + 1))
+fi
+expect 2 "--line-rate" import "$f/nccl-tests/cut-after-section-header.txt" --line-rate 0
+
 # --max-findings 1: case 001's two tables -> one listed, one summarised.
 "$bin" import nccl-tests "$f/cases/001-nccltests-allreduce-alltoall-8node-ib.input.txt" --max-findings 1 \
   --format json >"$t/one.json" 2>/dev/null

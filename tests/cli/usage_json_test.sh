@@ -69,5 +69,38 @@ human check --expect-rate fast "${healthy[@]}"
 # --format xml is itself the usage error: no JSON was asked for
 human --format xml doctor
 
+# A capability the run needs is missing (exit 3: no NCCL library here): under --format json one
+# fabdiag.error/1 document too, errors[] with code unsupported and the reason, data.exit_code 3.
+capability() {
+  FABDIAG_CUDART_LIB=/nonexistent/libcudart.so.12 FABDIAG_NCCL_LIB=/nonexistent/libnccl.so.2 \
+    "$bin" "$@" >"$t/out" 2>"$t/err" </dev/null
+  local rc=$?
+  local why
+  why=$(python3 - "$t/out" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()
+try:
+    doc, end = json.JSONDecoder().raw_decode(text)
+except ValueError:
+    print("stdout is not JSON: %r" % text[:200]); sys.exit()
+if text[end:].strip():
+    print("more than one document on stdout"); sys.exit()
+errs = doc.get("errors") or []
+if doc.get("schema") != "fabdiag.error/1" or doc.get("data", {}).get("exit_code") != 3:
+    print("schema %r data %r" % (doc.get("schema"), doc.get("data"))); sys.exit()
+if not errs or errs[0].get("code") != "unsupported" or "NCCL" not in errs[0].get("message", ""):
+    print("errors[] %r" % errs); sys.exit()
+PY
+)
+  if [ "$rc" != 3 ] || [ -n "$why" ] || [ ! -s "$t/err" ]; then
+    echo "FAIL: fabdiag $* -> exit $rc (expected 3): ${why:-stderr empty}"
+    fail=$((fail + 1))
+  fi
+}
+capability bench all_reduce --backend nccl --format json
+capability pairwise --backend nccl --format json
+FABDIAG_NCCL_LIB=/nonexistent/libnccl.so.2 "$bin" bench all_reduce --backend nccl >"$t/out" 2>/dev/null
+if [ $? != 3 ] || [ -s "$t/out" ]; then echo "FAIL: bench --backend nccl without --format json printed on stdout"; fail=$((fail + 1)); fi
+
 echo "usage json: $fail failed"
 [ "$fail" -eq 0 ]

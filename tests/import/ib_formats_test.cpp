@@ -149,3 +149,100 @@ TEST_CASE("format detection and '###' sections") {
   REQUIRE_FALSE(wrong.ok());
   CHECK(wrong.error().message.find("not ibstat output") != std::string::npos);
 }
+
+namespace {
+
+// The text of `text` up to and including the first line that contains `last`.
+std::string cut_after(const std::string& text, const std::string& last) {
+  auto at = text.find(last);
+  REQUIRE(at != std::string::npos);
+  return text.substr(0, text.find('\n', at) + 1);
+}
+
+std::string gap_text(const std::vector<Error>& gaps) {
+  std::string out;
+  for (const auto& e : gaps) out += e.to_string() + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ibstat cut after a port's State line: the missing lines are a gap, not a healthy port") {
+  std::string text = fixture("cases/013-ibstat-cx7-two-ports-down.input.txt");
+  std::string cut = cut_after(text, "Port GUID: 0x0000000000000000") + "CA 'mlx5_9'\n\tCA type: MT4129\n"
+                    "\tNumber of ports: 1\n\tPort 1:\n\t\tState: Active\n";
+  std::vector<Error> gaps;
+  auto ports = parse_ibstat(cut, "cut.txt", 1, &gaps);
+  REQUIRE(ports.ok());
+  REQUIRE(ports->size() == 3);
+  CAPTURE(gap_text(gaps));
+  REQUIRE(gaps.size() == 2);
+  // mlx5_1's block ends before its Link layer line.
+  CHECK(gaps[0].source == "cut.txt line 25: CA 'mlx5_1' port 1");
+  CHECK(gaps[0].message.find("no \"Link layer\" line") != std::string::npos);
+  CHECK(gaps[1].source == "cut.txt line 37: CA 'mlx5_9' port 1");
+  CHECK(gaps[1].message.find("no \"Physical state\", \"Rate\" or \"Link layer\" line") != std::string::npos);
+  CHECK(gaps[1].message.find("not healthy") != std::string::npos);
+  CHECK((*ports)[2].phys_state.empty());
+  CHECK_FALSE((*ports)[2].rate_gbps.has_value());
+
+  // A CA cut before its "Port N:" block: fewer ports than "Number of ports".
+  gaps.clear();
+  auto no_port = parse_ibstat(cut_after(text, "Link layer: Ethernet") + "CA 'mlx5_1'\n\tNumber of ports: 1\n",
+                              "c2.txt", 1, &gaps);
+  REQUIRE(no_port.ok());
+  REQUIRE(gaps.size() == 1);
+  CHECK(gaps[0].source == "c2.txt line 18");
+  CHECK(gaps[0].message.find("CA 'mlx5_1' has 1 ports but the text lists 0") != std::string::npos);
+
+  // The whole file: no gap.
+  gaps.clear();
+  REQUIRE(parse_ibstat(text, "013.txt", 1, &gaps).ok());
+  CHECK(gaps.empty());
+}
+
+TEST_CASE("ibstatus and ibv_devinfo cut inside a port block: gaps naming the port and the lines") {
+  std::vector<Error> gaps;
+  std::string st = fixture("cases/015-ibstatus-roce-rate-mismatch.input.txt");
+  REQUIRE(parse_ibstatus(st, "015.txt", 1, &gaps).ok());
+  CHECK(gaps.empty());
+  auto ports = parse_ibstatus(cut_after(st, "400 Gb/sec (4X NDR)") , "015.txt", 1, &gaps);
+  REQUIRE(ports.ok());
+  REQUIRE(gaps.size() == 1);
+  CHECK(gaps[0].source == "015.txt line 10: mlx5_1 port 1");
+  CHECK(gaps[0].message.find("no \"link_layer\" line") != std::string::npos);
+
+  // ibv_devinfo without -v: state and link_layer are always there, phys_state and the rate never.
+  gaps.clear();
+  std::string dv = fixture("ibv_devinfo/roce-2port.txt");
+  REQUIRE(parse_ibv_devinfo(dv, "d.txt", 1, &gaps).ok());
+  CHECK(gaps.empty());
+  REQUIRE(parse_ibv_devinfo(cut_after(dv, "PORT_DOWN (1)"), "d.txt", 1, &gaps).ok());
+  REQUIRE(gaps.size() == 1);
+  CHECK(gaps[0].source == "d.txt line 30: hca_id mlx5_1 port 1");
+  CHECK(gaps[0].message.find("no \"link_layer\" line") != std::string::npos);
+  gaps.clear();
+  // mlx5_1 cut after its phys_port_cnt line, before its "port:" block.
+  REQUIRE(parse_ibv_devinfo(dv.substr(0, dv.find('\n', dv.find("phys_port_cnt", dv.find("mlx5_1"))) + 1), "d.txt", 1, &gaps).ok());
+  REQUIRE(gaps.size() == 1);
+  CHECK(gaps[0].message.find("hca_id mlx5_1 has 1 ports but the text lists 0") != std::string::npos);
+
+  // -v: active_width, active_speed and (InfiniBand transport) phys_state too.
+  gaps.clear();
+  std::string v = fixture("ibv_devinfo/verbose-roce.txt");
+  REQUIRE(parse_ibv_devinfo(v, "v.txt", 1, &gaps).ok());
+  CHECK(gaps.empty());
+  auto vp = parse_ibv_devinfo(cut_after(v, "active_width"), "v.txt", 1, &gaps);
+  REQUIRE(vp.ok());
+  REQUIRE(gaps.size() == 1);
+  CHECK(gaps[0].message.find("no \"active_speed\" or \"phys_state\" line") != std::string::npos);
+  CHECK_FALSE((*vp)[0].rate_gbps.has_value());
+}
+
+TEST_CASE("import_host_facts: a cut ibstat port is a gap of the facts") {
+  std::string cut = "CA 'mlx5_0'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Active\n";
+  auto facts = import_host_facts(cut, "cut.txt", InputFormat::kAuto);
+  REQUIRE(facts.ok());
+  REQUIRE(facts->gaps.size() == 1);
+  CHECK(facts->gaps[0].source == "cut.txt line 4: CA 'mlx5_0' port 1");
+}

@@ -364,3 +364,54 @@ TEST_CASE("NCCL version codes") {
   CHECK(nccl_version_of_code(2804) == "2.8.4");
   CHECK(nccl_version_of_code(7).empty());
 }
+
+TEST_CASE("pdsh-prefixed output: each host's lines are read as their own stream, tags dropped") {
+  // pdsh -w node0[1-2] all_reduce_perf -g 2: "HOST: " before every line, the hosts interleaved.
+  auto imp = parse_nccl_tests(fixture("nccl-tests/pdsh-two-hosts.txt"), "pdsh.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->gaps.empty());
+  REQUIRE(imp->tables.size() == 2);
+  const auto& a = imp->tables[0];
+  const auto& b = imp->tables[1];
+  CHECK(a.program == "all_reduce_perf");
+  CHECK(a.rank_hosts == std::vector<std::string>{"node01", "node01"});
+  CHECK(b.rank_hosts == std::vector<std::string>{"node02", "node02"});
+  REQUIRE(a.rows.size() == 3);
+  REQUIRE(b.rows.size() == 3);
+  CHECK(*a.rows[2].out_of_place.busbw_bytes_per_s == Approx(240.75e9));
+  CHECK(*b.rows[2].out_of_place.busbw_bytes_per_s == Approx(110.75e9));
+  CHECK(a.rows[0].line == 19);  // line numbers of the whole file
+  CHECK(b.rows[0].line == 20);
+  CHECK(*a.avg_busbw_bytes_per_s == Approx(180.5e9));
+  CHECK(nccl_tests_hosts(*imp) == std::vector<std::string>{"node01", "node02"});
+
+  // One host's prefix and mpirun's tags after it; a rank line that names no host takes the prefix.
+  std::string one;
+  for (const auto& l : split(fixture("nccl-tests/newer-allreduce-2node.txt"), '\n'))
+    if (!l.empty()) one += "login01: [1,0]<stdout>:" + l + "\n";
+  auto tagged = parse_nccl_tests(one, "one.txt");
+  REQUIRE(tagged.ok());
+  REQUIRE(tagged->tables.size() == 1);
+  CHECK(tagged->tables[0].rows.size() == 4);
+  CHECK(tagged->tables[0].rank_hosts.size() == 8);
+  CHECK(tagged->tables[0].rank_hosts[7] == "node02");  // the rank lines' own hosts win
+  std::string nameless;  // node01's lines of the pdsh file, its rank lines without "on node01"
+  for (auto l : split(fixture("nccl-tests/pdsh-two-hosts.txt"), '\n')) {
+    if (!starts_with(l, "node01: ")) continue;
+    if (auto on = l.find(" on    node01"); on != std::string::npos) l.erase(on, 13);
+    nameless += "node07: " + l.substr(8) + "\n";
+  }
+  auto blank = parse_nccl_tests(nameless, "blank.txt");
+  REQUIRE(blank.ok());
+  REQUIRE(blank->tables.size() == 1);
+  CHECK(blank->tables[0].rank_hosts == std::vector<std::string>{"node07", "node07"});
+
+  // Unprefixed output with a stray "Word: text" line is read as before.
+  auto plain = parse_nccl_tests("Warning: Permanently added 'node02' to the list of known hosts.\n" +
+                                    fixture("nccl-tests/newer-allreduce-2node.txt"),
+                                "plain.txt");
+  REQUIRE(plain.ok());
+  CHECK(plain->gaps.empty());
+  REQUIRE(plain->tables.size() == 1);
+  CHECK(plain->tables[0].rows.size() == 4);
+}

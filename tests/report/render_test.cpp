@@ -70,3 +70,34 @@ TEST_CASE("a cut run opens with a PARTIAL line in table and Markdown, and JSON l
   CHECK(j["partial"] == true);
   CHECK(j["cut"]["during"] == "size 1M of all_reduce (5 of 8)");
 }
+
+TEST_CASE("a newline, tab or CR in a cell, field or finding is written as xNN, free lines keep theirs") {
+  Envelope env;
+  env.findings.push_back(Finding{Severity::kWarn, Layer::kPhysical, "c", "node\n01", "file a\nb.txt", {}, ""});
+  env.errors.push_back(make_error(ErrorCode::kParse, "not read", "dir/x\ty\r.txt"));
+  Document doc;
+  Section s;
+  s.fields = {{"host", "node\n01"}};
+  Table t;
+  t.columns = {"file", "format"};
+  t.rows = {{"dir/ib\nstat.txt", "ibstat"}, {"dir/x\ty\r.txt", "not read"}};
+  s.tables.push_back(t);
+  s.lines = {"line one\n\tline two"};
+  doc.sections.push_back(s);
+  std::string out = render_table(env, doc);
+  CHECK(out.find("file                format\n") != std::string::npos);
+  CHECK(out.find("dir/ib\\x0astat.txt  ibstat\n") != std::string::npos);
+  CHECK(out.find("dir/x\\x09y\\x0d.txt  not read\n") != std::string::npos);
+  CHECK(out.find("host: node\\x0a01\n") != std::string::npos);
+  CHECK(out.find("c node\\x0a01: file a\\x0ab.txt") != std::string::npos);
+  CHECK(out.find("dir/x\\x09y\\x0d.txt: not read") != std::string::npos);
+  CHECK(out.find("line one\n\tline two\n") != std::string::npos);
+  CHECK(out.find('\r') == std::string::npos);
+  std::string md = render_markdown(env, doc);
+  CHECK(md.find("| dir/ib\\x0astat.txt | ibstat |") != std::string::npos);
+  CHECK(md.find("| dir/x\\x09y\\x0d.txt | not read |") != std::string::npos);
+  CHECK(md.find("- **host**: node\\x0a01\n") != std::string::npos);
+  CHECK(md.find("`c` node\\x0a01: file a\\x0ab.txt\n") != std::string::npos);
+  CHECK(md.find("line one\n\tline two\n") != std::string::npos);
+  CHECK(md.find('\r') == std::string::npos);
+}

@@ -134,3 +134,27 @@ TEST_CASE("listed RDMA ports without a state or rate are not ports that passed")
   CHECK(status_of(r, "port_state") == CheckStatus::kUnknown);
   CHECK(status_of(r, "port_rate") == CheckStatus::kUnknown);
 }
+
+TEST_CASE("RDMA ports whose link layer was not read: the RoCE checks are not checked, not n/a") {
+  RdmaPortFacts cut = listed_rdma_port("mlx5_0", 1, "a.txt line 4: CA 'mlx5_0' port 1");
+  cut.state = "4: ACTIVE";  // an ibstat block cut after its State line
+  HostFacts f = facts_from_ports({cut}, "files: a.txt");
+  auto r = run_checks(f, {});
+  CHECK(status_of(r, "roce_mtu") == CheckStatus::kNotChecked);
+  CHECK(status_of(r, "roce_gid") == CheckStatus::kNotChecked);
+  CHECK(status_of(r, "port_rate") == CheckStatus::kNotChecked);
+  for (const auto& c : r.checks)
+    if (c.name == "roce_mtu")
+      CHECK(c.summary == "no port known to be RoCE; the link layer could not be read: a.txt line 4: CA 'mlx5_0' port 1, link_layer");
+  // State read, physical state not: up only when the block was not cut (ibv_devinfo without
+  // -v never prints it); a gap naming the block says it was.
+  CHECK(status_of(r, "port_state") == CheckStatus::kPass);
+  f.gaps.push_back(make_error(ErrorCode::kParse, "the port's block has no \"Physical state\" line", cut.source));
+  r = run_checks(f, {});
+  CHECK(status_of(r, "port_state") == CheckStatus::kNotChecked);
+  for (const auto& c : r.checks)
+    if (c.name == "port_state") CHECK(c.summary == "could not be read: a.txt line 4: CA 'mlx5_0' port 1, phys_state");
+  (*f.rdma_ports)[0].link_layer = "InfiniBand";
+  r = run_checks(f, {});
+  CHECK(status_of(r, "roce_mtu") == CheckStatus::kNotApplicable);
+}
