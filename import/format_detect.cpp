@@ -6,6 +6,7 @@
 #include "import/common.h"
 #include "import/ibdev2netdev.h"
 #include "import/ibnetdiscover.h"
+#include "import/nvsmi_query.h"
 #include "import/rdma_link.h"
 #include "import/show_gids.h"
 #include "import/syslog.h"
@@ -120,6 +121,7 @@ ToolText structured_marker(std::string_view t) {
     return ToolText::kNcclInspector;
   if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
   if (is_nvsmi_nvlink_line(t)) return ToolText::kNvsmiNvlink;
+  if (is_nvsmi_query_marker(t)) return ToolText::kNvsmiQuery;
   if (is_dcgmi_marker(t)) return ToolText::kDcgmi;
   return ToolText::kUnknown;
 }
@@ -156,6 +158,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNcclRas: return "an NCCL RAS report";
     case ToolText::kNcclInspector: return "NCCL Inspector output";
     case ToolText::kNvsmiNvlink: return "`nvidia-smi nvlink` output";
+    case ToolText::kNvsmiQuery: return "`nvidia-smi -q` output";
     case ToolText::kDcgmi: return "dcgmi output";
     case ToolText::kNvrmXid: return "kernel log lines with NVRM Xid reports";
     case ToolText::kIblinkinfo: return "iblinkinfo output";
