@@ -3,6 +3,7 @@
 
 #include "cmd/common.h"
 #include "cmd/input.h"
+#include "core/repeats.h"
 
 #include <vector>
 
@@ -18,6 +19,7 @@ Result<ImportOutput> read_nccl_inspector(const ImportFileOptions& o);
 Result<ImportOutput> read_nvsmi_nvlink(const ImportFileOptions& o);
 Result<ImportOutput> read_dcgmi(const ImportFileOptions& o);
 Result<ImportOutput> read_xid_log(const ImportFileOptions& o);
+Result<ImportOutput> read_nvsmi_query(const ImportFileOptions& o);
 
 namespace {
 
@@ -30,6 +32,11 @@ constexpr const char* kDcgmiFooter =
     "Reads `dcgmi nvlink --link-status` and `dcgmi diag -r 1|2|3` tables (wrapped cells, cut tables: the\n"
     "tests after a cut are unknown, not passed). Links Down stay an error whatever the diag says.\n"
     "Exit codes: 0 nothing wrong, 1 findings, 2 FILE missing or not dcgmi output, 4 a table or line was cut.";
+constexpr const char* kNvsmiQueryFooter =
+    "Reads the full query, -d subsets (PCIE, ECC, PAGE_RETIREMENT, ROW_REMAPPER, PERFORMANCE, ...), -l loops\n"
+    "(the last block of a GPU wins), \"host: \" prefixes and grep -A fragments without GPU headers.\n"
+    "Exit codes: 0 nothing wrong, 1 findings (PCIe width, ECC, remap, slowdown, fabric), 2 FILE missing or\n"
+    "not nvidia-smi -q output, 4 a cut last line or GPU block (listed under errors).";
 constexpr const char* kXidFooter =
     "Reads dmesg, dmesg -T, journalctl -k and syslog files; a log without Xid lines is healthy. Meanings\n"
     "and actions from NVIDIA's Xid catalog (import/data/xid_catalog.json).\n"
@@ -93,6 +100,10 @@ std::span<const ImportReader> import_readers() {
       {"dcgmi", ToolText::kDcgmi,
        "`dcgmi nvlink --link-status` / `dcgmi diag` text -> fabdiag.dcgmi/1 (link states, diag results per test)",
        kDcgmiFooter, read_dcgmi},
+      {"nvidia-smi-q", ToolText::kNvsmiQuery,
+       "`nvidia-smi -q` text -> fabdiag.gpuquery/1 (per GPU: PCIe link gen/width, ECC, retired pages, remapped "
+       "rows, clock event reasons, fabric state)",
+       kNvsmiQueryFooter, read_nvsmi_query},
       {"xid", ToolText::kNvrmXid,
        "kernel log (dmesg/journal/syslog) -> fabdiag.xid/1 (NVRM Xid per GPU: count, first/last, catalog action)",
        kXidFooter, read_xid_log},
@@ -152,6 +163,20 @@ const ImportReader* import_reader_for(ToolText tool) {
   for (const auto& r : import_readers())
     if (r.tool == tool) return &r;
   return nullptr;
+}
+
+ImportOutput reader_output(const ImportFileOptions& o, const std::string& importer, const std::string& schema,
+                           nlohmann::json data, std::vector<Finding> findings, std::vector<Error> gaps) {
+  ImportOutput out;
+  out.env = make_envelope(schema);
+  out.env.params = {{"importer", importer}, {"file", o.file}};
+  out.env.data = std::move(data);
+  out.env.findings = std::move(findings);
+  out.env.errors = std::move(gaps);
+  cap_findings(out.env.findings, o.max_findings);
+  cap_errors(out.env.errors, o.max_findings);
+  out.doc.title = "fabdiag import " + importer + " " + o.file;
+  return out;
 }
 
 int run_import_reader(const GlobalOptions& g, const ImportReader& r, const ImportFileOptions& o) {

@@ -46,6 +46,13 @@ struct ImportReader {
   Result<ImportOutput> (*read)(const ImportFileOptions& o);
 };
 
+/// What every read function returns around its reader's result: the envelope `schema` with
+/// params {importer, file}, `data`, `findings` and `gaps` (as errors[]), findings and errors
+/// capped at o.max_findings, and the document titled "fabdiag import IMPORTER FILE" (no
+/// sections yet: the caller adds its tables).
+ImportOutput reader_output(const ImportFileOptions& o, const std::string& importer, const std::string& schema,
+                           nlohmann::json data, std::vector<Finding> findings, std::vector<Error> gaps);
+
 /// Every registry reader, in the order of `fabdiag import --help`.
 std::span<const ImportReader> import_readers();
 

@@ -7,6 +7,7 @@
 #include "import/host_prefix.h"
 #include "import/ibdev2netdev.h"
 #include "import/ibnetdiscover.h"
+#include "import/nvsmi_query.h"
 #include "import/rdma_link.h"
 #include "import/show_gids.h"
 #include "import/syslog.h"
@@ -121,6 +122,7 @@ ToolText structured_marker(std::string_view t) {
     return ToolText::kNcclInspector;
   if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
   if (is_nvsmi_nvlink_line(t)) return ToolText::kNvsmiNvlink;
+  if (is_nvsmi_query_marker(t)) return ToolText::kNvsmiQuery;
   if (is_dcgmi_marker(t)) return ToolText::kDcgmi;
   return ToolText::kUnknown;
 }
@@ -157,6 +159,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNcclRas: return "an NCCL RAS report";
     case ToolText::kNcclInspector: return "NCCL Inspector output";
     case ToolText::kNvsmiNvlink: return "`nvidia-smi nvlink` output";
+    case ToolText::kNvsmiQuery: return "`nvidia-smi -q` output";
     case ToolText::kDcgmi: return "dcgmi output";
     case ToolText::kNvrmXid: return "kernel log lines with NVRM Xid reports";
     case ToolText::kIblinkinfo: return "iblinkinfo output";

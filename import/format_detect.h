@@ -46,6 +46,7 @@ enum class ToolText {
   kIbdev2netdev,   ///< Mellanox OFED `ibdev2netdev` [-v] ("mlx5_0 port 1 ==> ib0 (Up)")
   kRdmaLink,       ///< iproute2 `rdma link show` [-j] ("link mlx5_0/1 state ACTIVE physical_state LINK_UP ...")
   kIbnetdiscover,  ///< infiniband-diags `ibnetdiscover` [-p] ("Switch 36 \"S-...\"" blocks, "SW 2 19 0x... 4x NDR - CA ..." lines)
+  kNvsmiQuery,     ///< `nvidia-smi -q` ("==============NVSMI LOG==============", "GPU 00000000:18:00.0" blocks)
   kShowGids,       ///< Mellanox `show_gids` ("DEV PORT INDEX GID IPv4 VER DEV" table, its rows, "n_gids_found=N")
 };
 

@@ -75,6 +75,10 @@ expect_file rdma-link/ib-json.json rdma-link fabdiag.rdmalinks/1
 expect_file rdma-link/pdsh-ib-polling.txt rdma-link fabdiag.rdmalinks/1
 expect_file ibnetdiscover/two-leaves-one-spine.txt ibnetdiscover fabdiag.ibfabric/1
 expect_file ibnetdiscover/ports-two-leaves.txt ibnetdiscover fabdiag.ibfabric/1
+# nvidia-smi -q: the full query, `-i 0` after a shell prompt, a pdsh + grep -A fragment.
+expect_file gpu/nvsmi-q-hgx-h100-8gpu.txt nvidia-smi-q fabdiag.gpuquery/1
+expect_file gpu/nvsmi-q-v100-i0-retired-pending.txt nvidia-smi-q fabdiag.gpuquery/1
+expect_file gpu/nvsmi-q-grep-clocks-two-hosts.txt nvidia-smi-q fabdiag.gpuquery/1
 
 # Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.
 printf 'Thermal zone report\nhello world\n' >"$t/unknown.txt"

@@ -36,6 +36,7 @@ expect 2 "verbose-roce.txt:1: expected ibstat output, but this is ibv_devinfo ou
 # The GPU readers: another tool's output and binary junk are refused, naming the file:line.
 expect 2 "013-ibstat[^:]*:1: expected \`nvidia-smi nvlink\` output, but this is ibstat output" import nvidia-smi-nvlink "$ibstat"
 expect 2 "013-ibstat[^:]*:1: expected dcgmi output, but this is ibstat output" import dcgmi "$ibstat"
+expect 2 "013-ibstat[^:]*:1: expected \`nvidia-smi -q\` output, but this is ibstat output" import nvidia-smi-q "$ibstat"
 expect 2 "013-ibstat[^:]*:1: expected a kernel log" import xid "$ibstat"
 expect 2 "binary-junk.bin:1: expected a kernel log.*NUL bytes" import xid "$f/import/binary-junk.bin"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected iblinkinfo output, but this is ibstat output" \
