@@ -8,6 +8,7 @@
 #include "core/run_cut.h"
 #include "core/text.h"
 #include "report/humanize.h"
+#include "report/nccl_tests_table.h"
 
 namespace fabdiag {
 
@@ -15,6 +16,7 @@ std::optional<Format> parse_format(const std::string& s) {
   if (s == "table") return Format::kTable;
   if (s == "json") return Format::kJson;
   if (s == "md" || s == "markdown") return Format::kMarkdown;
+  if (s == "nccl-tests") return Format::kNcclTests;
   return std::nullopt;
 }
 
@@ -300,6 +302,9 @@ std::string render(Format format, const Envelope& env, const Document& doc) {
     case Format::kTable: return escape_controls(render_table(env, doc));
     case Format::kJson: return render_json(env);
     case Format::kMarkdown: return escape_controls(render_markdown(env, doc));
+    case Format::kNcclTests:
+      if (env.schema != "fabdiag.bench/1") return escape_controls(render_table(env, doc));
+      return render_nccl_tests(env);
   }
   return render_json(env);
 }

@@ -13,9 +13,14 @@
 
 namespace fabdiag {
 
-enum class Format { kTable, kJson, kMarkdown };
+enum class Format {
+  kTable,
+  kJson,
+  kMarkdown,
+  kNcclTests,  ///< The nccl-tests result table (report/nccl_tests_table.h): fabdiag.bench/1 only.
+};
 
-/// Parses "table", "json", "md"/"markdown". nullopt otherwise.
+/// Parses "table", "json", "md"/"markdown", "nccl-tests". nullopt otherwise.
 std::optional<Format> parse_format(const std::string& s);
 
 /// Aligned plain text: the document's sections and tables, then findings (worst first) with
@@ -50,7 +55,8 @@ std::string render_json(const Envelope& env, const std::vector<StreamedMember>& 
 std::string render_json_line(const Envelope& env);
 
 /// Table and Markdown open with "PARTIAL: <cut_text>" when the envelope is partial.
-/// Dispatches on `format`.
+/// Dispatches on `format`; kNcclTests of an envelope that is not fabdiag.bench/1 gives the
+/// table.
 std::string render(Format format, const Envelope& env, const Document& doc);
 
 }  // namespace fabdiag
