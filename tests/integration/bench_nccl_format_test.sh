@@ -78,11 +78,11 @@ for a, b in zip(bench["results"], back["results"]):
         errors.append("size %d: iteration_stats %r" % (s, it))
     if b["count"] != a["count"] or b["wrong_elements"] != 0 or a["wrong_elements"] != 0:
         errors.append("size %d: count %r/%r, #wrong %r/%r" % (s, a["count"], b["count"], a["wrong_elements"], b["wrong_elements"]))
-    # Printed with 2 decimals (getFloatStr): time in us, busbw in GB/s.
-    if abs(b["time_s"] - t) > 0.005e-6 + 1e-12: errors.append("size %d: time %r read back as %r" % (s, t, b["time_s"]))
+    # Printed in 7 characters, 2 decimals while they fit (getFloatStr): time in us, busbw in GB/s.
+    if abs(b["time_s"] - t) > 0.005e-6 + 5e-6 * t: errors.append("size %d: time %r read back as %r" % (s, t, b["time_s"]))
     if abs(b["busbw_bytes_per_s"] - a["busbw_bytes_per_s"]) > 0.005e9 + 1e-3:
         errors.append("size %d: busbw %r read back as %r" % (s, a["busbw_bytes_per_s"], b["busbw_bytes_per_s"]))
-    if b.get("in_place") is not None: errors.append("size %d: in-place half %r, want not measured" % (s, b["in_place"]))
+    if b.get("in_place") is not None and b["in_place"].get("time_s") is not None: errors.append("size %d: in-place half %r, want not measured" % (s, b["in_place"]))
 avg = sum(r["busbw_bytes_per_s"] for r in bench["results"]) / len(bench["results"])
 got = back.get("nccl_tests", {}).get("avg_busbw_bytes_per_s")
 if got is None or abs(got - avg) > 1e-5 * avg + 1e3: errors.append("avg busbw %r, want %r" % (got, avg))
