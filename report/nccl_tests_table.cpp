@@ -86,7 +86,7 @@ std::string nccl_tests_float(double value, int width) {
   char buf[64];
   for (const char* fmt : {"%*.2f", "%*.1f", "%*.0f"})
     if (std::snprintf(buf, sizeof buf, fmt, width, value) <= width) return buf;
-  std::snprintf(buf, sizeof buf, width >= 7 ? "%*.1e" : "%*.0e", width, value);
+  std::snprintf(buf, sizeof buf, "%*.0e", width, value);
   return buf;
 }
 

@@ -28,20 +28,21 @@ Envelope bench_envelope() {
 
 TEST_CASE("nccl-tests table: preamble, device lines and columns as nccl-tests prints them") {
   const std::string t = render_nccl_tests(bench_envelope());
+
   CHECK(t.find("# Collective test starting: all_reduce_perf\n") == 0);
   CHECK(t.find("# nThread 1 nGpus 2 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 "
                "agg iters: 1 validation: 1 graph: 0 unalign: 0\n") != std::string::npos);
   CHECK(t.find("#  Rank  1 Group  0 Pid   4242 on     node01 device  1 [0000:10:00] NVIDIA H200\n") !=
         std::string::npos);
-  CHECK(t.find("#        size         count      type   redop    root     time   algbw   busbw  #wrong     time   "
+  CHECK(t.find("#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   "
                "algbw   busbw  #wrong\n") != std::string::npos);
   // 8 B: time 9.10 us, algbw 0.00 GB/s; in-place not measured.
   CHECK(t.find("\n           8             2     float     sum      -1     9.10    0.00    0.00       0      N/A     N/A"
                "     N/A     N/A\n") != std::string::npos);
-  // 12345.6 us does not fit 7 characters with decimals: nccl-tests prints "  12346".
-  CHECK(t.find("     1048576        262144     float     sum      -1    12346   84.93   84.93       3") != std::string::npos);
+  // 12345.6 us: 5 integer digits in 7 characters, one decimal (getFloatStr).
+  CHECK(t.find("     1048576        262144     float     sum      -1  12345.6   84.93   84.93       3") != std::string::npos);
   CHECK(t.find("# Out of bounds values : 1 FAILED\n") != std::string::npos);
-  CHECK(t.find("# Avg bus bandwidth    : 42.4677 \n") != std::string::npos);
+  CHECK(t.find("# Avg bus bandwidth    : 42.4678 \n") != std::string::npos);
   CHECK(t.find("# Collective test concluded: all_reduce_perf\n") != std::string::npos);
 }
 
@@ -69,7 +70,8 @@ TEST_CASE("nccl-tests table: rooted collectives print their root, cut runs and f
 
 TEST_CASE("nccl-tests float cells: 2, 1 or 0 decimals, then exponent form") {
   CHECK(nccl_tests_float(9.1, 7) == "   9.10");
-  CHECK(nccl_tests_float(12345.6, 7) == "  12346" );
+  CHECK(nccl_tests_float(12345.6, 7) == "12345.6");
+  CHECK(nccl_tests_float(123456.7, 7) == " 123457");
   CHECK(nccl_tests_float(1234.56, 7) == "1234.56");
   CHECK(nccl_tests_float(123456.7, 6) == "123457");
   CHECK(nccl_tests_float(12345678.0, 6) == " 1e+07");
