@@ -42,12 +42,18 @@ Document bench_document(const perf::BenchResult& r) {
               {"iterations", std::to_string(r.warmup_iters) + " warm-up + " +
                                  std::to_string(r.iters) + " timed per size"},
               {"busbw factor", perf::busbw_factor_formula(r.collective)}};
+  if (r.collective == perf::Collective::kHypercube)
+    s.fields.push_back({"algbw factor", std::string(perf::algbw_factor_formula(r.collective)) +
+                                            " (nccl-tests counts the n-1 blocks received)"});
+  if (r.graph_launches > 0)
+    s.fields.push_back({"CUDA graph", "the " + std::to_string(r.iters) + " calls captured once, launched " +
+                                          std::to_string(r.graph_launches) + " times per size"});
   if (perf::has_root(r.collective)) s.fields.push_back({"root", "rank " + std::to_string(r.root)});
   Table t;
   t.columns = {"size (B)", "count (elts)", "type", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
-               "#wrong", "slowest rank"};
+               "#wrong", "p99 (us)", "cv %", "slowest rank"};
   t.align = {Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight,
-             Align::kRight, Align::kRight, Align::kLeft};
+             Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kLeft};
   double busbw_sum = 0;
   for (const auto& row : r.results) {
     std::string slowest = std::to_string(row.slowest_rank);
@@ -60,12 +66,17 @@ Document bench_document(const perf::BenchResult& r) {
                       perf::to_string(r.dtype), time_us(row.time_s),
                       fixed(row.algbw_bytes_per_s / 1e9, "%.2f"),
                       fixed(row.busbw_bytes_per_s / 1e9, "%.2f"),
-                      std::to_string(row.wrong_elements), slowest});
+                      std::to_string(row.wrong_elements), time_us(row.iterations.p99_s),
+                      fixed(row.iterations.cv * 100, "%.1f"), slowest});
     busbw_sum += row.busbw_bytes_per_s;
   }
-  t.notes.push_back("time: average per iteration of the slowest rank; algbw = size / time; "
-                    "busbw = algbw x " + std::string(perf::busbw_factor_formula(r.collective)) +
-                    " (nccl-tests); GB/s = 1e9 bytes/s");
+  const std::string algbw_scale = r.collective == perf::Collective::kHypercube
+                                      ? " x " + std::string(perf::algbw_factor_formula(r.collective))
+                                      : "";
+  t.notes.push_back("time: average per iteration of the slowest rank; algbw = size / time" + algbw_scale +
+                    "; busbw = algbw x " + std::string(perf::busbw_factor_formula(r.collective)) +
+                    " (nccl-tests); GB/s = 1e9 bytes/s; p99 and cv: over the iterations, each the slowest "
+                    "rank's time (nccl-tests -I)");
   if (!r.results.empty())
     t.notes.push_back("Avg bus bandwidth: " +
                       fixed(busbw_sum / static_cast<double>(r.results.size()) / 1e9, "%.3f") +
@@ -111,9 +122,13 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
   bo.sweep = {*min_bytes, *max_bytes, o.factor};
   bo.warmup_iters = o.warmup_iters;
   bo.iters = o.iters;
+  bo.graph_launches = o.graph_launches;
+  bo.root = o.root;
   if (auto st = perf::validate_bench_options(bo); !st) {
     return usage_error_once(st.error().message);
   }
+  if (o.graph_launches > 0 && o.backend != "nccl")
+    return usage_error_once("-G " + std::to_string(o.graph_launches) + ": CUDA graphs are for --backend nccl");
   if (o.gpus && o.backend != "nccl")
     return usage_error_once("-g " + std::to_string(*o.gpus) + ": local GPUs are for --backend nccl");
   if (o.backend == "nccl" && o.gpus && (*o.gpus < 1 || *o.gpus > perf::kMaxNcclLocalGpus))
@@ -182,7 +197,7 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
                 {"max_bytes", bo.sweep.max_bytes}, {"step_factor", o.factor},
                 {"warmup", o.warmup_iters},   {"iters", o.iters},
                 {"dtype", o.dtype},           {"backend", o.backend},
-                {"timeout_s", o.run.timeout_s}};
+                {"graph_launches", o.graph_launches}, {"root", o.root}, {"timeout_s", o.run.timeout_s}};
   if (o.backend == "nccl") return run_bench_nccl(g, o, bo, env, started);
   // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
   // can take seconds): a Ctrl-C then still prints the run's document, with no size finished.

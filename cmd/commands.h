@@ -229,6 +229,8 @@ struct BenchOptions {
   std::string dtype = "float";    ///< --dtype
   std::string backend = "mpi";    ///< --backend mpi|nccl
   std::optional<int> gpus;        ///< -g: local GPUs of --backend nccl (not given: 1)
+  int root = 0;                   ///< -r: root of broadcast, reduce, gather, scatter
+  int graph_launches = 0;         ///< -G: CUDA graph launches per size (--backend nccl; 0 = none)
   RunControlOptions run;          ///< --checkpoint, --timeout
 };
 int run_bench(const GlobalOptions& g, const BenchOptions& o);

@@ -28,8 +28,9 @@ namespace {
 void add_global_flags(CLI::App& app, GlobalOptions& g) {
   app.add_option("--format", g.format,
                  "Output format: table, json, md, html (one self-contained page) or junit (JUnit XML) "
-                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters`")
-      ->check(CLI::IsMember({"table", "json", "md", "markdown", "html", "junit", "prometheus"}));
+                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters`; "
+                 "nccl-tests (the table all_reduce_perf prints) for `bench`")
+      ->check(CLI::IsMember({"table", "json", "md", "markdown", "html", "junit", "prometheus", "nccl-tests"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
   app.add_option("--sysfs-root", g.sysfs_root, "Read /sys from DIR (a fixture tree or a `fabdiag gather` capture)");
   app.add_option("--procfs-root", g.procfs_root,
@@ -385,11 +386,11 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
       "Collective benchmark over a size sweep, like nccl-tests: time, algbw, busbw, data check "
       "and per-rank times.\nRun under MPI, e.g.: mpirun -np 8 fabdiag bench all_reduce -b 1M -e 64M");
   sub->add_option("collective", o.collective,
-                  "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce or "
-                  "sendrecv")
+                  "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
+                  "sendrecv, gather, scatter or hypercube (a power-of-two rank count)")
       ->required()
-      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall",
-                             "broadcast", "reduce", "sendrecv"}));
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
+                             "reduce", "sendrecv", "gather", "scatter", "hypercube"}));
   sub->add_option("-b,--min-bytes", o.min_bytes,
                   "Smallest message size: bytes with optional K/M/G suffix (default 8)");
   sub->add_option("-e,--max-bytes", o.max_bytes,
@@ -406,6 +407,12 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
   sub->add_option("--backend", o.backend, "mpi: host memory, MPI collectives (default); nccl: GPUs through NCCL, "
                   "one process (-g), exit 3 where it cannot run")->check(CLI::IsMember({"mpi", "nccl"}));
   sub->add_option("-g,--gpus", o.gpus, "GPUs 0..N-1 one process drives with --backend nccl (default 1)");
+  sub->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub->add_option("-G,--cuda-graph", o.graph_launches,
+                  "--backend nccl: capture the -n calls of each size into a CUDA graph and launch it N "
+                  "times (nccl-tests -G N; default 0 = no graph)")
+      ->check(CLI::Range(0, 10000));
   add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
                         "Seconds before the sweep is cut: the sizes that finished are printed, marked "
                         "partial, exit 4 (0 = no deadline)");
@@ -565,6 +572,10 @@ int run(int argc, char** argv) {
   default_procfs_root(app, g);
   if (app.get_subcommands().empty()) {
     std::cerr << app.help() << "\nfabdiag: error: a subcommand is required (see the list above)\n";
+    return kExitUsage;
+  }
+  if (g.format == "nccl-tests" && !cmds.bench->parsed()) {
+    print_error("--format nccl-tests is supported by `fabdiag bench` only; use table, json or md");
     return kExitUsage;
   }
   if (g.format == "prometheus" && !cmds.counters->parsed()) {

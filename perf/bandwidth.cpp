@@ -17,7 +17,7 @@ constexpr FactorRow kFactors[] = {
     {"reduce_scatter", Factor::kNMinusOneOverN}, {"alltoall", Factor::kNMinusOneOverN},
     {"broadcast", Factor::kOne},                 {"reduce", Factor::kOne},
     {"sendrecv", Factor::kOne},                  {"gather", Factor::kNMinusOneOverN},
-    {"scatter", Factor::kNMinusOneOverN},
+    {"scatter", Factor::kNMinusOneOverN},        {"hypercube", Factor::kOne},
 };
 
 const FactorRow* row_of(std::string_view collective) {
@@ -48,6 +48,13 @@ double busbw_factor(Collective c, int n_ranks) {
   return 1.0;
 }
 
+double algbw_factor(Collective c, int n_ranks) {
+  const double n = n_ranks < 1 ? 1.0 : static_cast<double>(n_ranks);
+  return c == Collective::kHypercube ? (n - 1.0) / n : 1.0;
+}
+
+const char* algbw_factor_formula(Collective c) { return c == Collective::kHypercube ? "(n-1)/n" : "1"; }
+
 const char* busbw_factor_formula(Collective c) {
   const char* f = busbw_factor_formula(std::string_view(to_string(c)));
   return f ? f : "1";
@@ -72,8 +79,12 @@ double algbw_bytes_per_s(double size_bytes, double time_s) {
   return size_bytes / time_s;
 }
 
+double algbw_bytes_per_s(Collective c, double size_bytes, double time_s, int n_ranks) {
+  return algbw_bytes_per_s(size_bytes, time_s) * algbw_factor(c, n_ranks);
+}
+
 double busbw_bytes_per_s(Collective c, double size_bytes, double time_s, int n_ranks) {
-  return algbw_bytes_per_s(size_bytes, time_s) * busbw_factor(c, n_ranks);
+  return algbw_bytes_per_s(c, size_bytes, time_s, n_ranks) * busbw_factor(c, n_ranks);
 }
 
 }  // namespace fabdiag::perf

@@ -5,7 +5,8 @@ namespace fabdiag::perf {
 namespace {
 constexpr Collective kAll[] = {Collective::kAllReduce, Collective::kAllGather,
                                Collective::kReduceScatter, Collective::kAlltoall,
-                               Collective::kBroadcast, Collective::kReduce, Collective::kSendrecv};
+                               Collective::kBroadcast, Collective::kReduce, Collective::kSendrecv,
+                               Collective::kGather,    Collective::kScatter,  Collective::kHypercube};
 }  // namespace
 
 const char* to_string(Collective c) {
@@ -17,6 +18,9 @@ const char* to_string(Collective c) {
     case Collective::kBroadcast: return "broadcast";
     case Collective::kReduce: return "reduce";
     case Collective::kSendrecv: return "sendrecv";
+    case Collective::kGather: return "gather";
+    case Collective::kScatter: return "scatter";
+    case Collective::kHypercube: return "hypercube";
   }
   return "?";
 }
@@ -33,6 +37,9 @@ std::vector<std::string> collective_names() {
   return out;
 }
 
-bool has_root(Collective c) { return c == Collective::kBroadcast || c == Collective::kReduce; }
+bool has_root(Collective c) {
+  return c == Collective::kBroadcast || c == Collective::kReduce || c == Collective::kGather ||
+         c == Collective::kScatter;
+}
 
 }  // namespace fabdiag::perf

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "perf/bandwidth.h"
 #include "perf/data_check.h"
 #include "perf/iterations.h"
+#include "core/text.h"
 
 namespace fabdiag::perf {
 
@@ -30,6 +32,9 @@ Status run_once(Comm& comm, const BenchOptions& o, const CollectiveShape& s, con
       const int n = comm.size(), r = comm.rank();
       return comm.sendrecv(send, s.count, (r + 1) % n, recv, s.count, (r - 1 + n) % n, o.dtype);
     }
+    case Collective::kGather: return comm.gather(send, recv, s.count, o.dtype, o.root);
+    case Collective::kScatter: return comm.scatter(send, recv, s.count, o.dtype, o.root);
+    case Collective::kHypercube: return comm.hypercube(send, recv, s.count, o.dtype);
   }
   return Ok{};
 }
@@ -97,6 +102,68 @@ class BenchBuffers {
   void* dev_recv_ = nullptr;
 };
 
+// What one rank measured at one size: the timed loop's seconds and its laps (one per call, or
+// one per graph launch with -G).
+struct RankTiming {
+  double elapsed_s = 0;
+  std::vector<double> laps_s;
+};
+
+// The timed loop: -n calls one by one, or (-G N) -n calls captured into a graph that is then
+// launched N times. With a graph the buffers are prepared again after the capture, so the data
+// check sees what the graph's launches wrote, not what the warm-up left.
+Result<RankTiming> timed_loop(Comm& comm, const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs) {
+  const bool graph = o.graph_launches > 0;
+  if (graph) {
+    if (auto st = comm.begin_graph_capture(); !st) return st.error().with_context("capturing the CUDA graph");
+    for (int i = 0; i < o.iters; ++i)
+      if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st)
+        return st.error().with_context("capturing the CUDA graph");
+    if (auto st = comm.end_graph_capture(); !st) return st.error().with_context("capturing the CUDA graph");
+    if (auto st = bufs.prepare(o.dtype, s, comm.rank()); !st) return st.error();
+  }
+  const int laps = graph ? o.graph_launches : o.iters;
+  if (auto st = comm.prepare_laps(laps); !st) return st.error();
+  if (auto st = comm.barrier(); !st) return st.error().with_context("barrier");
+  if (auto st = comm.start_timer(); !st) return st.error().with_context("timer");
+  for (int i = 0; i < laps; ++i) {
+    auto st = graph ? comm.launch_graph() : run_once(comm, o, s, bufs.send(), bufs.recv());
+    if (!st) return st.error().with_context(graph ? "launching the CUDA graph" : "timed loop");
+    if (auto lap = comm.lap_timer(); !lap) return lap.error().with_context("timer");
+  }
+  RankTiming t;
+  auto elapsed_s = comm.stop_timer_s();
+  if (!elapsed_s) return elapsed_s.error().with_context("timer");
+  auto laps_s = comm.lap_times_s();
+  if (!laps_s) return laps_s.error().with_context("timer");
+  t.elapsed_s = *elapsed_s;
+  t.laps_s = std::move(*laps_s);
+  if (graph)
+    for (double& l : t.laps_s) l /= o.iters;
+  return t;
+}
+
+// Every rank's times into the row: average per call, the slowest rank, per-iteration statistics.
+Status collect_times(Comm& comm, const BenchOptions& o, const RankTiming& mine, SizeResult& row) {
+  const double calls = static_cast<double>(o.iters) * (o.graph_launches > 0 ? o.graph_launches : 1);
+  auto times = comm.allgather_double(mine.elapsed_s / calls);
+  if (!times) return times.error();
+  auto laps = comm.allgather_strings(pack_doubles(mine.laps_s));
+  if (!laps) return laps.error();
+  row.per_rank_time_s = std::move(*times);
+  auto slowest = std::max_element(row.per_rank_time_s.begin(), row.per_rank_time_s.end());
+  row.slowest_rank = static_cast<int>(slowest - row.per_rank_time_s.begin());
+  row.time_s = *slowest;
+  std::vector<std::vector<double>> per_rank_laps;
+  for (const auto& packed : *laps) {
+    per_rank_laps.push_back(unpack_doubles(packed));
+    const auto& l = per_rank_laps.back();
+    row.per_rank_iteration_max_s.push_back(l.empty() ? 0.0 : *std::max_element(l.begin(), l.end()));
+  }
+  row.iterations = iteration_stats(max_over_ranks(per_rank_laps));
+  return Ok{};
+}
+
 // One size: warm-up, barrier, timed loop, data check; every rank's time and wrong count.
 Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const CollectiveShape& s,
                                 BenchBuffers& bufs) {
@@ -106,38 +173,56 @@ Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const Collect
   for (int w = 0; w < o.warmup_iters; ++w)
     if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st)
       return st.error().with_context("warm-up of " + what);
-  if (auto st = comm.barrier(); !st) return st.error().with_context("barrier before " + what);
-  if (auto st = comm.start_timer(); !st) return st.error().with_context("timer of " + what);
-  for (int i = 0; i < o.iters; ++i)
-    if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st)
-      return st.error().with_context("timed loop of " + what);
-  auto elapsed_s = comm.stop_timer_s();
-  if (!elapsed_s) return elapsed_s.error().with_context("timer of " + what);
-  const double my_time_s = *elapsed_s / o.iters;
+  auto timing = timed_loop(comm, o, s, bufs);
+  if (!timing) return timing.error().with_context(what);
   // The receive buffer holds the last timed iteration's output: check it.
   auto recv = bufs.result(o.dtype, s);
   if (!recv) return recv.error().with_context("copying back the result of " + what);
   const uint64_t my_wrong = count_wrong_elements(o.collective, o.dtype, s, *recv, me, n, o.root);
 
-  auto times = comm.allgather_double(my_time_s);
-  if (!times) return times.error().with_context("collecting per-rank times of " + what);
-  auto wrongs = comm.allgather_double(static_cast<double>(my_wrong));
-  if (!wrongs) return wrongs.error().with_context("collecting data-check results of " + what);
-
   SizeResult row;
   row.size_bytes = s.size_bytes;
   row.count = s.count;
-  row.per_rank_time_s = std::move(*times);
-  auto slowest = std::max_element(row.per_rank_time_s.begin(), row.per_rank_time_s.end());
-  row.slowest_rank = static_cast<int>(slowest - row.per_rank_time_s.begin());
-  row.time_s = *slowest;
-  row.algbw_bytes_per_s = algbw_bytes_per_s(static_cast<double>(s.size_bytes), row.time_s);
-  row.busbw_bytes_per_s = busbw_bytes_per_s(o.collective, static_cast<double>(s.size_bytes), row.time_s, n);
+  if (auto st = collect_times(comm, o, *timing, row); !st)
+    return st.error().with_context("collecting per-rank times of " + what);
+  auto wrongs = comm.allgather_double(static_cast<double>(my_wrong));
+  if (!wrongs) return wrongs.error().with_context("collecting data-check results of " + what);
+  const double size = static_cast<double>(s.size_bytes);
+  row.algbw_bytes_per_s = algbw_bytes_per_s(o.collective, size, row.time_s, n);
+  row.busbw_bytes_per_s = busbw_bytes_per_s(o.collective, size, row.time_s, n);
   for (double w : *wrongs) {
     row.per_rank_wrong_elements.push_back(static_cast<uint64_t>(w));
     row.wrong_elements += static_cast<uint64_t>(w);
   }
   return row;
+}
+
+// Every rank's process id and device, gathered once.
+Result<std::vector<BenchRankDevice>> gather_devices(Comm& comm) {
+  const Comm::DeviceInfo mine = comm.device_info();
+  const std::string packed = std::to_string(static_cast<long long>(getpid())) + "\n" +
+                             std::to_string(mine.index) + "\n" + mine.bus_id + "\n" + mine.name;
+  auto all = comm.allgather_strings(packed);
+  if (!all) return all.error().with_context("collecting the ranks' devices");
+  std::vector<BenchRankDevice> out;
+  for (const auto& text : *all) {
+    std::vector<std::string> f;
+    size_t from = 0;
+    for (int k = 0; k < 3; ++k) {
+      size_t nl = text.find('\n', from);
+      if (nl == std::string::npos) nl = text.size();
+      f.push_back(text.substr(from, nl - from));
+      from = std::min(text.size(), nl + 1);
+    }
+    f.push_back(text.substr(from));
+    BenchRankDevice d;
+    d.pid = parse_i64(f[0]).value_or(0);
+    d.device.index = static_cast<int>(parse_i64(f[1]).value_or(-1));
+    d.device.bus_id = f[2];
+    d.device.name = f[3];
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 }  // namespace
@@ -151,6 +236,10 @@ Status validate_bench_options(const BenchOptions& o) {
   if (auto st = validate_iterations(o.iters, o.warmup_iters); !st) return st;
   if (o.root < 0)
     return make_error(ErrorCode::kInvalidArgument, "root must be >= 0");
+  if (o.graph_launches < 0 || o.graph_launches > kMaxGraphLaunches)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "-G " + std::to_string(o.graph_launches) + ": graph launches must be 0.." +
+                          std::to_string(kMaxGraphLaunches));
   const bool reduces = o.collective == Collective::kAllReduce ||
                        o.collective == Collective::kReduceScatter ||
                        o.collective == Collective::kReduce;
@@ -171,6 +260,10 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
     return make_error(ErrorCode::kInvalidArgument,
                       "root " + std::to_string(o.root) + " is not a rank (" + std::to_string(n) +
                           " ranks)");
+  if (o.collective == Collective::kHypercube && (n & (n - 1)) != 0)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "hypercube needs a power-of-two rank count (nccl-tests skips it otherwise), not " +
+                          std::to_string(n));
   const size_t ws = dtype_size_bytes(o.dtype);
 
   std::vector<CollectiveShape> shapes;
@@ -185,6 +278,8 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
   }
   BenchBuffers bufs(comm);
   if (auto st = bufs.allocate(max_send, max_recv); !st) return st.error();
+  auto devices = gather_devices(comm);
+  if (!devices) return devices.error();
 
   BenchResult out;
   out.collective = o.collective;
@@ -194,6 +289,8 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
   out.warmup_iters = o.warmup_iters;
   out.iters = o.iters;
   out.root = o.root;
+  out.graph_launches = o.graph_launches;
+  out.devices = std::move(*devices);
 
   auto step = [&](size_t next) {
     if (!on_step) return;
@@ -227,16 +324,30 @@ void to_json(nlohmann::json& j, const BenchResult& r) {
   j["hosts"] = r.hosts;
   j["warmup"] = r.warmup_iters;
   j["iters"] = r.iters;
+  j["root"] = r.root;
+  j["graph_launches"] = r.graph_launches;
   j["busbw_factor"] = busbw_factor_formula(r.collective);
+  j["algbw_factor"] = algbw_factor_formula(r.collective);
+  j["devices"] = nlohmann::json::array();
+  for (size_t k = 0; k < r.devices.size(); ++k) {
+    const auto& d = r.devices[k];
+    j["devices"].push_back({{"rank", k}, {"pid", d.pid}, {"device", d.device.index},
+                            {"bus_id", d.device.bus_id}, {"name", d.device.name}});
+  }
   j["results"] = nlohmann::json::array();
   for (const auto& row : r.results) {
+    const IterationStats& it = row.iterations;
     j["results"].push_back({{"size_bytes", row.size_bytes},
                             {"count", row.count},
                             {"time_s", row.time_s},
                             {"algbw_bytes_per_s", row.algbw_bytes_per_s},
                             {"busbw_bytes_per_s", row.busbw_bytes_per_s},
                             {"wrong_elements", row.wrong_elements},
-                            {"per_rank_time_s", row.per_rank_time_s}});
+                            {"per_rank_time_s", row.per_rank_time_s},
+                            {"per_rank_iteration_max_s", row.per_rank_iteration_max_s},
+                            {"iteration_stats", {{"samples", it.samples}, {"min_s", it.min_s}, {"max_s", it.max_s},
+                                                 {"p50_s", it.p50_s}, {"p99_s", it.p99_s}, {"mean_s", it.mean_s},
+                                                 {"cv", it.cv}}}});
   }
 }
 

@@ -16,6 +16,7 @@
 #include "perf/collective.h"
 #include "perf/comm.h"
 #include "perf/dtype.h"
+#include "perf/iteration_stats.h"
 #include "perf/sweep.h"
 
 namespace fabdiag::perf {
@@ -27,16 +28,23 @@ struct BenchOptions {
   SweepSpec sweep;        ///< -b/-e/-f
   int warmup_iters = 5;   ///< -w: untimed calls per size before the timed loop
   int iters = 20;         ///< -n: timed calls per size
-  int root = 0;           ///< Root of broadcast and reduce.
+  int root = 0;           ///< Root of broadcast, reduce, gather and scatter.
+  /// -G: 0 = the calls run one by one; N > 0 = the -n calls of a size are captured once into
+  /// a CUDA graph and the graph is launched N times (nccl-tests -G N; time per call =
+  /// elapsed / (iters * N)). Backends without graphs (MPI) refuse it (kUnsupported).
+  int graph_launches = 0;
 };
 
 /// Largest max size (-e) a benchmark accepts: 1 TiB ("1T"). The buffers live in host memory,
 /// and sizes near 2^64 would overflow the buffer arithmetic.
 inline constexpr uint64_t kMaxBenchBytes = 1ull << 40;
 
+/// Largest -G (graph launches per size).
+inline constexpr int kMaxGraphLaunches = 10000;
+
 /// Errors (kInvalidArgument): bad sweep, max size above kMaxBenchBytes, iters < 1 or
-/// warmup_iters < 0 (validate_iterations()), root < 0, uint8 with a reduction (8-bit overflow
-/// is not portable across MPI libraries).
+/// warmup_iters < 0 (validate_iterations()), root < 0, graph_launches < 0 or above 10000, uint8
+/// with a reduction (8-bit overflow is not portable across MPI libraries).
 Status validate_bench_options(const BenchOptions& o);
 
 /// One row of the sweep.
@@ -50,6 +58,18 @@ struct SizeResult {
   std::vector<double> per_rank_time_s;             ///< Average seconds per iteration, per rank.
   std::vector<uint64_t> per_rank_wrong_elements;   ///< Per rank (not in the JSON contract).
   int slowest_rank = 0;               ///< argmax of per_rank_time_s.
+  /// Of the iterations (with -G: of the graph launches, each divided by iters), each taken as
+  /// the slowest rank's time of that iteration (iteration_stats.h).
+  IterationStats iterations;
+  /// Per rank, its slowest iteration (seconds): a rank with one bad iteration shows here even
+  /// when its average does not.
+  std::vector<double> per_rank_iteration_max_s;
+};
+
+/// A rank of the run and what it ran on (the nccl-tests "#  Rank" line).
+struct BenchRankDevice {
+  int64_t pid = 0;
+  Comm::DeviceInfo device;
 };
 
 /// The whole run; identical on every rank after run_collective_bench().
@@ -62,6 +82,8 @@ struct BenchResult {
   int warmup_iters = 0;
   int iters = 0;
   int root = 0;
+  int graph_launches = 0;                ///< -G (0 = no CUDA graph).
+  std::vector<BenchRankDevice> devices;  ///< Per rank.
   std::vector<SizeResult> results;
 };
 
@@ -83,9 +105,11 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options
                                          const Progress& progress, const BenchStepSink& on_step = {});
 
 /// The `data` object of schema fabdiag.bench/1:
-///   {collective, backend, dtype, ranks, hosts[], warmup, iters, busbw_factor,
+///   {collective, backend, dtype, ranks, hosts[], warmup, iters, root, graph_launches,
+///    busbw_factor, algbw_factor, devices: [{rank, pid, device, bus_id, name}],
 ///    results: [{size_bytes, count, time_s, algbw_bytes_per_s, busbw_bytes_per_s,
-///               wrong_elements, per_rank_time_s[]}]}
+///               wrong_elements, per_rank_time_s[], per_rank_iteration_max_s[],
+///               iteration_stats: {samples, min_s, max_s, p50_s, p99_s, mean_s, cv}}]}
 void to_json(nlohmann::json& j, const BenchResult& r);
 
 /// Findings of a run: one critical L1 `data_corruption` per rank that received wrong elements,

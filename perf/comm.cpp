@@ -1,5 +1,6 @@
 #include "perf/comm.h"
 
+#include <cstring>
 #include <map>
 
 namespace fabdiag::perf {
@@ -31,6 +32,66 @@ Status Comm::start_timer() {
 }
 
 Result<double> Comm::stop_timer_s() { return wall_time_s() - timer_start_s_; }
+
+Status Comm::prepare_laps(int laps) {
+  lap_marks_s_.clear();
+  lap_marks_s_.reserve(static_cast<size_t>(laps > 0 ? laps : 0));
+  return Ok{};
+}
+
+Status Comm::lap_timer() {
+  lap_marks_s_.push_back(wall_time_s());
+  return Ok{};
+}
+
+Result<std::vector<double>> Comm::lap_times_s() {
+  std::vector<double> out;
+  double prev = timer_start_s_;
+  for (double m : lap_marks_s_) {
+    out.push_back(m - prev);
+    prev = m;
+  }
+  lap_marks_s_.clear();
+  return out;
+}
+
+namespace {
+Error unsupported(const Comm& c, const std::string& what) {
+  return make_error(ErrorCode::kUnsupported, what + " is not available on this backend", c.describe_rank(c.rank()));
+}
+}  // namespace
+
+Status Comm::gather(const void*, void*, size_t, DataType, int) { return unsupported(*this, "gather"); }
+
+Status Comm::scatter(const void*, void*, size_t, DataType, int) { return unsupported(*this, "scatter"); }
+
+Status Comm::hypercube(const void* send, void* recv, size_t count, DataType dtype) {
+  const int n = size(), me = rank();
+  if (n < 1 || (n & (n - 1)) != 0)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "hypercube needs a power-of-two rank count, not " + std::to_string(n), describe_rank(me));
+  if (uses_device_buffers()) return unsupported(*this, "hypercube on device memory");
+  const size_t block = count * dtype_size_bytes(dtype);
+  auto* out = static_cast<unsigned char*>(recv);
+  if (block) std::memmove(out + static_cast<size_t>(me) * block, send, block);
+  for (int mask = 1; mask < n; mask <<= 1) {
+    const int mine = me & ~(mask - 1), theirs = mine ^ mask;
+    const size_t elems = count * static_cast<size_t>(mask);
+    if (auto st = sendrecv(out + static_cast<size_t>(mine) * block, elems, me ^ mask,
+                           out + static_cast<size_t>(theirs) * block, elems, me ^ mask, dtype);
+        !st)
+      return st;
+  }
+  return Ok{};
+}
+
+Status Comm::begin_graph_capture() { return unsupported(*this, "CUDA graph capture (-G)"); }
+
+Status Comm::end_graph_capture() { return unsupported(*this, "CUDA graph capture (-G)"); }
+
+Status Comm::launch_graph() { return unsupported(*this, "CUDA graph capture (-G)"); }
+
+Comm::DeviceInfo Comm::device_info() { return {-1, "", "host memory"}; }
 
 int peer_of(const std::vector<RankPair>& pairs, int rank) {
   for (const auto& [a, b] : pairs) {

@@ -72,6 +72,17 @@ class Comm {
   /// ranks must make the matching call.
   virtual Status sendrecv(const void* send, size_t send_count, int dest, void* recv,
                           size_t recv_count, int source, DataType dtype) = 0;
+  /// recv at `root`[r*count + i] = send of rank r [i]; send has `count`, the root's recv
+  /// n*count elements; recv is not written on other ranks. Default: kUnsupported.
+  virtual Status gather(const void* send, void* recv, size_t count, DataType dtype, int root);
+  /// recv[i] = send of `root` [rank()*count + i]; the root's send has n*count elements, recv
+  /// `count`. Default: kUnsupported.
+  virtual Status scatter(const void* send, void* recv, size_t count, DataType dtype, int root);
+  /// nccl-tests' hypercube all-gather: recv[rank()*count..] = send, then for mask = 1, 2, 4, ...
+  /// < n one exchange with rank^mask of the mask*count elements gathered so far. recv has
+  /// n*count elements; n must be a power of two (kInvalidArgument otherwise). Default: a host
+  /// copy and sendrecv() per round (host-memory backends); kUnsupported with device buffers.
+  virtual Status hypercube(const void* send, void* recv, size_t count, DataType dtype);
 
   // ---- Buffers and timing of the benchmarks (collective_bench.h). The defaults are MPI's: the
   // collectives take host memory and the timer is wall_time_s(). A backend whose collectives
@@ -95,12 +106,42 @@ class Comm {
   /// time between two CUDA events, after waiting for the second). Default: wall_time_s() minus
   /// the start (MPI's collectives are complete when they return).
   virtual Result<double> stop_timer_s();
+  /// Room for `laps` calls of lap_timer() between start_timer() and stop_timer_s(), made
+  /// before the timed loop so that the loop allocates nothing (NCCL: CUDA events). Default:
+  /// reserves the list of wall times. Errors: kUnavailable.
+  virtual Status prepare_laps(int laps);
+  /// Marks the end of one iteration of the timed loop (NCCL: a CUDA event recorded on the
+  /// stream; default: wall_time_s()).
+  virtual Status lap_timer();
+  /// After stop_timer_s(): seconds of each lap since start_timer(), the first from the start,
+  /// each next from the previous mark; as many as lap_timer() calls. Errors: kUnavailable.
+  virtual Result<std::vector<double>> lap_times_s();
+
+  // ---- CUDA graphs (`bench -G N`, nccl-tests -G). Default: kUnsupported (host backends).
+  /// The calls issued from now on are recorded into a graph instead of run
+  /// (cudaStreamBeginCapture).
+  virtual Status begin_graph_capture();
+  /// Ends the recording and makes the graph launchable (cudaStreamEndCapture,
+  /// cudaGraphInstantiate); replaces a graph captured before.
+  virtual Status end_graph_capture();
+  /// Issues the captured calls again, in order (cudaGraphLaunch).
+  virtual Status launch_graph();
+
+  /// What this rank runs on, for the nccl-tests table's "#  Rank" lines.
+  struct DeviceInfo {
+    int index = -1;       ///< CUDA device index; -1 for host memory.
+    std::string bus_id;   ///< "0000:0f:00" (PCI domain:bus:device) as nccl-tests prints it; "" unknown.
+    std::string name;     ///< "NVIDIA H200"; "host memory" for host backends.
+  };
+  /// This rank's device. Default: {-1, "", "host memory"}.
+  virtual DeviceInfo device_info();
 
   /// "rank 3 (node03)": how errors and findings name a rank.
   std::string describe_rank(int r) const;
 
  private:
   double timer_start_s_ = 0;  // the default timer's start
+  std::vector<double> lap_marks_s_;  // the default timer's lap marks (wall_time_s())
 };
 
 /// The peer of `rank` in a set of disjoint pairs, or -1 when it sits the round out.

@@ -35,7 +35,7 @@ void fill_pattern(DataType dtype, void* buf, uint64_t count, int rank) {
 
 bool rank_receives_output(Collective c, int rank, int root) {
   if (c == Collective::kBroadcast) return rank != root;
-  if (c == Collective::kReduce) return rank == root;
+  if (c == Collective::kReduce || c == Collective::kGather) return rank == root;
   return true;
 }
 
@@ -64,6 +64,8 @@ uint64_t count_wrong_elements(Collective c, DataType dtype, const CollectiveShap
         break;
       }
       case Collective::kAllGather:
+      case Collective::kGather:
+      case Collective::kHypercube:
         for (uint64_t r = 0; r < n; ++r)
           for (uint64_t i = 0; i < block; ++i)
             wrong += got[r * block + i] != value(static_cast<int>(r), i);
@@ -76,6 +78,10 @@ uint64_t count_wrong_elements(Collective c, DataType dtype, const CollectiveShap
         break;
       case Collective::kBroadcast:
         for (uint64_t i = 0; i < shape.recv_count; ++i) wrong += got[i] != value(root, i);
+        break;
+      case Collective::kScatter:
+        for (uint64_t i = 0; i < shape.recv_count; ++i)
+          wrong += got[i] != value(root, static_cast<uint64_t>(rank) * block + i);
         break;
       case Collective::kSendrecv: {
         const int source = static_cast<int>((static_cast<uint64_t>(rank) + n - 1) % n);

@@ -20,12 +20,13 @@ int64_t pattern_value(int rank, uint64_t index);
 void fill_pattern(DataType dtype, void* buf, uint64_t count, int rank);
 
 /// True when `rank`'s receive buffer holds a result of `c`: not the root of broadcast (MPI_Bcast
-/// sends from the root's send buffer) and only the root of reduce.
+/// sends from the root's send buffer) and only the root of reduce and gather.
 bool rank_receives_output(Collective c, int rank, int root);
 
 /// Number of elements of `recv` (shape.recv_count elements on `rank`) that differ from the
 /// expected result of `c` over `n_ranks` ranks whose send buffers hold fill_pattern(). 0 when
-/// the rank receives no output. Sendrecv receives from (rank-1+n)%n.
+/// the rank receives no output. Sendrecv receives from (rank-1+n)%n; gather and hypercube
+/// expect all_gather's result, scatter the root's block number `rank`.
 uint64_t count_wrong_elements(Collective c, DataType dtype, const CollectiveShape& shape,
                               const void* recv, int rank, int n_ranks, int root);
 

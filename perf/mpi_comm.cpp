@@ -152,6 +152,14 @@ class MpiComm final : public Comm {
                  "MPI_Reduce");
   }
 
+  Status gather(const void* send, void* recv, size_t count, DataType dtype, int root) override {
+    return rooted(MPI_Gather, "MPI_Gather", send, recv, count, dtype, root);
+  }
+
+  Status scatter(const void* send, void* recv, size_t count, DataType dtype, int root) override {
+    return rooted(MPI_Scatter, "MPI_Scatter", send, recv, count, dtype, root);
+  }
+
   Status sendrecv(const void* send, size_t send_count, int dest, void* recv, size_t recv_count,
                   int source, DataType dtype) override {
     if (auto st = check_count(send_count, "MPI_Sendrecv"); !st) return st;
@@ -186,6 +194,15 @@ class MpiComm final : public Comm {
     if (auto st = check_count(count, name); !st) return st;
     const int c = static_cast<int>(count);
     return check(call(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), MPI_COMM_WORLD), name);
+  }
+  // MPI_Gather, MPI_Scatter: `count` elements to or from every rank at `root`.
+  using RootedCall = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm);
+  Status rooted(RootedCall call, const char* name, const void* send, void* recv, size_t count, DataType dtype,
+                int root) const {
+    if (auto st = check_root(root, name); !st) return st;
+    if (auto st = check_count(count, name); !st) return st;
+    const int c = static_cast<int>(count);
+    return check(call(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), root, MPI_COMM_WORLD), name);
   }
   Status check_count(size_t count, const char* call) const {
     if (count <= static_cast<size_t>(INT_MAX)) return Ok{};

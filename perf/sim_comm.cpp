@@ -168,6 +168,26 @@ class SimComm final : public Comm {
     });
   }
 
+  Status gather(const void* send, void* recv, size_t count, DataType dt, int root) override {
+    if (auto st = check_root(root); !st) return st;
+    return collective(send, recv, count * sh_.n * dtype_size_bytes(dt), dt, [&](auto zero) {
+      using T = decltype(zero);
+      if (rank_ != root) return;
+      for (int r = 0; r < sh_.n; ++r)
+        for (size_t i = 0; i < count; ++i) out<T>(recv, r * count + i) = in<T>(r, i);
+      corrupt<T>(recv, count * sh_.n);
+    });
+  }
+
+  Status scatter(const void* send, void* recv, size_t count, DataType dt, int root) override {
+    if (auto st = check_root(root); !st) return st;
+    return collective(send, recv, count * sh_.n * dtype_size_bytes(dt), dt, [&](auto zero) {
+      using T = decltype(zero);
+      for (size_t i = 0; i < count; ++i) out<T>(recv, i) = in<T>(root, rank_ * count + i);
+      corrupt<T>(recv, count);
+    });
+  }
+
   Status sendrecv(const void* send, size_t send_count, int dest, void* recv, size_t recv_count,
                   int source, DataType dt) override {
     if (dest < 0 || dest >= sh_.n || source < 0 || source >= sh_.n)

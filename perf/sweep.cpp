@@ -98,14 +98,18 @@ CollectiveShape collective_shape(Collective c, uint64_t requested_bytes, DataTyp
   const uint64_t count = requested_bytes / ws;
   CollectiveShape s;
   switch (c) {
-    case Collective::kAllGather: {
-      uint64_t per_rank = count / n;
+    case Collective::kAllGather:
+    case Collective::kGather:
+    case Collective::kHypercube: {
+      // hypercube_perf aligns each rank's block to 4 elements (HyperCubeGetCollByteCount).
+      uint64_t per_rank = c == Collective::kHypercube ? count / (4 * n) * 4 : count / n;
       s.count = per_rank;
       s.send_count = per_rank;
       s.recv_count = per_rank * n;
       break;
     }
-    case Collective::kReduceScatter: {
+    case Collective::kReduceScatter:
+    case Collective::kScatter: {
       uint64_t per_rank = count / n;
       s.count = per_rank;
       s.send_count = per_rank * n;

@@ -36,13 +36,16 @@ Status validate_sweep(const SweepSpec& spec);
 std::vector<uint64_t> sweep_sizes(const SweepSpec& spec);
 
 /// Buffer shape of one collective call at one requested size, as nccl-tests computes it:
-/// count = requested / dtype size, then all_gather, reduce_scatter and alltoall round count
-/// down to a multiple of the rank count (each rank owns count/n elements).
+/// count = requested / dtype size, then all_gather, reduce_scatter, alltoall, gather, scatter
+/// and hypercube round count down to a multiple of the rank count (each rank owns count/n
+/// elements; hypercube's block is also rounded down to a multiple of 4 elements, as
+/// hypercube_perf does).
 struct CollectiveShape {
   uint64_t size_bytes = 0;   ///< nccl-tests "size" column: max(send, recv) bytes of one rank.
   uint64_t count = 0;        ///< nccl-tests "count" column: the element count passed to the
-                             ///< collective (per-rank block for all_gather/reduce_scatter,
-                             ///< per-peer block for alltoall, whole buffer otherwise).
+                             ///< collective (per-rank block for all_gather, reduce_scatter,
+                             ///< gather, scatter, hypercube; per-peer block for alltoall;
+                             ///< whole buffer otherwise).
   uint64_t send_count = 0;   ///< Elements in each rank's send buffer.
   uint64_t recv_count = 0;   ///< Elements in each rank's receive buffer.
 };

@@ -11,6 +11,7 @@
 #include "report/html.h"
 #include "report/humanize.h"
 #include "report/junit.h"
+#include "report/nccl_tests_table.h"
 
 namespace fabdiag {
 
@@ -20,6 +21,7 @@ std::optional<Format> parse_format(const std::string& s) {
   if (s == "md" || s == "markdown") return Format::kMarkdown;
   if (s == "html") return Format::kHtml;
   if (s == "junit") return Format::kJunit;
+  if (s == "nccl-tests") return Format::kNcclTests;
   return std::nullopt;
 }
 
@@ -342,6 +344,9 @@ std::string render(Format format, const Envelope& env, const Document& doc) {
     // Escaped for XML (report/xml_escape.h), control characters included.
     case Format::kHtml: return render_html(model_of(env), doc.title.empty() ? "fabdiag " + env.schema : doc.title, &doc);
     case Format::kJunit: return render_junit(model_of(env));
+    case Format::kNcclTests:
+      if (env.schema != "fabdiag.bench/1") return escape_controls(render_table(env, doc));
+      return render_nccl_tests(env);
   }
   return render_json(env);
 }

@@ -14,9 +14,16 @@
 
 namespace fabdiag {
 
-enum class Format { kTable, kJson, kMarkdown, kHtml, kJunit };
+enum class Format {
+  kTable,
+  kJson,
+  kMarkdown,
+  kHtml,       ///< One self-contained page (report/html.h).
+  kJunit,      ///< JUnit XML (report/junit.h).
+  kNcclTests,  ///< The nccl-tests result table (report/nccl_tests_table.h): fabdiag.bench/1 only.
+};
 
-/// Parses "table", "json", "md"/"markdown", "html", "junit". nullopt otherwise.
+/// Parses "table", "json", "md"/"markdown", "html", "junit", "nccl-tests". nullopt otherwise.
 std::optional<Format> parse_format(const std::string& s);
 
 /// Aligned plain text: the document's sections and tables, then findings (worst first) with
@@ -52,7 +59,8 @@ std::string render_json_line(const Envelope& env);
 
 /// Table and Markdown open with "PARTIAL: <cut_text>" when the envelope is partial.
 /// Dispatches on `format`. HTML and JUnit draw model_of(env) (report/html.h, report/junit.h);
-/// the HTML page also shows `doc`'s sections under "Details".
+/// the HTML page also shows `doc`'s sections under "Details"; kNcclTests of an envelope that is
+/// not fabdiag.bench/1 gives the table.
 std::string render(Format format, const Envelope& env, const Document& doc);
 
 }  // namespace fabdiag

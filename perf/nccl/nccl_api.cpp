@@ -76,6 +76,18 @@ Status load_cudart(const Environment& env, CudartApi& api) {
                         library_source("libcudart", where));
   }
   api.path = where;
+  Wanted optional[] = {
+      // CUDA 12 renamed the entry point of the header's cudaDeviceProp (cudaGetDeviceProperties_v2).
+      want(CUDART_VERSION / 1000 == 12 ? "cudaGetDeviceProperties_v2" : "cudaGetDeviceProperties",
+           api.get_device_properties),
+      want("cudaStreamBeginCapture", api.stream_begin_capture),
+      want("cudaStreamEndCapture", api.stream_end_capture),
+      want("cudaGraphInstantiate", api.graph_instantiate),
+      want("cudaGraphLaunch", api.graph_launch),
+      want("cudaGraphExecDestroy", api.graph_exec_destroy),
+      want("cudaGraphDestroy", api.graph_destroy),
+  };
+  for (auto& w : optional) *w.slot = dlvsym(*h, w.name, kCudartSymbolVersion.c_str());
   if (cudaError_t rc = api.runtime_get_version(&api.version); rc != cudaSuccess)
     return make_error(ErrorCode::kUnsupported, "cudaRuntimeGetVersion failed: " + api.error_text(rc),
                       library_source("libcudart", api.path));
@@ -121,6 +133,8 @@ Status load_nccl(const Environment& env, NcclLibApi& api) {
   }
   api.get_last_error = reinterpret_cast<decltype(api.get_last_error)>(dlsym(*h, "ncclGetLastError"));
   api.alltoall = reinterpret_cast<decltype(api.alltoall)>(dlsym(*h, "ncclAlltoAll"));
+  api.gather = reinterpret_cast<decltype(api.gather)>(dlsym(*h, "ncclGather"));
+  api.scatter = reinterpret_cast<decltype(api.scatter)>(dlsym(*h, "ncclScatter"));
   return check_nccl_version(api);
 }
 

@@ -39,6 +39,22 @@ struct CudartApi {
   decltype(&::cudaEventDestroy) event_destroy = nullptr;
   decltype(&::cudaGetErrorName) get_error_name = nullptr;
   decltype(&::cudaGetErrorString) get_error_string = nullptr;
+  /// Optional (nullptr when the runtime lacks them): the device's name and PCI address for the
+  /// nccl-tests table, and CUDA graphs for -G (the rest of the runtime works without them).
+  decltype(&::cudaGetDeviceProperties) get_device_properties = nullptr;
+  decltype(&::cudaStreamBeginCapture) stream_begin_capture = nullptr;
+  decltype(&::cudaStreamEndCapture) stream_end_capture = nullptr;
+  /// CUDA 12+ signature (flags); spelled out: cuda_runtime.h overloads it with a template.
+  cudaError_t (*graph_instantiate)(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) = nullptr;
+  decltype(&::cudaGraphLaunch) graph_launch = nullptr;
+  decltype(&::cudaGraphExecDestroy) graph_exec_destroy = nullptr;
+  decltype(&::cudaGraphDestroy) graph_destroy = nullptr;
+
+  /// True when every graph entry point above resolved.
+  bool has_graphs() const {
+    return stream_begin_capture && stream_end_capture && graph_instantiate && graph_launch &&
+           graph_exec_destroy && graph_destroy;
+  }
 
   /// "cudaErrorNoDevice (no CUDA-capable device is detected)" for 100.
   std::string error_text(cudaError_t rc) const;
@@ -61,6 +77,11 @@ struct NcclLibApi {
   /// older headers build.
   ncclResult_t (*alltoall)(const void* send, void* recv, size_t count, ncclDataType_t type,
                            ncclComm_t comm, cudaStream_t stream) = nullptr;
+  /// Optional: nullptr before NCCL 2.28 (then grouped ncclSend/ncclRecv, as nccl-tests does).
+  ncclResult_t (*gather)(const void* send, void* recv, size_t count, ncclDataType_t type, int root,
+                         ncclComm_t comm, cudaStream_t stream) = nullptr;
+  ncclResult_t (*scatter)(const void* send, void* recv, size_t count, ncclDataType_t type, int root,
+                          ncclComm_t comm, cudaStream_t stream) = nullptr;
   decltype(&::ncclBroadcast) broadcast = nullptr;
   decltype(&::ncclReduce) reduce = nullptr;
   decltype(&::ncclSend) send = nullptr;

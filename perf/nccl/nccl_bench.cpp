@@ -74,6 +74,10 @@ Result<BenchResult> run_nccl_bench(const NcclBenchOptions& o, const Progress& pr
   if (auto st = check_options(o); !st) return st.error();
   auto api = load_nccl_api(env);
   if (!api) return api.error();
+  if (o.bench.graph_launches > 0 && !(*api)->cuda.has_graphs())
+    return make_error(ErrorCode::kUnsupported, "-G needs CUDA graphs: the runtime lacks cudaStreamBeginCapture, "
+                                               "cudaStreamEndCapture, cudaGraphInstantiate or cudaGraphLaunch",
+                      "libcudart (" + (*api)->cuda.path + ")");
   NcclComms comms{**api, {}};
   if (auto st = start_nccl(**api, o.gpus, comms); !st) return st.error();
 

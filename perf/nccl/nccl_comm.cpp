@@ -80,6 +80,8 @@ NcclComm::NcclComm(const NcclApi& api, ncclComm_t comm, int rank, int n_ranks, i
       hosts_(std::move(hosts)) {}
 
 NcclComm::~NcclComm() {
+  destroy_graph();
+  for (cudaEvent_t e : lap_events_) api_.cuda.event_destroy(e);
   if (start_) api_.cuda.event_destroy(start_);
   if (stop_) api_.cuda.event_destroy(stop_);
   if (stream_) api_.cuda.stream_destroy(stream_);
@@ -181,6 +183,66 @@ Status NcclComm::sendrecv(const void* send, size_t send_count, int dest, void* r
     failed = nccl_check(api_.nccl.recv(recv, recv_count, nccl_type(dtype), source, comm_, stream_), "ncclRecv");
   Status ended = nccl_check(api_.nccl.group_end(), "ncclGroupEnd (sendrecv)");
   return failed ? ended : failed;
+}
+
+Status NcclComm::gather(const void* send, void* recv, size_t count, DataType dtype, int root) {
+  if (root < 0 || root >= n_) return make_error(ErrorCode::kInvalidArgument, "gather root out of range", describe_rank(rank_));
+  if (api_.nccl.gather)
+    return nccl_check(api_.nccl.gather(send, recv, count, nccl_type(dtype), root, comm_, stream_), "ncclGather");
+  const size_t block = count * dtype_size_bytes(dtype);
+  if (auto st = nccl_check(api_.nccl.group_start(), "ncclGroupStart"); !st) return st;
+  Status failed = nccl_check(api_.nccl.send(send, count, nccl_type(dtype), root, comm_, stream_), "ncclSend (gather)");
+  for (int r = 0; r < n_ && failed && rank_ == root; ++r)
+    failed = nccl_check(api_.nccl.recv(static_cast<unsigned char*>(recv) + static_cast<size_t>(r) * block, count,
+                                       nccl_type(dtype), r, comm_, stream_),
+                        "ncclRecv (gather)");
+  Status ended = nccl_check(api_.nccl.group_end(), "ncclGroupEnd (gather)");
+  return failed ? ended : failed;
+}
+
+Status NcclComm::scatter(const void* send, void* recv, size_t count, DataType dtype, int root) {
+  if (root < 0 || root >= n_) return make_error(ErrorCode::kInvalidArgument, "scatter root out of range", describe_rank(rank_));
+  if (api_.nccl.scatter)
+    return nccl_check(api_.nccl.scatter(send, recv, count, nccl_type(dtype), root, comm_, stream_), "ncclScatter");
+  const size_t block = count * dtype_size_bytes(dtype);
+  if (auto st = nccl_check(api_.nccl.group_start(), "ncclGroupStart"); !st) return st;
+  Status failed = Ok{};
+  for (int r = 0; r < n_ && failed && rank_ == root; ++r)
+    failed = nccl_check(api_.nccl.send(static_cast<const unsigned char*>(send) + static_cast<size_t>(r) * block, count,
+                                       nccl_type(dtype), r, comm_, stream_),
+                        "ncclSend (scatter)");
+  if (failed) failed = nccl_check(api_.nccl.recv(recv, count, nccl_type(dtype), root, comm_, stream_), "ncclRecv (scatter)");
+  Status ended = nccl_check(api_.nccl.group_end(), "ncclGroupEnd (scatter)");
+  return failed ? ended : failed;
+}
+
+Status NcclComm::hypercube(const void* send, void* recv, size_t count, DataType dtype) {
+  if ((n_ & (n_ - 1)) != 0)
+    return make_error(ErrorCode::kInvalidArgument, "hypercube needs a power-of-two rank count", describe_rank(rank_));
+  const size_t block = count * dtype_size_bytes(dtype);
+  auto* out = static_cast<unsigned char*>(recv);
+  if (out + static_cast<size_t>(rank_) * block != send)
+    if (auto st = cuda_check(api_.cuda.memcpy_async(out + static_cast<size_t>(rank_) * block, send, block,
+                                                    cudaMemcpyDeviceToDevice, stream_),
+                             "cudaMemcpyAsync (hypercube)");
+        !st)
+      return st;
+  for (int mask = 1; mask < n_; mask <<= 1) {
+    const int mine = rank_ & ~(mask - 1), theirs = mine ^ mask, peer = rank_ ^ mask;
+    const size_t elems = count * static_cast<size_t>(mask);
+    if (auto st = nccl_check(api_.nccl.group_start(), "ncclGroupStart"); !st) return st;
+    Status failed = nccl_check(api_.nccl.send(out + static_cast<size_t>(mine) * block, elems, nccl_type(dtype), peer,
+                                              comm_, stream_),
+                               "ncclSend (hypercube)");
+    if (failed)
+      failed = nccl_check(api_.nccl.recv(out + static_cast<size_t>(theirs) * block, elems, nccl_type(dtype), peer,
+                                         comm_, stream_),
+                          "ncclRecv (hypercube)");
+    Status ended = nccl_check(api_.nccl.group_end(), "ncclGroupEnd (hypercube)");
+    if (!failed) return failed;
+    if (!ended) return ended;
+  }
+  return Ok{};
 }
 
 // ---- device memory and timing ----

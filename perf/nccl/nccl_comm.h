@@ -81,6 +81,13 @@ class NcclComm final : public Comm {
   /// One group of ncclSend to `dest` and ncclRecv from `source`.
   Status sendrecv(const void* send, size_t send_count, int dest, void* recv, size_t recv_count,
                   int source, DataType dtype) override;
+  /// ncclGather / ncclScatter when the library has them (2.28+), else one group of ncclSend and
+  /// ncclRecv as nccl-tests issues them before 2.28.
+  Status gather(const void* send, void* recv, size_t count, DataType dtype, int root) override;
+  Status scatter(const void* send, void* recv, size_t count, DataType dtype, int root) override;
+  /// nccl-tests' hypercube: a device-to-device copy of the own block, then per round one group
+  /// of ncclSend/ncclRecv with rank^mask.
+  Status hypercube(const void* send, void* recv, size_t count, DataType dtype) override;
 
   bool uses_device_buffers() const override { return true; }
   Result<void*> allocate_device(size_t bytes) override;
@@ -89,6 +96,21 @@ class NcclComm final : public Comm {
   Status copy_from_device(void* host, const void* device, size_t bytes) override;
   Status start_timer() override;
   Result<double> stop_timer_s() override;
+  /// Creates the lap events (one per lap, kept for later sizes). Errors: cudaEventCreate.
+  Status prepare_laps(int laps) override;
+  /// cudaEventRecord of the next lap event on the stream.
+  Status lap_timer() override;
+  /// cudaEventElapsedTime between consecutive events, the first from the start event.
+  Result<std::vector<double>> lap_times_s() override;
+  /// cudaStreamBeginCapture (thread-local mode: every rank's thread captures its own stream).
+  /// Errors: kUnsupported when the runtime has no graph entry points.
+  Status begin_graph_capture() override;
+  /// cudaStreamEndCapture + cudaGraphInstantiate (the previous graph destroyed).
+  Status end_graph_capture() override;
+  /// cudaGraphLaunch on the rank's stream.
+  Status launch_graph() override;
+  /// cudaGetDeviceProperties: name and PCI domain:bus:device; index only when unavailable.
+  DeviceInfo device_info() override;
 
  private:
   Status cuda_check(cudaError_t rc, const std::string& call) const;
@@ -103,6 +125,11 @@ class NcclComm final : public Comm {
   std::vector<std::string> hosts_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::vector<cudaEvent_t> lap_events_;  // prepare_laps(); destroyed with the Comm
+  size_t laps_recorded_ = 0;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t graph_exec_ = nullptr;
+  void destroy_graph();
 };
 
 }  // namespace fabdiag::perf

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # `fabdiag bench --backend nccl -g N` against the fake libcudart and libnccl (tests/fakes/): every
-# collective at 2 and 4 "GPUs", algbw = size/time and busbw = algbw x the nccl-tests factor
-# (recomputed here, not read from perf/bandwidth.cpp), #wrong = 0 on a good run and > 0 when the
-# fake corrupts a rank's result, alltoall through ncclAlltoAll and through grouped send/recv, and
-# a run cut by --timeout (partial, exit 4), and every start-up failure giving exit 3 and a reason
-# that names the library and the call.
+# collective at 2 and 4 "GPUs", algbw = size/time (x (n-1)/n for hypercube) and busbw = algbw x
+# the nccl-tests factor (recomputed here, not read from perf/bandwidth.cpp), the per-iteration
+# statistics and devices, #wrong = 0 on a good run and > 0 when the fake corrupts a rank's
+# result, alltoall, gather and scatter through the native calls and through grouped send/recv,
+# CUDA graph capture (-G) replayed by the fake (and caught when it is not), --format nccl-tests
+# read back by `import nccl-tests` with the same numbers, a run cut by --timeout (partial,
+# exit 4), and every start-up failure giving exit 3 and a reason that names the library and
+# the call.
 #   tests/cli/nccl_fake_bench_test.sh FABDIAG FAKE_CUDART FAKE_NCCL FAKE_NCCL_NO_ALLTOALL FAKE_NVML
 set -u
 bin=$1 cudart=$2 nccl=$3 nccl_no_a2a=$4 not_nccl=$5
 export FABDIAG_CUDART_LIB=$cudart FABDIAG_NCCL_LIB=$nccl
-unset FAKE_CUDA_DEVICES FAKE_NCCL_INIT_FAIL FAKE_NCCL_CORRUPT_RANK
+unset FAKE_CUDA_DEVICES FAKE_NCCL_INIT_FAIL FAKE_NCCL_CORRUPT_RANK FAKE_CUDA_GRAPH_NO_REPLAY
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -42,8 +45,17 @@ n, wrong = int(sys.argv[2]), sys.argv[3]
 d = doc["data"]
 name = sys.argv[1]
 factor = {"all_reduce": 2 * (n - 1) / n, "all_gather": (n - 1) / n, "reduce_scatter": (n - 1) / n,
-          "alltoall": (n - 1) / n, "broadcast": 1.0, "reduce": 1.0, "sendrecv": 1.0}[d["collective"]]
+          "alltoall": (n - 1) / n, "broadcast": 1.0, "reduce": 1.0, "sendrecv": 1.0,
+          "gather": (n - 1) / n, "scatter": (n - 1) / n, "hypercube": 1.0}[d["collective"]]
+# HyperCubeGetBw: algbw counts the n-1 received blocks of the n-block "size".
+alg = (n - 1) / n if d["collective"] == "hypercube" else 1.0
 errors = []
+launches = d.get("graph_launches", 0)
+samples = launches if launches > 0 else d["iters"]
+devices = d.get("devices", [])
+if [x.get("name") for x in devices] != ["Fake GPU %d" % r for r in range(n)] or \
+   [x.get("bus_id") for x in devices] != ["0000:%02x:00" % (0x10 + r) for r in range(n)]:
+    errors.append("devices %r" % devices)
 if d["backend"] != "nccl": errors.append("backend %r" % d["backend"])
 if d["ranks"] != n: errors.append("ranks %r" % d["ranks"])
 if doc["params"].get("gpus") != n: errors.append("params.gpus %r" % doc["params"].get("gpus"))
@@ -53,10 +65,17 @@ for row in d["results"]:
     if not t > 0: errors.append("size %d: time %r" % (size, t)); continue
     if len(row["per_rank_time_s"]) != n or max(row["per_rank_time_s"]) != t:
         errors.append("size %d: per-rank times %r, time %r" % (size, row["per_rank_time_s"], t))
-    if abs(row["algbw_bytes_per_s"] - size / t) > 1e-9 * size / t:
-        errors.append("size %d: algbw %r != size/time %r" % (size, row["algbw_bytes_per_s"], size / t))
-    if abs(row["busbw_bytes_per_s"] - factor * size / t) > 1e-9 * size / t:
+    if abs(row["algbw_bytes_per_s"] - alg * size / t) > 1e-9 * size / t:
+        errors.append("size %d: algbw %r != %r x size/time %r" % (size, row["algbw_bytes_per_s"], alg, size / t))
+    if abs(row["busbw_bytes_per_s"] - factor * alg * size / t) > 1e-9 * size / t:
         errors.append("size %d: busbw %r != %r x algbw" % (size, row["busbw_bytes_per_s"], factor))
+    it = row.get("iteration_stats", {})
+    if it.get("samples") != samples or not (0 <= it["min_s"] <= it["p50_s"] <= it["p99_s"] <= it["max_s"]) \
+       or not it["min_s"] <= it["mean_s"] <= it["max_s"] or it["cv"] < 0:
+        errors.append("size %d: iteration_stats %r (want %d samples, ordered)" % (size, it, samples))
+    per_max = row.get("per_rank_iteration_max_s", [])
+    if len(per_max) != n or max(per_max) > it.get("max_s", 0) * (1 + 1e-12):
+        errors.append("size %d: per_rank_iteration_max_s %r vs max %r" % (size, per_max, it.get("max_s")))
     if (wrong == "zero") != (row["wrong_elements"] == 0):
         errors.append("size %d: %d wrong elements, want %s" % (size, row["wrong_elements"], wrong))
 if wrong == "some" and not any(f["code"] == "data_corruption" for f in doc["findings"]):
@@ -68,7 +87,7 @@ PY
 
 sweep=(-b 16 -e 64K -f 4 -w 1 -n 3 --format json)
 for g in 2 4; do
-  for c in all_reduce all_gather reduce_scatter alltoall broadcast reduce sendrecv; do
+  for c in all_reduce all_gather reduce_scatter alltoall broadcast reduce sendrecv gather scatter hypercube; do
     expect 0 "$c-g$g" bench "$c" --backend nccl -g "$g" "${sweep[@]}" && verify "$c-g$g" "$g" zero
   done
 done
@@ -82,9 +101,61 @@ sys.exit(0 if (a['size_bytes'],a['count'],g['size_bytes'],g['count'])==(65536,16
 for d in double int32 int64; do
   expect 0 "all_reduce-$d" bench all_reduce --backend nccl -g 2 --dtype "$d" "${sweep[@]}" && verify "all_reduce-$d" 2 zero
 done
-# NCCL before 2.28 has no ncclAlltoAll: grouped ncclSend/ncclRecv, same results.
-FABDIAG_NCCL_LIB=$nccl_no_a2a expect 0 alltoall-grouped bench alltoall --backend nccl -g 4 "${sweep[@]}" &&
-  verify alltoall-grouped 4 zero
+# NCCL before 2.28 has no ncclAlltoAll, ncclGather, ncclScatter: grouped ncclSend/ncclRecv, same results.
+for c in alltoall gather scatter; do
+  FABDIAG_NCCL_LIB=$nccl_no_a2a expect 0 "$c-grouped" bench "$c" --backend nccl -g 4 --root 2 "${sweep[@]}" &&
+    verify "$c-grouped" 4 zero
+done
+FAKE_NCCL_CORRUPT_RANK=1 FABDIAG_NCCL_LIB=$nccl_no_a2a expect 1 scatter-corrupt bench scatter --backend nccl -g 4 \
+  "${sweep[@]}" && verify scatter-corrupt 4 some
+# hypercube needs a power-of-two rank count (nccl-tests skips it otherwise): a usage error.
+expect 2 hypercube-g3 bench hypercube --backend nccl -g 3 && stderr_has hypercube-g3 "power-of-two rank count"
+
+# -G: the calls of a size captured into a CUDA graph, the graph launched N times (the fake
+# replays what it recorded); a graph that is not replayed leaves the poisoned buffer: #wrong > 0.
+for c in all_reduce alltoall hypercube; do
+  expect 0 "$c-graph" bench "$c" --backend nccl -g 4 -G 3 "${sweep[@]}" && verify "$c-graph" 4 zero
+done
+FAKE_CUDA_GRAPH_NO_REPLAY=1 expect 1 graph-not-replayed bench all_reduce --backend nccl -g 2 -G 2 "${sweep[@]}" &&
+  verify graph-not-replayed 2 some
+expect 2 graph-with-mpi bench all_reduce -G 2 && stderr_has graph-with-mpi "CUDA graphs are for --backend nccl"
+
+# --format nccl-tests: the familiar table, read back by `import nccl-tests` with the same sizes,
+# counts, times, busbw and #wrong (within print precision); the JSON of the same run comes from
+# --checkpoint, which the finished run writes too.
+for c in all_reduce alltoall; do
+  expect 0 "$c-nt" bench "$c" --backend nccl -g 4 -b 8 -e 4M -f 8 -w 1 -n 3 --format nccl-tests \
+    --checkpoint "$tmp/$c-nt.json" &&
+    expect 0 "$c-nt-import" import nccl-tests "$tmp/$c-nt.out" --format json &&
+    python3 - "$tmp/$c-nt.out" "$tmp/$c-nt.json" "$tmp/$c-nt-import.out" <<'PY' || fail=1
+import json, re, sys
+text = open(sys.argv[1]).read()
+bench = json.load(open(sys.argv[2]))["data"]
+back = json.load(open(sys.argv[3]))["data"]
+errors = []
+for want in ["# nThread 1 nGpus 4 minBytes 8 maxBytes 4194304 step: 8(factor) warmup iters: 1 iters: 3",
+             "#  Rank  3 Group  0 Pid", "device  3 [0000:13:00] Fake GPU 3", "out-of-place", "in-place",
+             "# Out of bounds values : 0 OK", "# Avg bus bandwidth    : ", "# Collective test concluded: "]:
+    if want not in text: errors.append("table lacks %r" % want)
+if back["collective"] != bench["collective"] or back["ranks"] != 4: errors.append("collective/ranks %r %r" % (back["collective"], back["ranks"]))
+if [r["size_bytes"] for r in back["results"]] != [r["size_bytes"] for r in bench["results"]]: errors.append("sizes differ")
+for a, b in zip(bench["results"], back["results"]):
+    us = a["time_s"] * 1e6
+    tol_us = 0.005 if us < 1e4 else 0.5  # 2 decimals of us, fewer when wide (getFloatStr)
+    if abs(b["time_s"] * 1e6 - us) > tol_us + 1e-9: errors.append("size %d: time %r vs %r" % (a["size_bytes"], b["time_s"], a["time_s"]))
+    if abs(b["busbw_bytes_per_s"] - a["busbw_bytes_per_s"]) > 0.5e7 + 1e-3: errors.append("size %d: busbw %r vs %r" % (a["size_bytes"], b["busbw_bytes_per_s"], a["busbw_bytes_per_s"]))
+    if b["count"] != a["count"] or b["wrong_elements"] != a["wrong_elements"]: errors.append("size %d: count/#wrong" % a["size_bytes"])
+    if b.get("in_place", {}).get("time_s") is not None: errors.append("size %d: in-place half not N/A" % a["size_bytes"])
+avg = sum(r["busbw_bytes_per_s"] for r in bench["results"]) / len(bench["results"])
+if abs(back["nccl_tests"]["avg_busbw_bytes_per_s"] - avg) > 1e-5 * avg + 1e3: errors.append("avg busbw %r vs %r" % (back["nccl_tests"]["avg_busbw_bytes_per_s"], avg))
+for e in errors: print("FAIL nccl-tests round trip (%s): %s" % (sys.argv[1], e))
+sys.exit(1 if errors else 0)
+PY
+done
+FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt-nt bench all_reduce --backend nccl -g 2 -b 1K -e 4K --format nccl-tests &&
+  grep -q '# Out of bounds values : 3 FAILED' "$tmp/corrupt-nt.out" && grep -q '# fabdiag: critical data_corruption' "$tmp/corrupt-nt.out" ||
+  { echo "FAIL corrupt-nt: no FAILED out-of-bounds line or finding"; cat "$tmp/corrupt-nt.out"; fail=1; }
+expect 2 nt-not-bench topo --format nccl-tests && stderr_has nt-not-bench "--format nccl-tests is supported by \`fabdiag bench\` only"
 
 # The data check catches a corrupted result: #wrong > 0 on every size, exit 1 (critical finding).
 FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt bench all_reduce --backend nccl -g 2 "${sweep[@]}" && verify corrupt 2 some

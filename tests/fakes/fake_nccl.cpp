@@ -2,14 +2,19 @@
 // "GPUs" of ncclCommInitAll are N threads of one process sharing host memory, and every call
 // runs to completion before it returns (the ranks meet in the clique's barrier), so a stream
 // holds no pending work. Built with the real nccl.h, so the signatures are NCCL's.
-// FAKE_NCCL_NO_ALLTOALL (compile definition) leaves out ncclAlltoAll, as NCCL before 2.28 has
-// it, so the backend's grouped ncclSend/ncclRecv path runs.
+// FAKE_NCCL_NO_ALLTOALL (compile definition) leaves out ncclAlltoAll, ncclGather and
+// ncclScatter, as NCCL before 2.28 lacks them, so the backend's grouped ncclSend/ncclRecv paths
+// run. On a stream that the fake libcudart is capturing into a CUDA graph (cudaStreamIsCapturing,
+// found in whichever loaded library exports it: the fake the backend loaded), a call is not run but handed
+// to cudaLaunchHostFunc, so the graph's launches replay it.
 //
 // Environment:
 //   FAKE_CUDA_DEVICES=N      GPUs that exist (as the fake libcudart; default 8).
 //   FAKE_NCCL_INIT_FAIL=1    ncclCommInitAll returns ncclSystemError.
 //   FAKE_NCCL_CORRUPT_RANK=r after every call, rank r's first received byte is flipped, so the
 //                            benchmark's data check must count wrong elements on rank r.
+#include <dlfcn.h>
+#include <link.h>
 #include <nccl.h>
 
 #include <algorithm>
@@ -17,7 +22,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -94,6 +101,63 @@ void sum_into(Clique& c, ncclDataType_t t, void* recv, size_t offset, size_t cou
 
 void maybe_corrupt(ncclComm_t comm, void* recv, size_t bytes);
 
+// The fake libcudart's capture entry points, from the copy the backend loaded.
+struct CudaHooks {
+  cudaError_t (*is_capturing)(cudaStream_t, cudaStreamCaptureStatus*) = nullptr;
+  cudaError_t (*launch_host_func)(cudaStream_t, cudaHostFn_t, void*) = nullptr;
+};
+
+int collect_name(dl_phdr_info* info, size_t, void* out) {
+  if (info->dlpi_name && *info->dlpi_name) static_cast<std::vector<std::string>*>(out)->push_back(info->dlpi_name);
+  return 0;
+}
+
+// Looked up at the first call, when the backend has loaded its libcudart (always before NCCL).
+const CudaHooks& cuda_hooks() {
+  static const CudaHooks hooks = [] {
+    CudaHooks h;
+    std::vector<std::string> loaded;
+    dl_iterate_phdr(collect_name, &loaded);  // names first: no dlopen under the loader's lock
+    for (const auto& name : loaded) {
+      void* d = dlopen(name.c_str(), RTLD_NOW | RTLD_NOLOAD);
+      if (!d) continue;
+      auto capturing = reinterpret_cast<decltype(h.is_capturing)>(dlsym(d, "cudaStreamIsCapturing"));
+      auto launch = reinterpret_cast<decltype(h.launch_host_func)>(dlsym(d, "cudaLaunchHostFunc"));
+      dlclose(d);  // drops the reference RTLD_NOLOAD took; the library stays loaded
+      if (capturing && launch) {
+        h.is_capturing = capturing;
+        h.launch_host_func = launch;
+        break;
+      }
+    }
+    return h;
+  }();
+  return hooks;
+}
+
+using Call = std::function<void()>;
+std::mutex captured_mu;
+std::vector<std::unique_ptr<Call>> captured_calls;  // live as long as a graph may replay them
+
+// Runs `call` now, or hands it to the graph `stream` is capturing.
+ncclResult_t enqueue(cudaStream_t stream, Call call) {
+  const CudaHooks& h = cuda_hooks();
+  cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+  if (stream && h.is_capturing && h.launch_host_func && h.is_capturing(stream, &cs) == cudaSuccess &&
+      cs == cudaStreamCaptureStatusActive) {
+    Call* kept = nullptr;
+    {
+      std::lock_guard lk(captured_mu);
+      captured_calls.push_back(std::make_unique<Call>(std::move(call)));
+      kept = captured_calls.back().get();
+    }
+    auto run = [](void* p) { (*static_cast<Call*>(p))(); };
+    return h.launch_host_func(stream, run, kept) == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
+  }
+  call();
+  return ncclSuccess;
+}
+
 }  // namespace
 
 struct ncclComm {
@@ -110,17 +174,18 @@ void maybe_corrupt(ncclComm_t comm, void* recv, size_t bytes) {
 // Every rank posts its buffers, `body` runs on each rank once all have posted, and nobody leaves
 // before all are done (a send buffer may not change while another rank reads it).
 template <typename F>
-ncclResult_t collective(ncclComm_t comm, const void* send, void* recv, F&& body) {
-  Clique& c = *comm->clique;
-  std::unique_lock lk(c.mu);
-  c.send[static_cast<size_t>(comm->rank)] = send;
-  c.recv[static_cast<size_t>(comm->rank)] = recv;
-  c.barrier(lk);
-  lk.unlock();
-  body(c);
-  lk.lock();
-  c.barrier(lk);
-  return ncclSuccess;
+ncclResult_t collective(ncclComm_t comm, cudaStream_t stream, const void* send, void* recv, F body) {
+  return enqueue(stream, [=] {
+    Clique& c = *comm->clique;
+    std::unique_lock lk(c.mu);
+    c.send[static_cast<size_t>(comm->rank)] = send;
+    c.recv[static_cast<size_t>(comm->rank)] = recv;
+    c.barrier(lk);
+    lk.unlock();
+    body(c);
+    lk.lock();
+    c.barrier(lk);
+  });
 }
 
 struct PendingP2P {
@@ -129,15 +194,13 @@ struct PendingP2P {
   size_t bytes;
   int peer;
   ncclComm_t comm;
+  cudaStream_t stream;
 };
 thread_local int group_depth = 0;
 thread_local std::vector<PendingP2P> pending;
 
 // The point-to-point calls of a group: all sends are posted, the ranks meet, the receives copy.
-ncclResult_t run_pending() {
-  std::vector<PendingP2P> ops;
-  ops.swap(pending);
-  if (ops.empty()) return ncclSuccess;
+ncclResult_t exchange(const std::vector<PendingP2P>& ops) {
   Clique& c = *ops.front().comm->clique;
   const int me = ops.front().comm->rank;
   std::unique_lock lk(c.mu);
@@ -159,6 +222,13 @@ ncclResult_t run_pending() {
   }
   c.barrier(lk);
   return rc;
+}
+
+ncclResult_t run_pending() {
+  std::vector<PendingP2P> ops;
+  ops.swap(pending);
+  if (ops.empty()) return ncclSuccess;
+  return enqueue(ops.front().stream, [ops] { exchange(ops); });
 }
 
 ncclResult_t post_p2p(PendingP2P op) {
@@ -218,25 +288,25 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm) {
 }
 
 ncclResult_t ncclAllReduce(const void* send, void* recv, size_t count, ncclDataType_t t, ncclRedOp_t, ncclComm_t comm,
-                           cudaStream_t) {
-  return collective(comm, send, recv, [&](Clique& c) {
+                           cudaStream_t stream) {
+  return collective(comm, stream, send, recv, [=](Clique& c) {
     sum_into(c, t, recv, 0, count);
     maybe_corrupt(comm, recv, count * type_size(t));
   });
 }
 
 ncclResult_t ncclReduceScatter(const void* send, void* recv, size_t count, ncclDataType_t t, ncclRedOp_t,
-                               ncclComm_t comm, cudaStream_t) {
-  return collective(comm, send, recv, [&](Clique& c) {
+                               ncclComm_t comm, cudaStream_t stream) {
+  return collective(comm, stream, send, recv, [=](Clique& c) {
     sum_into(c, t, recv, static_cast<size_t>(comm->rank) * count, count);
     maybe_corrupt(comm, recv, count * type_size(t));
   });
 }
 
 ncclResult_t ncclAllGather(const void* send, void* recv, size_t count, ncclDataType_t t, ncclComm_t comm,
-                           cudaStream_t) {
+                           cudaStream_t stream) {
   const size_t block = count * type_size(t);
-  return collective(comm, send, recv, [&](Clique& c) {
+  return collective(comm, stream, send, recv, [=](Clique& c) {
     for (int r = 0; r < c.n; ++r)
       std::memcpy(static_cast<char*>(recv) + static_cast<size_t>(r) * block, c.send[static_cast<size_t>(r)], block);
     maybe_corrupt(comm, recv, block * static_cast<size_t>(c.n));
@@ -245,9 +315,9 @@ ncclResult_t ncclAllGather(const void* send, void* recv, size_t count, ncclDataT
 
 #ifndef FAKE_NCCL_NO_ALLTOALL
 ncclResult_t ncclAlltoAll(const void* send, void* recv, size_t count, ncclDataType_t t, ncclComm_t comm,
-                          cudaStream_t) {
+                          cudaStream_t stream) {
   const size_t block = count * type_size(t);
-  return collective(comm, send, recv, [&](Clique& c) {
+  return collective(comm, stream, send, recv, [=](Clique& c) {
     for (int r = 0; r < c.n; ++r)
       std::memcpy(static_cast<char*>(recv) + static_cast<size_t>(r) * block,
                   static_cast<const char*>(c.send[static_cast<size_t>(r)]) + static_cast<size_t>(comm->rank) * block,
@@ -255,33 +325,57 @@ ncclResult_t ncclAlltoAll(const void* send, void* recv, size_t count, ncclDataTy
     maybe_corrupt(comm, recv, block * static_cast<size_t>(c.n));
   });
 }
+
+ncclResult_t ncclGather(const void* send, void* recv, size_t count, ncclDataType_t t, int root, ncclComm_t comm,
+                        cudaStream_t stream) {
+  if (root < 0 || root >= comm->clique->n) return ncclInvalidArgument;
+  const size_t block = count * type_size(t);
+  return collective(comm, stream, send, recv, [=](Clique& c) {
+    if (comm->rank != root) return;
+    for (int r = 0; r < c.n; ++r)
+      std::memcpy(static_cast<char*>(recv) + static_cast<size_t>(r) * block, c.send[static_cast<size_t>(r)], block);
+    maybe_corrupt(comm, recv, block * static_cast<size_t>(c.n));
+  });
+}
+
+ncclResult_t ncclScatter(const void* send, void* recv, size_t count, ncclDataType_t t, int root, ncclComm_t comm,
+                         cudaStream_t stream) {
+  if (root < 0 || root >= comm->clique->n) return ncclInvalidArgument;
+  const size_t block = count * type_size(t);
+  return collective(comm, stream, send, recv, [=](Clique& c) {
+    std::memcpy(recv, static_cast<const char*>(c.send[static_cast<size_t>(root)]) + static_cast<size_t>(comm->rank) * block,
+                block);
+    maybe_corrupt(comm, recv, block);
+  });
+}
 #endif
 
 ncclResult_t ncclBroadcast(const void* send, void* recv, size_t count, ncclDataType_t t, int root, ncclComm_t comm,
-                           cudaStream_t) {
+                           cudaStream_t stream) {
   if (root < 0 || root >= comm->clique->n) return ncclInvalidArgument;
-  return collective(comm, send, recv, [&](Clique& c) {
+  return collective(comm, stream, send, recv, [=](Clique& c) {
     std::memcpy(recv, c.send[static_cast<size_t>(root)], count * type_size(t));
     maybe_corrupt(comm, recv, count * type_size(t));
   });
 }
 
 ncclResult_t ncclReduce(const void* send, void* recv, size_t count, ncclDataType_t t, ncclRedOp_t, int root,
-                        ncclComm_t comm, cudaStream_t) {
+                        ncclComm_t comm, cudaStream_t stream) {
   if (root < 0 || root >= comm->clique->n) return ncclInvalidArgument;
-  return collective(comm, send, recv, [&](Clique& c) {
+  return collective(comm, stream, send, recv, [=](Clique& c) {
     if (comm->rank != root) return;
     sum_into(c, t, recv, 0, count);
     maybe_corrupt(comm, recv, count * type_size(t));
   });
 }
 
-ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t t, int peer, ncclComm_t comm, cudaStream_t) {
-  return post_p2p({true, const_cast<void*>(send), count * type_size(t), peer, comm});
+ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t t, int peer, ncclComm_t comm,
+                      cudaStream_t stream) {
+  return post_p2p({true, const_cast<void*>(send), count * type_size(t), peer, comm, stream});
 }
 
-ncclResult_t ncclRecv(void* recv, size_t count, ncclDataType_t t, int peer, ncclComm_t comm, cudaStream_t) {
-  return post_p2p({false, recv, count * type_size(t), peer, comm});
+ncclResult_t ncclRecv(void* recv, size_t count, ncclDataType_t t, int peer, ncclComm_t comm, cudaStream_t stream) {
+  return post_p2p({false, recv, count * type_size(t), peer, comm, stream});
 }
 
 ncclResult_t ncclGroupStart() {

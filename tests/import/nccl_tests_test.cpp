@@ -254,15 +254,16 @@ TEST_CASE("collective names: programs and spellings") {
   CHECK(normalize_collective_name("allreduce") == "all_reduce");
   CHECK(normalize_collective_name("reduce_scatter") == "reduce_scatter");
   CHECK(normalize_collective_name("alltoall_perf") == "alltoall");
-  CHECK_FALSE(normalize_collective_name("hypercube_perf").has_value());
+  CHECK(normalize_collective_name("hypercube_perf") == "hypercube");
+  CHECK_FALSE(normalize_collective_name("alltoallv_perf").has_value());
   CHECK_FALSE(normalize_collective_name("").has_value());
   CHECK(normalize_collective_name("scatter_perf") == "scatter");
-  auto bad = parse_nccl_tests("", "f", "hypercube");
+  auto bad = parse_nccl_tests("", "f", "alltoallv");
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().code == ErrorCode::kInvalidArgument);
   CHECK(bad.error().message ==
-        "'hypercube' is not an nccl-tests collective (expected one of all_reduce, all_gather, "
-        "reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter)");
+        "'alltoallv' is not an nccl-tests collective (expected one of all_reduce, all_gather, "
+        "reduce_scatter, alltoall, broadcast, reduce, sendrecv, gather, scatter, hypercube)");
 }
 
 TEST_CASE("a row with nan, inf or a negative time is a reported gap, never a measurement") {

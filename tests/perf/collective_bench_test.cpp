@@ -112,6 +112,61 @@ TEST_CASE("times: the reported time is the slowest rank's, and busbw follows it"
   CHECK(row.busbw_bytes_per_s == doctest::Approx(row.algbw_bytes_per_s * 1.5));
   REQUIRE(lines.size() == 1);  // rank 0 only
   CHECK(lines[0].find("all_reduce at 1048576 bytes") == 0);
+  // Every iteration is the straggler's: the statistics are over the slowest rank per iteration,
+  // and each rank's slowest iteration names the straggler too.
+  CHECK(row.iterations.samples == 4);
+  CHECK(row.iterations.p50_s == doctest::Approx(3 * one_call_s));
+  CHECK(row.iterations.max_s == doctest::Approx(3 * one_call_s));
+  REQUIRE(row.per_rank_iteration_max_s.size() == 4);
+  CHECK(row.per_rank_iteration_max_s[2] == doctest::Approx(3 * one_call_s));
+  CHECK(row.per_rank_iteration_max_s[2] >= row.per_rank_iteration_max_s[1]);
+  // The simulated ranks run on host memory: the devices say so.
+  REQUIRE(r.devices.size() == 4);
+  CHECK(r.devices[3].device.index == -1);
+  CHECK(r.devices[3].device.name == "host memory");
+  CHECK(r.devices[3].pid > 0);
+}
+
+TEST_CASE("gather, scatter and hypercube: root, rank count and the graph option") {
+  SimSpec spec;
+  spec.ranks = 4;
+  BenchOptions o;
+  o.sweep = {4096, 4096, 2};
+  o.iters = 2;
+  o.warmup_iters = 0;
+  o.collective = Collective::kScatter;
+  o.root = 1;
+  BenchResult r = run_on_sim(spec, o);
+  REQUIRE(r.results.size() == 1);
+  CHECK(r.results[0].count == 256);  // 4096 B of float over 4 ranks
+  CHECK(r.results[0].wrong_elements == 0);
+  // hypercube: algbw = (n-1)/n x size / time (HyperCubeGetBw), busbw = algbw.
+  o.collective = Collective::kHypercube;
+  r = run_on_sim(spec, o);
+  REQUIRE(r.results.size() == 1);
+  const auto& h = r.results[0];
+  CHECK(h.algbw_bytes_per_s == doctest::Approx(0.75 * 4096 / h.time_s));
+  CHECK(h.busbw_bytes_per_s == doctest::Approx(h.algbw_bytes_per_s));
+  // hypercube on 3 ranks, and -G on a backend without CUDA graphs, are refused.
+  SimSpec three;
+  three.ranks = 3;
+  auto st = run_simulated(three, [&](Comm& c) -> Status {
+    auto res = run_collective_bench(c, o, no_progress());
+    CHECK_FALSE(res);
+    if (!res) CHECK(res.error().message.find("power-of-two rank count") != std::string::npos);
+    return Ok{};
+  });
+  CHECK(st);
+  BenchOptions g;
+  g.sweep = {1024, 1024, 2};
+  g.graph_launches = 2;
+  auto gst = run_simulated(spec, [&](Comm& c) -> Status {
+    auto res = run_collective_bench(c, g, no_progress());
+    CHECK_FALSE(res);
+    if (!res) CHECK(res.error().code == ErrorCode::kUnsupported);
+    return Ok{};
+  });
+  CHECK(gst);
 }
 
 TEST_CASE("sizes below one element per rank are skipped") {
@@ -182,8 +237,9 @@ TEST_CASE("JSON follows the fabdiag.bench/1 data contract exactly") {
   to_json(j, r);
   std::vector<std::string> keys;
   for (auto& [k, v] : j.items()) keys.push_back(k);
-  CHECK(keys == std::vector<std::string>{"backend", "busbw_factor", "collective", "dtype", "hosts",
-                                         "iters", "ranks", "results", "warmup"});
+  CHECK(keys == std::vector<std::string>{"algbw_factor", "backend", "busbw_factor", "collective", "devices",
+                                         "dtype", "graph_launches", "hosts", "iters", "ranks", "results", "root",
+                                         "warmup"});
   CHECK(j["collective"] == "all_reduce");
   CHECK(j["backend"] == "mpi");
   CHECK(j["dtype"] == "float");
@@ -197,8 +253,14 @@ TEST_CASE("JSON follows the fabdiag.bench/1 data contract exactly") {
   std::vector<std::string> row_keys;
   for (auto& [k, v] : row.items()) row_keys.push_back(k);
   CHECK(row_keys == std::vector<std::string>{"algbw_bytes_per_s", "busbw_bytes_per_s", "count",
-                                             "per_rank_time_s", "size_bytes", "time_s",
-                                             "wrong_elements"});
+                                             "iteration_stats", "per_rank_iteration_max_s", "per_rank_time_s",
+                                             "size_bytes", "time_s", "wrong_elements"});
+  CHECK(row["iteration_stats"]["samples"] == 3);
+  CHECK(row["per_rank_iteration_max_s"].size() == 2);
+  CHECK(j["devices"].size() == 2);
+  CHECK(j["devices"][1]["rank"] == 1);
+  CHECK(j["algbw_factor"] == "1");
+  CHECK(j["graph_launches"] == 0);
   CHECK(row["size_bytes"] == 2048);
   CHECK(row["count"] == 512);
   CHECK(row["wrong_elements"] == 0);

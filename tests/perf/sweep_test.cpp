@@ -92,6 +92,25 @@ TEST_CASE("collective shapes round like nccl-tests") {
     CHECK(s.count == 12);
     CHECK(s.size_bytes == 96);
   }
+  // gather like all_gather, scatter like reduce_scatter: 1000 floats at 3 ranks -> 333 each.
+  s = collective_shape(Collective::kGather, 4000, DataType::kFloat, 3);
+  CHECK(s.count == 333);
+  CHECK(s.send_count == 333);
+  CHECK(s.recv_count == 999);
+  CHECK(s.size_bytes == 3996);
+  s = collective_shape(Collective::kScatter, 4000, DataType::kFloat, 3);
+  CHECK(s.count == 333);
+  CHECK(s.send_count == 999);
+  CHECK(s.recv_count == 333);
+  CHECK(s.size_bytes == 3996);
+  // hypercube: the block rounded down to 4 elements as well (hypercube_perf's ALIGN): 1000
+  // floats at 3 ranks -> (1000 / 12) * 4 = 332 each; 8 floats at 4 ranks -> 0.
+  s = collective_shape(Collective::kHypercube, 4000, DataType::kFloat, 3);
+  CHECK(s.count == 332);
+  CHECK(s.send_count == 332);
+  CHECK(s.recv_count == 996);
+  CHECK(s.size_bytes == 3984);
+  CHECK(collective_shape(Collective::kHypercube, 32, DataType::kFloat, 4).count == 0);
   // Smaller than one element per rank: count 0 (skipped by the benchmark).
   s = collective_shape(Collective::kAllGather, 8, DataType::kFloat, 4);
   CHECK(s.count == 0);
