@@ -41,7 +41,7 @@ TEST_CASE("junit has one testcase per node, link and check, failures with measur
   REQUIRE(at != std::string::npos);
   const std::string tc = x.substr(at, x.find("</testcase>", at) - at);
   CHECK(tc.find("measured: 49.33 GB/s\nexpected: 87.74 GB/s\nmargin: -43.8%\n") != std::string::npos);
-  CHECK(tc.find("  - median pair bandwidth = 49330000000 bytes/s; limit 87740000000 bytes/s (the reference) [pairwise matrix]") !=
+  CHECK(tc.find("  - median pair bandwidth = 49.33 GB/s; limit 87.74 GB/s (the reference) [pairwise matrix]") !=
         std::string::npos);
   CHECK(x.find("<skipped message=\"all 1 pair(s) at 0.56 of the p90 of pairs (with node06)") != std::string::npos);
   const size_t f = x.find("name=\"node01: slow_node\"");
