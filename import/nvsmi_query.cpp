@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 #include "core/text.h"
 #include "import/common.h"
@@ -15,16 +16,24 @@ std::optional<uint64_t> NvsmiField::number() const {
   size_t end = 0;
   while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
   if (end == 0 || end > 18) return std::nullopt;
+  // The integer must stand alone: the end, a width's "x" ("16x"), or a unit after a space
+  // ("88 C", "2560 bank(s)"). "1e30", "4e1x" or "3.5" are not a count of 1, 4 or 3.
+  const std::string_view rest = std::string_view(text).substr(end);
+  if (!rest.empty() && rest != "x" && rest.front() != ' ') return std::nullopt;
   return parse_u64(text.substr(0, end));
 }
+
+bool NvsmiField::unreadable() const { return !text.empty() && text != "N/A" && !number(); }
 
 std::optional<uint64_t> NvsmiQueryGpu::uncorrectable(const std::string& scope) const {
   auto it = ecc.find(scope);
   if (it == ecc.end()) return std::nullopt;
   std::optional<uint64_t> sum;
-  for (const auto& [name, f] : it->second)
-    if (name.find("uncorrectable") != std::string::npos)
-      if (auto n = f.number()) sum = sum.value_or(0) + *n;
+  for (const auto& [name, f] : it->second) {
+    if (name.find("uncorrectable") == std::string::npos) continue;
+    if (f.unreadable()) return std::nullopt;  // one unreadable term leaves the sum unknown
+    if (auto n = f.number()) sum = sum.value_or(0) + *n;
+  }
   if (sum) return sum;
   if (auto dbe = it->second.find("double_bit/total"); dbe != it->second.end()) return dbe->second.number();
   return std::nullopt;
@@ -328,6 +337,25 @@ struct Reader {
   }
 };
 
+// Counts and widths printed as something this reader cannot take for a number ("1e30", "-3",
+// 20 digits, "4e1x"): a gap naming the line, so an unknown never reads as 0 or as a prefix of it.
+void unreadable_numbers(NvsmiQueryImport& imp) {
+  for (const auto& g : imp.gpus) {
+    std::vector<std::pair<std::string, const NvsmiField*>> fields = {
+        {"Link Width Max", &g.width_max},          {"Link Width Current", &g.width_current},
+        {"PCIe Generation Max", &g.gen_max},       {"PCIe Generation Current", &g.gen_current},
+        {"Retired Pages Double Bit ECC", &g.retired_dbe}, {"Remapped Rows Uncorrectable", &g.remap_uncorrectable}};
+    for (const auto& [scope, m] : g.ecc)
+      for (const auto& [name, f] : m) fields.emplace_back("ECC " + scope + " " + name, &f);
+    for (const auto& [what, f] : fields)
+      if (f->unreadable())
+        imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                      g.label() + ": " + what + " is \"" + f->text +
+                                          "\", not a whole number this reader can trust: left unknown",
+                                      line_source(imp.source, f->line)));
+  }
+}
+
 }  // namespace
 
 Result<NvsmiQueryImport> import_nvsmi_query(LineSource& lines, const std::string& source, const ReadLimits&) {
@@ -348,6 +376,7 @@ Result<NvsmiQueryImport> import_nvsmi_query(LineSource& lines, const std::string
   }
   r.assign_indexes();
   r.cut_blocks();
+  unreadable_numbers(imp);
   add_tally_gap(imp.gaps, source, r.other, "line(s) not understood");
   if (r.overflow.count)
     imp.gaps.push_back(make_error(ErrorCode::kParse,

@@ -28,8 +28,11 @@ namespace fabdiag {
 struct NvsmiField {
   std::string text;
   size_t line = 0;
-  /// The leading integer ("16x" -> 16, "5" -> 5, "2560 bank(s)" -> 2560); nullopt for "N/A".
+  /// The leading integer ("16x" -> 16, "5" -> 5, "2560 bank(s)" -> 2560); nullopt for "N/A",
+  /// a negative, more than 18 digits, or digits run into other characters ("1e30", "4e1x", "3.5").
   std::optional<uint64_t> number() const;
+  /// Printed, not "N/A", and still no number(): a value this reader cannot trust.
+  bool unreadable() const;
   bool yes() const { return text == "Yes"; }
 };
 

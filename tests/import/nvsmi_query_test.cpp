@@ -269,3 +269,33 @@ TEST_CASE("nvidia-smi -q is detected by its markers, the text of other tools is 
   CHECK_FALSE(import_nvsmi_query(std::string("x\0y", 3), "bin").ok());
   CHECK_FALSE(import_nvsmi_query("", "empty").ok());
 }
+
+TEST_CASE("nvidia-smi -q: a count or width that is not a whole number is a gap naming its line, never 0 or a prefix") {
+  std::string text = repo_text(kH100);
+  auto replace_first = [&](const std::string& from, const std::string& to) {
+    auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  };
+  replace_first("Current                   : 16x", "Current                   : 4e1x");
+  replace_first("DRAM Uncorrectable            : 0", "DRAM Uncorrectable            : 1e30");
+  auto imp = import_nvsmi_query(text, "q.txt");
+  REQUIRE(imp.ok());
+  const NvsmiQueryGpu& g0 = imp->gpus.at(0);
+  CHECK_FALSE(g0.width_current.number().has_value());
+  CHECK_FALSE(g0.uncorrectable("volatile").has_value());
+  std::vector<std::string> gaps;
+  for (const auto& e : imp->gaps) gaps.push_back(e.message + " @" + e.source);
+  REQUIRE(gaps.size() == 2);
+  CHECK(has(gaps[0], "Link Width Current is \"4e1x\""));
+  CHECK(has(gaps[0], "@q.txt:75"));
+  CHECK(has(gaps[1], "is \"1e30\""));
+  CHECK(has(gaps[1], "@q.txt:136"));
+  for (const auto* f : with_code(nvsmi_query_findings(*imp), "pcie_width_downgraded")) CHECK_FALSE(has(f->message, "GPU 0 "));
+  NvsmiField plain{"16x", 1}, unit{"88 C", 1}, neg{"-3", 1}, dec{"3.5", 1};
+  CHECK(plain.number() == 16);
+  CHECK(unit.number() == 88);
+  CHECK_FALSE(neg.number().has_value());
+  CHECK(neg.unreadable());
+  CHECK_FALSE(dec.number().has_value());
+}
