@@ -98,7 +98,7 @@ nlohmann::json verdict_json(const Verdict& v, const Spec& spec);
 std::vector<Finding> verdict_findings(const Verdict& v);
 
 /// Exit code of a verdict (README "Exit codes"): 1 when a check failed, else 4 when one could not
-/// be checked, else 0.
+/// be checked or when nothing was judged at all (a spec that asks for nothing), else 0.
 int verdict_exit_code(const Verdict& v);
 
 /// A value for people: bytes/s as GB/s (1e9, as nccl-tests prints: "357.2 GB/s"), else the number

@@ -136,7 +136,7 @@ std::vector<Finding> verdict_findings(const Verdict& v) {
 
 int verdict_exit_code(const Verdict& v) {
   if (v.fail > 0) return 1;
-  if (v.not_checked > 0) return 4;
+  if (v.not_checked > 0 || v.pass == 0) return 4;  // nothing judged signs nothing off
   return 0;
 }
 

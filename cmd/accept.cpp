@@ -130,6 +130,10 @@ int run_accept(const GlobalOptions& g, const AcceptOptions& o) {
   for (const auto& f : files) env.params["inputs"].push_back({{"input", f.path}, {"used_as", f.used_as}});
   env.data = accept::verdict_json(v, *spec);
   env.findings = accept::verdict_findings(v);
+  if (v.pass + v.fail + v.not_checked == 0)
+    env.errors.push_back(make_error(ErrorCode::kInvalidArgument,
+                                    "the spec asks for nothing fabdiag can check: no node, link or run was signed off",
+                                    o.spec));
   finish_envelope(env, started);
   if (int wrc = write_rendered(g, env, accept_document(v, *spec, files))) return wrc;
   return accept::verdict_exit_code(v);
