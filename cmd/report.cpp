@@ -17,7 +17,7 @@ namespace {
 
 // Reads FILE into the model; the exit code when it cannot be used (not JSON, not a result
 // document, a schema `report` does not render: the error printed). A file that cannot be read
-// at all is a gap in the model, not a stop.
+// at all is a gap in the model, not a stop, unless no file could be read (exit 2).
 std::optional<int> read_one(const std::string& file, ReportModel& model) {
   auto text = read_input(file);
   if (!text) {
@@ -50,6 +50,10 @@ int run_report(const GlobalOptions& g, const ReportOptions& o) {
   ReportModel model;
   for (const auto& f : o.files)
     if (auto rc = read_one(f, model)) return *rc;
+  if (model.sources.empty()) {  // no document at all: nothing to report on (as `import`: exit 2)
+    for (const auto& e : model.errors) print_error(e.error.to_string());
+    return kExitUsage;
+  }
   const std::string title = !o.title.empty() ? o.title
                             : model.sources.size() == 1 ? "fabdiag report: " + model.sources[0].file
                                                         : "fabdiag report: " + std::to_string(o.files.size()) + " files";

@@ -40,6 +40,9 @@ grep -q "topo.json: schema fabdiag.topo/1 is not one" "$t/err" || fail "unknown 
 rc=$?; [ $rc = 4 ] || fail "missing file: exit $rc, expected 4"
 grep -q "missing.json" "$t/gap.txt" || fail "missing file not named in the gaps"
 grep -q "^NODES" "$t/gap.txt" || fail "the readable file was not rendered next to the gap"
+"$bin" report "$t/missing.json" --format json >"$t/none.json" 2>"$t/err"
+rc=$?; [ $rc = 2 ] || fail "only a missing file: exit $rc, expected 2"
+grep -q "missing.json" "$t/err" || fail "only a missing file: not named on stderr: $(cat "$t/err")"
 
 # Hostile names: markup, quotes, a control character, a CDATA end, a script tag; every string
 # of a real result (host names, subjects, evidence) renamed, keys of the medians too.
