@@ -170,7 +170,10 @@ void render_text_table(std::ostringstream& out, const Table& table) {
 std::string md_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
+    // '<' as an entity: Markdown viewers render inline HTML, and a host or file name carrying
+    // <script> must stay text. No tag opens without '<', so ">= 515" stays as written.
     if (c == '|') o += "\\|";
+    else if (c == '<') o += "&lt;";
     else o += c;
   }
   return o;
@@ -183,10 +186,10 @@ std::string md_cell(const std::string& s) { return md_escape(escape_line_control
 
 std::string render_table(const Envelope& env, const Document& doc) {
   std::ostringstream out;
-  if (!doc.title.empty()) out << doc.title << "\n\n";
+  if (!doc.title.empty()) out << escape_line_controls(doc.title) << "\n\n";
   if (env.partial) out << wrap("PARTIAL: " + cut_text(env.cut), 78, "  ") << "\n\n";
   for (const auto& s : doc.sections) {
-    if (!s.title.empty()) out << upper(s.title) << "\n";
+    if (!s.title.empty()) out << upper(escape_line_controls(s.title)) << "\n";
     size_t kw = 0;
     for (const auto& [k, v] : s.fields) kw = std::max(kw, display_width(escape_line_controls(k)));
     for (const auto& [k, v] : s.fields)
@@ -220,10 +223,10 @@ std::string render_table(const Envelope& env, const Document& doc) {
 
 std::string render_markdown(const Envelope& env, const Document& doc) {
   std::ostringstream out;
-  if (!doc.title.empty()) out << "# " << doc.title << "\n\n";
+  if (!doc.title.empty()) out << "# " << md_cell(doc.title) << "\n\n";
   if (env.partial) out << "**PARTIAL:** " << md_escape(cut_text(env.cut)) << "\n\n";
   for (const auto& s : doc.sections) {
-    if (!s.title.empty()) out << "## " << s.title << "\n\n";
+    if (!s.title.empty()) out << "## " << md_cell(s.title) << "\n\n";
     for (const auto& [k, v] : s.fields) out << "- **" << md_cell(k) << "**: " << md_cell(v) << "\n";
     if (!s.fields.empty()) out << "\n";
     for (const auto& t : s.tables) {

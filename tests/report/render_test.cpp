@@ -101,3 +101,25 @@ TEST_CASE("a newline, tab or CR in a cell, field or finding is written as xNN, f
   CHECK(md.find("line one\n\tline two\n") != std::string::npos);
   CHECK(md.find('\r') == std::string::npos);
 }
+
+TEST_CASE("titles are one line in table and Markdown, and Markdown writes a less-than sign as an entity") {
+  Envelope env;
+  Document doc;
+  doc.title = "accept: a\nb";
+  Section s;
+  s.title = "inputs of node<script>\n01";
+  Table t;
+  t.columns = {"host"};
+  t.rows = {{"<script>alert(1)</script>"}, {"limit >= 515 & more"}};
+  s.tables.push_back(t);
+  doc.sections.push_back(s);
+  std::string out = render_table(env, doc);
+  CHECK(out.rfind("accept: a\\x0ab\n\n", 0) == 0);
+  CHECK(out.find("INPUTS OF NODE<SCRIPT>\\X0A01\n") != std::string::npos);
+  std::string md = render_markdown(env, doc);
+  CHECK(md.rfind("# accept: a\\x0ab\n\n", 0) == 0);
+  CHECK(md.find("## inputs of node&lt;script>\\x0a01\n") != std::string::npos);
+  CHECK(md.find("| &lt;script>alert(1)&lt;/script> |") != std::string::npos);
+  CHECK(md.find("| limit >= 515 & more |") != std::string::npos);
+  CHECK(md.find("<script") == std::string::npos);
+}
