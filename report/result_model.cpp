@@ -73,7 +73,7 @@ Verdict finding_check(const Finding& f, size_t src, const std::vector<std::strin
     v.measured = best->value;
     v.expected = best->threshold;
     v.unit = best->unit;
-    v.margin_pct = margin_of(v.measured, v.expected);
+    v.margin_pct = margin_of(v.measured, v.expected, v.status);
   }
   return v;
 }

@@ -36,7 +36,7 @@ struct Verdict {
   std::optional<double> measured;    ///< In `unit`; nullopt = not measured.
   std::optional<double> expected;    ///< In `unit`; nullopt = no expectation.
   std::string unit;                  ///< "bytes/s", "count", ... (raw base units).
-  std::optional<double> margin_pct;  ///< (measured / expected - 1) x 100 where both are known.
+  std::optional<double> margin_pct;  ///< (measured / expected - 1) x 100 where both are known; + = room to spare (report/result_sources.h margin_of).
   std::vector<Evidence> evidence;
   std::string reason;                ///< Why this status, in a sentence.
   size_t source = 0;                 ///< Index into ReportModel::sources.

@@ -56,9 +56,11 @@ std::vector<Evidence> evidence_at(const nlohmann::json& j, const char* key) {
 
 std::string link_name(const std::string& a, const std::string& b) { return a + "<->" + b; }
 
-std::optional<double> margin_of(const std::optional<double>& measured, const std::optional<double>& expected) {
+std::optional<double> margin_of(const std::optional<double>& measured, const std::optional<double>& expected,
+                                Outcome status) {
   if (!measured || !expected || *expected == 0) return std::nullopt;
-  return (*measured / *expected - 1) * 100;
+  const double r = (*measured / *expected - 1) * 100;
+  return status == Outcome::kFail && r > 0 ? -r : r;  // failed above its limit: an "at most" check
 }
 
 namespace {
@@ -87,7 +89,7 @@ void set_measure(Verdict& v, std::optional<double> measured, std::optional<doubl
   v.measured = measured;
   v.expected = expected;
   v.unit = std::move(unit);
-  v.margin_pct = margin_of(measured, expected);
+  v.margin_pct = margin_of(measured, expected, v.status);
 }
 
 Curve& curve_for(ReportModel& m, const std::string& collective) {

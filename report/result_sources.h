@@ -25,8 +25,11 @@ std::vector<std::string> strings_at(const nlohmann::json& j, const char* key);
 std::vector<Evidence> evidence_at(const nlohmann::json& j, const char* key);
 /// "a<->b".
 std::string link_name(const std::string& a, const std::string& b);
-/// (measured / expected - 1) x 100 when both are known and expected is not 0.
-std::optional<double> margin_of(const std::optional<double>& measured, const std::optional<double>& expected);
+/// (measured / expected - 1) x 100 when both are known and expected is not 0, signed so that a
+/// failure is never a positive margin: a failed check whose measured value is above its limit is
+/// an "at most" check (6 link downs against 1 allowed: -500 %).
+std::optional<double> margin_of(const std::optional<double>& measured, const std::optional<double>& expected,
+                                Outcome status);
 
 /// fabdiag.accept/1: data.nodes[] and data.checks[] as they are.
 void read_accept(ReportModel& m, size_t src, const nlohmann::json& data);

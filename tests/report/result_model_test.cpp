@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/result_model.h"
+#include "report/result_sources.h"
 
 using namespace fabdiag;
 
@@ -278,4 +279,15 @@ TEST_CASE("merged nodes keep one row per host with the worst status") {
   CHECK(format_measure(91e9, "bytes/s") == "91.00 GB/s");
   CHECK(format_measure(std::nullopt, "count") == "-");
   CHECK(format_measure(12, "count") == "12 count");
+}
+
+TEST_CASE("margin: + is room to spare, and a failure above its limit is an at-most check with a negative margin") {
+  using fabdiag::report_detail::margin_of;
+  using fabdiag::Outcome;
+  CHECK(*margin_of(6.0, 1.0, Outcome::kFail) == doctest::Approx(-500));
+  CHECK(*margin_of(28.05, 40.0, Outcome::kFail) == doctest::Approx(-29.875));
+  CHECK(*margin_of(44.0, 40.0, Outcome::kPass) == doctest::Approx(10));
+  CHECK(*margin_of(39.0, 40.0, Outcome::kPass) == doctest::Approx(-2.5));  // a pass below the fleet median
+  CHECK_FALSE(margin_of(1.0, 0.0, Outcome::kFail).has_value());
+  CHECK_FALSE(margin_of(std::nullopt, 1.0, Outcome::kPass).has_value());
 }
