@@ -291,7 +291,8 @@ TEST_CASE("nvidia-smi -q: a count or width that is not a whole number is a gap n
   CHECK(has(gaps[0], "@q.txt:75"));
   CHECK(has(gaps[1], "is \"1e30\""));
   CHECK(has(gaps[1], "@q.txt:136"));
-  for (const auto* f : with_code(nvsmi_query_findings(*imp), "pcie_width_downgraded")) CHECK_FALSE(has(f->message, "GPU 0 "));
+  const auto findings = nvsmi_query_findings(*imp);  // kept alive: with_code points into it
+  for (const auto* f : with_code(findings, "pcie_width_downgraded")) CHECK_FALSE(has(f->message, "GPU 0 "));
   NvsmiField plain{"16x", 1}, unit{"88 C", 1}, neg{"-3", 1}, dec{"3.5", 1};
   CHECK(plain.number() == 16);
   CHECK(unit.number() == 88);
