@@ -63,11 +63,16 @@ check_json() {
   if python3 - "$dir" "$name" <<PY
 import json, os, sys
 tmp, name = sys.argv[1], sys.argv[2]
+cut_files = []
 def load(path):
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
     text = open(path).read()
-    doc, end = json.JSONDecoder().raw_decode(text)
+    try:
+        doc, end = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError:
+        cut_files.append(path)  # a document that stops short: the checks see None
+        return None
     if text[end:].strip():
         raise SystemExit(f"{path}: more than one JSON document")
     return doc

