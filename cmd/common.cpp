@@ -45,8 +45,8 @@ int exit_code_for(const Envelope& env) {
 }
 
 int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& doc) {
-  if (g.format == "prometheus") {  // only `counters` has metric families (it never gets here)
-    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
+  if (g.format == "prometheus") {  // `counters` and `baseline diff` render their metric families themselves (they never get here)
+    print_error("--format prometheus is supported by `fabdiag counters` and `fabdiag baseline diff` only; use table, json or md");
     return kExitUsage;
   }
   return write_result_text(g, render(resolve_format(g), env, doc));

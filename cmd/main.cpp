@@ -28,7 +28,7 @@ namespace {
 void add_global_flags(CLI::App& app, GlobalOptions& g) {
   app.add_option("--format", g.format,
                  "Output format: table, json, md, html (one self-contained page) or junit (JUnit XML) "
-                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters`; "
+                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters` and `baseline diff`; "
                  "nccl-tests (the table all_reduce_perf prints) for `bench`")
       ->check(CLI::IsMember({"table", "json", "md", "markdown", "html", "junit", "prometheus", "nccl-tests"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
@@ -578,8 +578,10 @@ int run(int argc, char** argv) {
     print_error("--format nccl-tests is supported by `fabdiag bench` only; use table, json or md");
     return kExitUsage;
   }
-  if (g.format == "prometheus" && !cmds.counters->parsed()) {
-    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
+  const bool baseline_diff = cmds.baseline->parsed() && opts.baseline.action == "diff";
+  if (g.format == "prometheus" && !cmds.counters->parsed() && !baseline_diff) {
+    print_error("--format prometheus is supported by `fabdiag counters` and `fabdiag baseline diff` only; use table, "
+                "json or md");
     return kExitUsage;
   }
   return dispatch(cmds, opts);
