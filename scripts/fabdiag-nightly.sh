@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # fabdiag-nightly.sh: the nightly check of one node, for cron or a systemd timer (docs/nightly.md).
 #
-#   fabdiag-nightly.sh --state-dir DIR [--textfile-dir DIR] [options] [-- BENCH COMMAND...]
+#   fabdiag-nightly.sh --state-dir DIR [--textfile-dir DIR] [options] -- BENCH COMMAND...
 #
 # One night, built on fabdiag's own commands:
 #   1. `fabdiag counters --interval WINDOW --format prometheus` runs in the background while
-#   2. the bench runs (default `fabdiag bench all_reduce -b 1M -e 64M -f 4 -n 10`; after `--` any
-#      command that prints a fabdiag bench, pairwise or triage result, e.g. `mpirun ... fabdiag
-#      pairwise` or `fabdiag bench all_reduce --backend nccl -g 8`; `--format json -o FILE -q` are
-#      appended to it);
+#   2. the bench runs: the command after `--`, any that prints a fabdiag bench, pairwise or triage
+#      result, e.g. `fabdiag bench all_reduce --backend nccl -g 8 -b 64M -e 1G -f 2` on a GPU node
+#      or `mpirun --hostfile H --map-by node fabdiag pairwise --size 1M -n 2` from a head node
+#      (`--format json -o FILE -q` are appended to it);
 #   3. `fabdiag baseline diff NAME` compares the run with the median and spread of the last runs
 #      (the first night has nothing to compare with and only starts the history);
 #   4. `fabdiag baseline save --append NAME`, only when the diff raised nothing at warn or above
@@ -68,7 +68,7 @@ if [ -z "$fabdiag_bin" ]; then
   [ -n "$fabdiag_bin" ] || fabdiag_bin=$here/build/fabdiag
 fi
 [ -x "$fabdiag_bin" ] || die_usage "no fabdiag binary at '$fabdiag_bin' (give --fabdiag BIN)"
-((${#bench[@]})) || bench=("$fabdiag_bin" bench all_reduce -b 1M -e 64M -f 4 -n 10)
+((${#bench[@]})) || die_usage "give the bench after --, e.g. -- fabdiag bench all_reduce --backend nccl -g 8 -b 64M -e 1G -f 2"
 mkdir -p "$state/runs" "$state/baselines" || die_usage "cannot create $state/runs and $state/baselines"
 if [ -n "$textfile_dir" ] && [ ! -d "$textfile_dir" ]; then die_usage "--textfile-dir $textfile_dir is not a directory"; fi
 
