@@ -10,7 +10,9 @@
 #      or `mpirun --hostfile H --map-by node fabdiag pairwise --size 1M -n 2` from a head node
 #      (`--format json -o FILE -q` are appended to it);
 #   3. `fabdiag baseline diff NAME` compares the run with the median and spread of the last runs
-#      (the first night has nothing to compare with and only starts the history);
+#      (the first night has nothing to compare with and only starts the history); when it raises
+#      something at warn or above, the bench runs once more and is diffed again: an alert is a
+#      finding (code and subject) both runs raise, and the second run is the night's result;
 #   4. `fabdiag baseline save --append NAME`, only when the diff raised nothing at warn or above
 #      (a bad night is kept under runs/ but never becomes the reference);
 #   5. the counters, the diff and this script's own gauges go to TEXTFILE_DIR/fabdiag-nightly.prom
@@ -24,13 +26,15 @@
 #   --window S           counter window in seconds, should outlast the bench (default: 60)
 #   --keep N             runs kept in the history and under runs/ (default: 30)
 #   --last K, --tolerance F, --spread-k k   passed to `baseline diff` (defaults 7, 0.10, 3.5)
+#   --no-confirm         alert on the first bench's diff, without a confirming run
 #   --counters-arg ARG   one more argument for `fabdiag counters` (repeatable: --device, --sysfs-root)
 #   --fabdiag BIN        the fabdiag binary (default: fabdiag in PATH, else next to this script's build/)
 #   -v                   print the night's summary also when healthy (cron mails any output)
 #
 # Exit codes: 0 healthy (also the first night); 1 an alert: a baseline finding at warn or above
 # (a regression rolled up to its node, link or collective, or drift at warn) or a counter finding
-# at warn or above in the window; 4 a gap and no alert: the bench or the counters gave no result,
+# at warn or above in the window (a regression the confirming run does not repeat is no alert:
+# fabdiag_nightly_unconfirmed_alerts counts them); 4 a gap and no alert: the bench or the counters gave no result,
 # the diff compared only part, the textfile could not be written, a previous night still holds
 # the lock; 2 usage. A healthy night prints nothing (cron mails nothing); an alert prints the
 # diff and the alerts on stdout.
@@ -40,7 +44,7 @@ usage() { sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"; }
 die_usage() { echo "fabdiag-nightly: error: $*" >&2; exit 2; }
 
 state="" textfile_dir="" name=nightly window=60 keep=30 last=7 tolerance=0.10 spread_k=3.5 verbose=0
-fabdiag_bin="" counters_args=() bench=()
+fabdiag_bin="" counters_args=() bench=() confirm=1
 while (($#)); do
   case $1 in
     --state-dir) state=${2:-}; shift 2 || die_usage "--state-dir needs a value" ;;
@@ -53,6 +57,7 @@ while (($#)); do
     --spread-k) spread_k=${2:-}; shift 2 || die_usage "--spread-k needs a value" ;;
     --counters-arg) counters_args+=("${2:-}"); shift 2 || die_usage "--counters-arg needs a value" ;;
     --fabdiag) fabdiag_bin=${2:-}; shift 2 || die_usage "--fabdiag needs a value" ;;
+    --no-confirm) confirm=0; shift ;;
     -v) verbose=1; shift ;;
     -h | --help) usage; exit 0 ;;
     --) shift; bench=("$@"); break ;;
@@ -99,27 +104,59 @@ case $counters_rc in
 esac
 [ -s "$run/bench.json" ] || gaps+=("the bench gave no result (exit $bench_rc, $run/bench.log)")
 
-# 3+4: the diff against the history, then the append.
-appended=0 diff_rc=none
+# 3+4: the diff against the history (an alert confirmed by a second bench), then the append.
+# diff_into DIR: DIR/bench.json against the history into DIR/diff.json, baseline.prom, diff.txt.
+diff_into() {
+  local args=(baseline diff "$name" "$1/bench.json" "${store[@]}" --last "$last" --tolerance "$tolerance"
+    --spread-k "$spread_k" -q) r
+  "$fabdiag_bin" "${args[@]}" --format json -o "$1/diff.json" 2>"$1/diff.log"
+  r=$?
+  "$fabdiag_bin" "${args[@]}" --format prometheus -o "$1/baseline.prom" 2>>"$1/diff.log"
+  "$fabdiag_bin" "${args[@]}" --format table >"$1/diff.txt" 2>>"$1/diff.log"
+  return $r
+}
+# alert_keys FILE: "code subject" of each fabdiag_baseline_alert sample of FILE, sorted.
+alert_keys() {
+  sed -n 's/^fabdiag_baseline_alert{code="\([^"]*\)",severity="[^"]*",subject="\([^"]*\)"} 1$/\1 \2/p' "$1" | sort -u
+}
+appended=0 diff_rc=none judged=$run unconfirmed=0
 if [ -s "$run/bench.json" ]; then
   if "$fabdiag_bin" baseline show "$name" "${store[@]}" --format json -q >/dev/null 2>&1; then
-    diff_args=(baseline diff "$name" "$run/bench.json" "${store[@]}" --last "$last" --tolerance "$tolerance"
-      --spread-k "$spread_k" -q)
-    "$fabdiag_bin" "${diff_args[@]}" --format json -o "$run/diff.json" 2>"$run/diff.log"
+    diff_into "$run"
     diff_rc=$?
-    "$fabdiag_bin" "${diff_args[@]}" --format prometheus -o "$run/baseline.prom" 2>>"$run/diff.log"
-    "$fabdiag_bin" "${diff_args[@]}" --format table >"$run/diff.txt" 2>>"$run/diff.log"
+    if [ "$diff_rc" = 1 ] && ((confirm)); then
+      # Like triage's confirmation: a drop that does not come back on a second run is noise (a
+      # busy node, a neighbour's job), not a regression. Alerts are the findings of both runs.
+      mkdir -p "$run/confirm"
+      "${bench[@]}" --format json -q -o "$run/confirm/bench.json" >"$run/confirm/bench.log" 2>&1
+      if [ -s "$run/confirm/bench.json" ]; then
+        diff_into "$run/confirm"
+        diff_rc=$?
+        judged=$run/confirm
+        both=$(comm -12 <(alert_keys "$run/baseline.prom") <(alert_keys "$judged/baseline.prom"))
+        unconfirmed=$(comm -23 <(alert_keys "$run/baseline.prom") <(printf '%s\n' "$both" | sed '/^$/d') | wc -l)
+        # Keep only the confirmed alert samples in the textfile.
+        awk -v keep="$both" 'BEGIN { n = split(keep, k, "\n"); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+          /^fabdiag_baseline_alert\{/ { match($0, /code="[^"]*"/); c = substr($0, RSTART + 6, RLENGTH - 7)
+            match($0, /subject="[^"]*"/); s = substr($0, RSTART + 9, RLENGTH - 10); if (!((c " " s) in ok)) next }
+          { print }' "$judged/baseline.prom" >"$judged/baseline.prom.confirmed" &&
+          mv -f "$judged/baseline.prom.confirmed" "$judged/baseline.prom"
+        [ "$diff_rc" = 1 ] && [ -z "$both" ] && diff_rc=0
+      else
+        gaps+=("the confirming bench gave no result ($run/confirm/bench.log); the first run's alerts stand")
+      fi
+    fi
     case $diff_rc in
       0) ;;
       1) while IFS= read -r line; do alerts+=("baseline: $line"); done < <(sed -n \
            's/^fabdiag_baseline_alert{code="\([^"]*\)",severity="\([^"]*\)",subject="\([^"]*\)"} 1$/\2 \1 \3/p' \
-           "$run/baseline.prom") ;;
-      4) gaps+=("the diff compared only part ($run/diff.json errors[])") ;;
-      *) gaps+=("baseline diff exited $diff_rc ($run/diff.log)") ;;
+           "$judged/baseline.prom") ;;
+      4) gaps+=("the diff compared only part ($judged/diff.json errors[])") ;;
+      *) gaps+=("baseline diff exited $diff_rc ($judged/diff.log)") ;;
     esac
   fi
   if [ "$diff_rc" != 1 ]; then
-    if "$fabdiag_bin" baseline save --append "$name" "$run/bench.json" "${store[@]}" --keep "$keep" -q \
+    if "$fabdiag_bin" baseline save --append "$name" "$judged/bench.json" "${store[@]}" --keep "$keep" -q \
       --format json -o "$run/save.json" 2>"$run/save.log"; then appended=1
     else gaps+=("baseline save --append failed ($run/save.log)"); fi
   fi
@@ -134,13 +171,15 @@ write_textfile() {
   local tmp=$textfile_dir/.fabdiag-nightly.prom.$$
   {
     [ -s "$run/counters.prom" ] && cat "$run/counters.prom"
-    [ -s "$run/baseline.prom" ] && cat "$run/baseline.prom"
+    [ -s "$judged/baseline.prom" ] && cat "$judged/baseline.prom"
     printf '# HELP fabdiag_nightly_exit_code Exit code of the last nightly check (0 healthy, 1 alert, 4 gap)\n'
     printf '# TYPE fabdiag_nightly_exit_code gauge\nfabdiag_nightly_exit_code %d\n' "$rc"
     printf '# HELP fabdiag_nightly_alerts Alerts of the last nightly check (baseline and counter findings at warn or above)\n'
     printf '# TYPE fabdiag_nightly_alerts gauge\nfabdiag_nightly_alerts %d\n' "${#alerts[@]}"
     printf '# HELP fabdiag_nightly_gaps What the last nightly check could not do\n'
     printf '# TYPE fabdiag_nightly_gaps gauge\nfabdiag_nightly_gaps %d\n' "${#gaps[@]}"
+    printf '# HELP fabdiag_nightly_unconfirmed_alerts Baseline alerts of the first bench that its confirming run did not repeat\n'
+    printf '# TYPE fabdiag_nightly_unconfirmed_alerts gauge\nfabdiag_nightly_unconfirmed_alerts %d\n' "$unconfirmed"
     printf '# HELP fabdiag_nightly_appended 1 when the last run was added to the baseline history\n'
     printf '# TYPE fabdiag_nightly_appended gauge\nfabdiag_nightly_appended %d\n' "$appended"
     printf '# HELP fabdiag_nightly_last_run_timestamp_seconds Start of the last nightly check, Unix time\n'
@@ -161,6 +200,6 @@ if ((rc != 0 || verbose)); then
   echo "fabdiag-nightly: $(hostname) exit $rc: ${#alerts[@]} alert(s), ${#gaps[@]} gap(s), run $run, appended $appended"
   for a in "${alerts[@]}"; do echo "ALERT $a"; done
   for g in "${gaps[@]}"; do echo "GAP $g"; done
-  ((${#alerts[@]})) && [ -s "$run/diff.txt" ] && cat "$run/diff.txt"
+  ((${#alerts[@]})) && [ -s "$judged/diff.txt" ] && cat "$judged/diff.txt"
 fi
 exit "$rc"

@@ -3,7 +3,7 @@
 # writes a saved pairwise result (tests/fixtures/accept: healthy, and faulty with node03's pairs
 # at ~28 of ~50 GB/s) where the script asks for it, the counters read the dgx8 fixture tree.
 # Checks the exit codes (0 first and healthy nights, silent; 1 one alert naming node03, the run
-# not appended; 4 a bench without a result, a held lock; 2 usage), the atomic textfile and its
+# not appended; 0 when the confirming run does not repeat a drop; 4 a bench without a result, a held lock; 2 usage), the atomic textfile and its
 # metrics, and the retention of the night folders.
 set -u
 bin=${1:?usage: $0 FABDIAG_BINARY}
@@ -49,6 +49,11 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 }
+# A stand-in whose first run is slow and the second healthy: one noisy measurement.
+cat >"$tmp/noisy.sh" <<EOF
+if [ -e "$tmp/noisy.once" ]; then bash "$tmp/bench.sh" "$src/tests/fixtures/accept/healthy/pairwise.json" "\$@"
+else touch "$tmp/noisy.once"; bash "$tmp/bench.sh" "$src/tests/fixtures/accept/faulty/pairwise.json" "\$@"; fi
+EOF
 healthy=$src/tests/fixtures/accept/healthy/pairwise.json
 faulty=$src/tests/fixtures/accept/faulty/pairwise.json
 
@@ -74,6 +79,11 @@ expect n4 'rc == 4 and "GAP the bench gave no result" in out and runs == 2 and g
 night n5 "$healthy"
 expect n5 'rc == 0 and runs == 3 and alerts == [] and len(os.listdir(f"{tmp}/state/runs")) == 3' \
   "healthy again: exit 0, appended; --keep 3 night folders kept of 6"
+bash "$script" --state-dir "$tmp/state" --textfile-dir "$tmp/textfile" --fabdiag "$bin" --window 0.2 --keep 3 \
+  --counters-arg --sysfs-root --counters-arg "$src/tests/fixtures/dgx8" -- bash "$tmp/noisy.sh" >"$tmp/n7.out" 2>&1
+echo $? >"$tmp/n7.rc"; cp "$tmp/textfile/fabdiag-nightly.prom" "$tmp/n7.prom"
+expect n7 'rc == 0 and out == "" and alerts == [] and g("fabdiag_nightly_unconfirmed_alerts") == 1 and g("fabdiag_nightly_appended") == 1 and runs == 3 and "fabdiag_baseline_findings{severity=\"warn\"} 0" in prom' \
+  "a slow first bench that the confirming run does not repeat: no alert, the second run appended"
 flock "$tmp/state/lock" sleep 3 &
 holder=$!
 sleep 0.5

@@ -31,7 +31,7 @@ up() { "$emu" up --state "$state" --nodes 4 "$@" >"$out/up.log" 2>&1 || { echo "
 # night STATE_NAME NIGHT [WINDOW_S]: one run of the script (the counter window must outlast the
 # bench: ~3-6 s healthy here, ~12 s with node03 at 100 Mbit/s); stdout, exit code and textfile kept.
 night() {
-  local s=$1 n=$2 window=${3:-10} t0=$SECONDS
+  local s=$1 n=$2 window=$((${3:-10} * slow)) t0=$SECONDS
   local tf=$out/$s/textfile
   mkdir -p "$tf"
   read -r -a margs <<<"$(tr '\n' ' ' <"$state/mpirun-args")"
