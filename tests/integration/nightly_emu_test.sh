@@ -2,6 +2,8 @@
 # The nightly check (scripts/fabdiag-nightly.sh, docs/nightly.md) on the emulated cluster: 4 nodes,
 # the bench is the cluster's pairs (`mpirun ... fabdiag pairwise --size 1M -n 10`), real MPI ranks
 # over real sockets, node_exporter's textfile written to a directory.
+# (An alert needs the confirming second bench to repeat it; each night says when its first bench
+# raised something the second did not.)
 #   a) three nights, node03 throttled to 100 Mbit/s (tbf) on the third: nights 1 and 2 exit 0, no
 #      alert, nothing at warn or above; night 3 exits 1 with exactly one alert, naming node03, in
 #      the textfile and on stdout, and the degraded run is not appended to the history;
@@ -70,7 +72,8 @@ loud = sum(x for nm, l, x in samples if nm in ("fabdiag_baseline_findings", "fab
 hist = f"{out}/{s}/state/baselines/nightly.history"
 runs = len(json.load(open(hist)).get("runs", [])) if os.path.exists(hist) else 0
 ok = not tmp and eval(cond)
-print(("ok: " if ok else "FAIL: ") + f"{s} night {n}: {what}")
+unconf = g("fabdiag_nightly_unconfirmed_alerts") or 0
+print(("ok: " if ok else "FAIL: ") + f"{s} night {n}: {what}" + (f" ({unconf:.0f} unconfirmed alert(s) of the first bench)" if unconf else ""))
 if not ok:
     print(f"  rc={rc} alerts={alerts} loud={loud} runs={runs} leftover={tmp}\n  " + text[-1500:].replace("\n", "\n  "))
 sys.exit(0 if ok else 1)
