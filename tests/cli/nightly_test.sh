@@ -73,6 +73,32 @@ expect n2 'rc == 0 and out == "" and runs == 2 and g("fabdiag_baseline_history_r
 night n3 "$faulty"
 expect n3 'rc == 1 and alerts == [("node_bandwidth_regression", "warn", "node03")] and runs == 2 and g("fabdiag_nightly_appended") == 0 and g("fabdiag_nightly_alerts") == 1 and [l for l in out.splitlines() if l.startswith("ALERT")] == ["ALERT baseline: warn node_bandwidth_regression node03"] and "node03" in out' \
   "node03 slow: exit 1, exactly one alert naming node03, printed with the diff, not appended"
+# The alerting night's textfile as a real node_exporter serves it (skipped where it is not installed).
+exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
+if [ -n "$exporter" ]; then
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+  "$exporter" --collector.disable-defaults --collector.textfile --collector.textfile.directory="$tmp/textfile" \
+    --web.listen-address="127.0.0.1:$port" >"$tmp/exporter.log" 2>&1 &
+  exporter_pid=$!
+  python3 - "$port" <<'PY' || fail=$((fail + 1))
+import sys, time, urllib.request
+text = None
+for _ in range(100):
+    try:
+        text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=2).read().decode()
+        break
+    except Exception:
+        time.sleep(0.1)
+ok = text is not None and "node_textfile_scrape_error 0" in text and \
+    'fabdiag_baseline_alert{code="node_bandwidth_regression",severity="warn",subject="node03"} 1' in text and \
+    "fabdiag_nightly_exit_code 1" in text and 'fabdiag_pair_bandwidth_ratio{host="node03"}' in text
+print(("ok: " if ok else "FAIL: ") + "node_exporter serves the alerting night's textfile without a scrape error")
+sys.exit(0 if ok else 1)
+PY
+  kill "$exporter_pid"; wait "$exporter_pid" 2>/dev/null
+else
+  echo "SKIPPED (this part): prometheus-node-exporter not installed"
+fi
 night n4 "$tmp/no-such-result.json"
 expect n4 'rc == 4 and "GAP the bench gave no result" in out and runs == 2 and g("fabdiag_nightly_gaps") == 1' \
   "a bench without a result: exit 4, the gap said"
