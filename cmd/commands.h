@@ -195,7 +195,7 @@ struct TriageOptions {
   std::vector<std::string> mpirun_args;  ///< Extra mpirun arguments (repeatable --mpirun-arg).
   double timeout_s = 300;                ///< Deadline for the whole walk (launcher or rank 0).
   std::string checkpoint;                ///< --checkpoint FILE: the walk so far, after each step.
-  std::string pair_size = "1M";          ///< Pair test message size per direction.
+  std::string pair_size = "auto";        ///< Pair test message size per direction; "auto": adapts (triage/pair_sizing.h).
   int pair_iters = 3;                    ///< Exchanges per pair test.
   std::string sweep_min = "1M";          ///< Collective sweep -b.
   std::string sweep_max = "4M";          ///< Collective sweep -e.
@@ -203,7 +203,7 @@ struct TriageOptions {
   bool no_sweeps = false;                ///< Skip the collective sweeps.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
   std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
-  double node_ratio = 0.5;               ///< --node-ratio: node median / reference below this = slow.
+  double node_ratio = 0;                 ///< --node-ratio: node median / reference below this = slow; 0: adaptive (triage/threshold.h).
   double pair_ratio = 0.15;              ///< --pair-ratio: pair / pair reference below this = slow.
   double expected_rate = 0;              ///< --expected-rate: reference bytes/s per pair direction; 0 = none.
   std::string topology;                  ///< --topology FILE: host -> leaf -> spine (import/fabric_topology.h).

@@ -369,7 +369,9 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   add_run_control_flags(sub, o.checkpoint, o.timeout_s,
                         "Seconds before the walk is cut (partial result, exit 4); with --hostfile the silent "
                         "host is then named; 0 = no deadline");
-  sub->add_option("--pair-size", o.pair_size, "Pair test message size per direction (e.g. 1M, 4M)");
+  sub->add_option("--pair-size", o.pair_size,
+                  "Pair test message size per direction (e.g. 1M, 4M); default auto: grown from 1M until the "
+                  "rates settle, at most 16M (docs/localization.md#pair-test-size)");
   sub->add_option("--pair-iters", o.pair_iters, "Exchanges per pair test")->check(CLI::Range(1, 1000));
   sub->add_option("--sweep-min", o.sweep_min, "Smallest collective size (-b)");
   sub->add_option("--sweep-max", o.sweep_max, "Largest collective size (-e)");

@@ -51,10 +51,13 @@ std::string self_exe() {
 
 Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   triage::WalkParams p;
-  p.localize.node_ratio = o.node_ratio;
+  // An explicit --node-ratio wins; without it the threshold adapts to the screen's spread.
+  if (o.node_ratio > 0) p.localize.node_ratio = o.node_ratio;
+  else p.localize.adaptive.on = true;
   p.localize.pair_ratio = o.pair_ratio;
   if (o.expected_rate > 0) p.localize.reference_bytes_per_s = o.expected_rate;
-  auto pair = perf::parse_size_bytes(o.pair_size);
+  if (o.pair_size == "auto") p.pair_sizing = triage::PairSizingParams{};
+  auto pair = perf::parse_size_bytes(o.pair_size == "auto" ? "1M" : o.pair_size);
   if (!pair) return pair.error().with_context("--pair-size");
   auto bmin = perf::parse_size_bytes(o.sweep_min);
   if (!bmin) return bmin.error().with_context("--sweep-min");
@@ -94,6 +97,22 @@ Envelope triage_envelope(const Envelope& base, const triage::TriageReport& rep) 
   return env;
 }
 
+// The params the walk chose itself: the node ratio (fixed or adaptive, and why) and the pair
+// size (given or sized), from the screen's record in data.pairwise.
+void record_chosen_params(Envelope& env) {
+  const auto& pw = env.data.value("pairwise", nlohmann::json::object());
+  if (!pw.is_object()) return;
+  if (pw.contains("node_threshold")) {
+    const auto& t = pw["node_threshold"];
+    env.params["node_ratio"] = t.value("ratio", nlohmann::json(nullptr));
+    if (t.value("source", "") == "adaptive") env.params["node_ratio_source"] = "adaptive";
+    else if (env.params.value("node_ratio_source", "") != "flag") env.params["node_ratio_source"] = "fixed";
+    env.params["node_ratio_why"] = t.value("why", "");
+  }
+  if (pw.contains("size_bytes")) env.params["pair_size_bytes"] = pw["size_bytes"];
+  env.params["pair_size_source"] = pw.contains("pair_sizing") ? "auto" : "fixed";
+}
+
 // Rank 0's side of the walk: the walk itself, each step published to `run`, the result.
 Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params, perf::Comm& comm,
                        const triage::NodeReadOptions& node, const Envelope& base, PartialRun& run) {
@@ -108,14 +127,18 @@ Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params,
   triage::TriageReport rep = triage::run_walk(cluster, params, triage::judge_counter_snapshots, progress, on_step);
   auto st = cluster.finish();
   if (!st.ok()) rep.errors.push_back(st.error());
-  return triage_envelope(base, rep);
+  Envelope env = triage_envelope(base, rep);
+  record_chosen_params(env);
+  return env;
 }
 
 int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::WalkParams& params) {
   auto started = std::chrono::steady_clock::now();
   Envelope base = make_envelope("fabdiag.triage/1");
   base.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
-                 {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
+                 {"node_ratio", params.localize.adaptive.on ? nlohmann::json("adaptive") : nlohmann::json(params.localize.node_ratio)},
+                 {"node_ratio_source", params.localize.adaptive.on ? "adaptive" : "flag"},
+                 {"pair_ratio", params.localize.pair_ratio},
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
                  {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
                  {"timeout_s", o.timeout_s}};
@@ -191,8 +214,8 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
                       "--bench-iters", std::to_string(o.bench_iters),
                       "--timeout", std::to_string(o.timeout_s),  // for its params: the launcher keeps the deadline
-                      "--node-ratio", std::to_string(o.node_ratio), "--pair-ratio", std::to_string(o.pair_ratio),
-                      "--expected-rate", std::to_string(o.expected_rate)};
+                      "--pair-ratio", std::to_string(o.pair_ratio), "--expected-rate", std::to_string(o.expected_rate)};
+  if (o.node_ratio > 0) spec.worker_args.insert(spec.worker_args.end(), {"--node-ratio", std::to_string(o.node_ratio)});
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
   if (!o.topology.empty()) {  // rank 0 reads it again, from mpirun's working directory or not
     std::string path = o.topology;

@@ -77,12 +77,17 @@ std::vector<std::vector<double>> partner_values(int nodes, const PairValues& pai
   return by_node;
 }
 
-// Pass 1: nodes slow by ratio alone (median below node_ratio x the median node).
-std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
+// The medians of the nodes with at least min_partners partners.
+std::vector<double> judged_medians(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
   std::vector<double> meds;
   for (const auto& v : all_partners)
     if (static_cast<int>(v.size()) >= p.min_partners) meds.push_back(*median(v));
-  double ref = median(meds).value_or(NAN);
+  return meds;
+}
+
+// Pass 1: nodes slow by ratio alone (median below node_ratio x the median node).
+std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
+  double ref = median(judged_medians(all_partners, p)).value_or(NAN);
   std::vector<int> slow;
   for (size_t i = 0; i < all_partners.size(); ++i) {
     const auto& v = all_partners[i];
@@ -186,9 +191,13 @@ Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const Loc
   // every node again over partners outside that set, so that several slow nodes do not drag the
   // medians of healthy nodes down with them (docs/localization.md#reference-contamination).
   auto all_partners = partner_values(nodes, pair_value, {});
-  auto clean_partners = partner_values(nodes, pair_value, slow_by_ratio(all_partners, p));
-  judge_nodes(s, all_partners, clean_partners, p);
-  judge_links(s, pair_value, p);
+  // The node ratio in use: fixed, or adapted to this round's spread (triage/threshold.h).
+  s.node_threshold = node_threshold(judged_medians(all_partners, p), p.node_ratio, p.adaptive);
+  LocalizeParams q = p;
+  q.node_ratio = s.node_threshold.ratio;
+  auto clean_partners = partner_values(nodes, pair_value, slow_by_ratio(all_partners, q));
+  judge_nodes(s, all_partners, clean_partners, q);
+  judge_links(s, pair_value, q);
   s.good = good_nodes(s);
   return s;
 }
@@ -470,7 +479,9 @@ void decide_links(const Screen& s, Tallies& t, const LocalizeParams& p, Localiza
 }  // namespace
 
 Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
-                    const std::vector<PairSample>& confirm, const LocalizeParams& p) {
+                    const std::vector<PairSample>& confirm, const LocalizeParams& params) {
+  LocalizeParams p = params;  // the screen's node ratio (fixed or adaptive) judges the votes too
+  if (std::isfinite(s.node_threshold.ratio)) p.node_ratio = s.node_threshold.ratio;
   Localization out;
   ConfirmSamples samples(confirm);
   Tallies t = tally(plan, samples, round_references(s, plan, samples));

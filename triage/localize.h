@@ -14,6 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "triage/threshold.h"
+
 namespace fabdiag::triage {
 
 /// One bidirectional pair test between node indexes a and b.
@@ -27,7 +29,10 @@ struct PairSample {
 /// Thresholds. Defaults are the emulated-cluster values of docs/localization.md#parameters; a real
 /// fabric wants fabric_params() (node_ratio 0.88, pair_ratio 0.6).
 struct LocalizeParams {
-  double node_ratio = 0.5;    ///< Node median / reference below this = slow node.
+  double node_ratio = 0.5;    ///< Node median / reference below this = slow node (when not adaptive).
+  /// Adaptive node ratio from the broad round's spread (triage/threshold.h); when on, the
+  /// screen's Screen::node_threshold replaces node_ratio in the screen and the confirmation.
+  AdaptiveThreshold adaptive;
   double pair_ratio = 0.15;   ///< One pair / reference below this = slow pair.
   double watch_ratio = 0.95;  ///< Not a candidate but below this and past modz_limit: "watch".
   /// External reference (bytes/s per direction of one pair test): a stored baseline or a
@@ -58,6 +63,7 @@ struct Watch {
 struct Screen {
   int nodes = 0;
   double node_ref_bytes_per_s = NAN;             ///< Reference: external, else ref_quantile of node medians.
+  NodeThreshold node_threshold;                  ///< The node ratio in use (fixed or adaptive) and why.
   bool external_reference = false;               ///< node_ref_bytes_per_s came from params.
   double cluster_ratio = NAN;                    ///< Median node median / external reference (NaN without one).
   std::vector<Watch> watch;                      ///< Near misses (see LocalizeParams::watch_ratio).

@@ -58,6 +58,7 @@ struct Walk {
   const WalkStepSink& on_step;
   TriageReport& rep;
   int n = 0;                // nodes
+  uint64_t pair_size_bytes = 0;  // of every pair test: params.pair_size_bytes, or as pair sizing chose
   Clock::time_point t0{};   // the first counter snapshot: start of the counter windows
   Snapshots before;         // that snapshot, per node
   const ScreenRun* screen = nullptr;    // the screen so far, once it started
@@ -101,6 +102,8 @@ struct ScreenRun {
   LeafMap leaves;       // --topology: each node's leaf (empty without one)
   UplinkScreen uplinks; // leaf-uplink suspects judged from the screen
   std::vector<int> explained;  // node candidates explained by an uplink suspect
+  uint64_t size_bytes = 0;      // pair test size (per direction)
+  nlohmann::json sizing;        // how it was chosen (PairSizing), null when fixed
 };
 
 // The confirmation as run: the planned rounds and their samples (round = plan round).
@@ -147,11 +150,28 @@ std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector
           after_item(w, st, std::string(stage) + " round", r, rounds));
   w.progress(std::string(label) + ": round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + " (" +
              std::to_string(pairs.size()) + " pairs)");
-  auto res = w.cluster.run_round(pairs, w.rep.rounds, w.params.pair_size_bytes, w.params.pair_iters);
+  auto res = w.cluster.run_round(pairs, w.rep.rounds, w.pair_size_bytes, w.params.pair_iters);
   ++w.rep.rounds;
   if (res.ok()) return *res;
   w.rep.errors.push_back(res.error().with_context(std::string(stage) + " round " + std::to_string(r + 1)));
   return std::nullopt;
+}
+
+// The screen's first round at growing sizes until the rates settle (triage/pair_sizing.h); the
+// size found serves every later pair test. Returns the round at that size.
+std::optional<std::vector<PairSample>> size_first_round(Walk& w, ScreenRun& s) {
+  auto measure = [&](uint64_t size) {
+    w.pair_size_bytes = size;
+    w.progress("pairwise: sizing the pair tests: " + std::to_string(size >> 10) + " KiB per direction");
+    return run_pair_round(w, s.schedule[0], "pairwise", "pairwise", 0, s.schedule.size());
+  };
+  PairSizing ps = size_pair_tests(measure, w.params.pair_iters, *w.params.pair_sizing);
+  w.pair_size_bytes = ps.size_bytes;
+  s.size_bytes = ps.size_bytes;
+  s.sizing = ps;
+  w.progress("pairwise: pair tests of " + std::to_string(ps.size_bytes >> 10) + " KiB per direction (" + ps.stop + ")");
+  if (ps.samples.empty()) return std::nullopt;
+  return ps.samples;
 }
 
 // ---- L2 screen: round-robin pairs ----
@@ -164,9 +184,11 @@ ScreenRun run_screen(Walk& w) {
   if (s.full) s.schedule = perf::round_robin_schedule(w.n);
   else if (!s.leaves.empty()) s.schedule = leaf_matchings(s.leaves, w.params.matching_rounds, w.params.seed);
   else s.schedule = random_matchings(w.n, w.params.matching_rounds, w.params.seed);
+  s.size_bytes = w.pair_size_bytes;
   w.screen = &s;  // run_walk points it at the returned copy
   for (size_t r = 0; r < s.schedule.size(); ++r) {
-    auto res = run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
+    auto res = r == 0 && w.params.pair_sizing ? size_first_round(w, s)
+                                              : run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
     if (!res) continue;
     for (const auto& x : *res) {
       s.samples.push_back(x);
@@ -277,14 +299,15 @@ Evidence pair_evidence(const TriageReport& rep, const PairSample& t, double rati
 
 // A slow node confirmed with known-good partners, with its counter evidence.
 void fill_node_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport& rep, const Screen& screen,
-                       const LocalizeParams& lp, const NodeFindings& node_findings) {
+                       const NodeFindings& node_findings) {
   int x = sp.nodes[0];
   Evidence e;
   e.metric = "median pair bandwidth of " + ts.hosts[0] + " over " + std::to_string(screen.partners[static_cast<size_t>(x)]) + " partners";
   e.value = screen.node_median_bytes_per_s[static_cast<size_t>(x)];
   e.unit = "bytes/s";
-  e.threshold = lp.node_ratio * screen.node_ref_bytes_per_s;
-  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the reference";
+  const double tau = screen.node_threshold.ratio;  // fixed or adaptive (triage/threshold.h)
+  e.threshold = tau * screen.node_ref_bytes_per_s;
+  e.threshold_text = std::to_string(tau).substr(0, 5) + " x the reference (" + screen.node_threshold.source + ")";
   e.source = "pairwise screen (round-robin)";
   ts.evidence.push_back(e);
   for (size_t k = 0; k < sp.tests.size(); ++k)
@@ -361,7 +384,7 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
       ts.action = "Both pairs with " + ts.hosts[0] + " are slow while the other pair is not: check its NICs with `fabdiag check`.";
     } else if (sp.kind == "node") {
       named.insert(sp.nodes[0]);
-      fill_node_suspect(ts, sp, rep, sr.screen, lp, node_findings);
+      fill_node_suspect(ts, sp, rep, sr.screen, node_findings);
     } else if (sp.kind == "pair") {
       ts.evidence.push_back(ratio_evidence(sp, "the only pair, against the reference"));
       ts.action = "One of these two is slow (two nodes cannot tell which): test each with a third, known-good node.";
@@ -452,7 +475,9 @@ nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, 
   const int n = static_cast<int>(rep.hosts.size());
   nlohmann::json pw;
   pw["hosts"] = rep.hosts;
-  pw["size_bytes"] = params.pair_size_bytes;
+  pw["size_bytes"] = sr.size_bytes;
+  if (!sr.sizing.is_null()) pw["pair_sizing"] = sr.sizing;
+  pw["node_threshold"] = sr.screen.node_threshold;
   pw["iters"] = params.pair_iters;
   pw["rounds"] = sr.schedule;
   if (sr.full) pw["matrix_bytes_per_s"] = screen_matrix(n, sr);  // only where it is small enough to read
@@ -502,7 +527,8 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
                       const Progress& progress, const WalkStepSink& on_step) {
   TriageReport rep;
   rep.hosts = cluster.hosts();
-  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), {}, {}, nullptr, nullptr};
+  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), params.pair_size_bytes,
+         {}, {}, nullptr, nullptr};
 
   counters_before(w);
   run_sweeps(w);

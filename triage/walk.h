@@ -14,13 +14,18 @@
 #include "import/fabric_topology.h"
 #include "triage/cluster.h"
 #include "triage/localize.h"
+#include "triage/pair_sizing.h"
 
 namespace fabdiag::triage {
 
 /// What to run.
 struct WalkParams {
   std::vector<CollectiveSpec> sweeps = {CollectiveSpec{"all_reduce"}, CollectiveSpec{"alltoall"}};
-  uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction).
+  uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction), unless pair_sizing.
+  /// Set: the size adapts to the link (triage/pair_sizing.h): the screen's first round runs at
+  /// growing sizes until the rates settle and that size serves the rest of the walk
+  /// (`fabdiag triage` without --pair-size). Unset: pair_size_bytes throughout.
+  std::optional<PairSizingParams> pair_sizing;
   int pair_iters = 3;                  ///< Sendrecv repetitions per pair test.
   LocalizeParams localize;
   int round_robin_max_nodes = 16;  ///< Up to this many nodes the screen measures every pair.
