@@ -75,10 +75,31 @@ while IFS='|' read -r file want; do
 done <<EOT
 $F/specs/unknown-key.yaml|--spec: $F/specs/unknown-key.yaml:6:3: node.nvlink_per_gpu: unknown key (expected one of: gdr, gpus, nics, nvlinks_per_gpu,
 $F/specs/duplicate-key.yaml|--spec: $F/specs/duplicate-key.yaml:7:3: node.gpus: duplicate (first at line 5)
+$F/specs/duplicate-key.yaml|--spec: $F/specs/duplicate-key.yaml:7:3: node.gpus: duplicate (first at line 5)
 $F/specs/wrong-type.yaml|--spec: $F/specs/wrong-type.yaml:6:9: node.gpus: expected an integer, got 'eight'
 $F/specs/bad-yaml.yaml|--spec: $F/specs/bad-yaml.yaml:5:1: end of sequence flow not found
 $t/missing.yaml|--spec: $t/missing.yaml: cannot open: No such file or directory
 EOT
+
+# A 1-rank bench (one GPU of one node) has busbw 0 by definition: not a fabric measurement, so
+# its floor is not_checked with that reason (it failed at 0 GB/s against the spec's floor), exit 4.
+cat >"$t/one.yaml" <<'EOS'
+version: 1
+deliver:
+  busbw:
+    - {collective: all_reduce, size: 1G, min_busbw_gbyte_per_s: 300}
+EOS
+{ sed -n '1,4p' "$F/healthy/all_reduce_perf.txt"; echo '#'
+  sed -n '/out-of-place/,/(B)/p' "$F/healthy/all_reduce_perf.txt"
+  echo '  1073741824     268435456     float     sum      -1    430.1  2496.5    0.00      0    430.1  2496.5    0.00      0'
+  echo '# Avg bus bandwidth    : 0.0000'; } >"$t/all_reduce_perf.txt"
+"$bin" accept --spec "$t/one.yaml" --from "$t/all_reduce_perf.txt" --format json >"$t/out" 2>"$t/err"; rc=$?
+got=$(py '
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+print(d["summary"], [(c["subject"], c["check"], c["status"], c["measured"], c["reason"]) for c in d["checks"]])')
+want="{'fail': 0, 'not_checked': 1, 'pass': 0} [('node01', 'busbw:all_reduce:1G', 'not_checked', 0.0, '1 rank: busbw of a single rank moves nothing between ranks (not a fabric measurement); bench with 2 or more ranks')]"
+[ $rc -eq 4 ] && [ "$got" = "$want" ] || { echo "FAIL: 1-rank bench: rc=$rc"; echo "  got  $got"; echo "  want $want"; cat "$t/err"; fail=1; }
 
 # --help teaches: the checks per node, link and run, the derivation, an example, the exit codes.
 "$bin" accept --help >"$t/out" 2>&1; rc=$?
