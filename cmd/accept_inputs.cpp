@@ -104,7 +104,7 @@ std::optional<int> read_accept_inputs(const GlobalOptions& g, const std::vector<
   }
   if (!raw.empty()) {
     Pile pile;
-    if (auto rc = read_pile(g, ImportAnyOptions{raw, "", 200, std::nullopt}, pile); rc && files.empty()) return rc;
+    if (auto rc = read_pile(g, ImportAnyOptions{raw, "", 200, std::nullopt, kFromUnclaimedHint}, pile); rc && files.empty()) return rc;
     for (auto& p : pile.parts) {
       const std::string& first = p.files.front();
       std::string host = hint_of.count(first) ? hint_of[first] : "";

@@ -101,6 +101,11 @@ print(d["summary"], [(c["subject"], c["check"], c["status"], c["measured"], c["r
 want="{'fail': 0, 'not_checked': 1, 'pass': 0} [('node01', 'busbw:all_reduce:1G', 'not_checked', 0.0, '1 rank: busbw of a single rank moves nothing between ranks (not a fabric measurement); bench with 2 or more ranks')]"
 [ $rc -eq 4 ] && [ "$got" = "$want" ] || { echo "FAIL: 1-rank bench: rc=$rc"; echo "  got  $got"; echo "  want $want"; cat "$t/err"; fail=1; }
 
+# A file no reader claims: accept has no --as, so the hint names the import that converts it.
+"$bin" accept --spec "$spec" --from "$F/healthy" tests/fixtures/import-pile/unknown-tool.txt --format json >"$t/out" 2>"$t/err"; rc=$?
+want='unknown-tool.txt: not the output of a tool fabdiag reads (line 1: "Thermal zone report"); read it with `fabdiag import --as FORMAT FILE > RESULT.json` (FORMAT: `fabdiag import --help`) and give RESULT.json to --from'
+grep -qF -- "$want" "$t/err" && ! grep -q 'name it with --as' "$t/err" || { echo "FAIL: accept's hint for an unclaimed file (rc=$rc): $(cat "$t/err")"; fail=1; }
+
 # --help teaches: the checks per node, link and run, the derivation, an example, the exit codes.
 "$bin" accept --help >"$t/out" 2>&1; rc=$?
 for want in "per node" "per link" "busbw:COLLECTIVE:SIZE" "efficiency x rail port rate x rails" "320 GB/s" \
