@@ -106,6 +106,22 @@ want="{'fail': 0, 'not_checked': 1, 'pass': 0} [('node01', 'busbw:all_reduce:1G'
 want='unknown-tool.txt: not the output of a tool fabdiag reads (line 1: "Thermal zone report"); read it with `fabdiag import --as FORMAT FILE > RESULT.json` (FORMAT: `fabdiag import --help`) and give RESULT.json to --from'
 grep -qF -- "$want" "$t/err" && ! grep -q 'name it with --as' "$t/err" || { echo "FAIL: accept's hint for an unclaimed file (rc=$rc): $(cat "$t/err")"; fail=1; }
 
+# A malformed topo.json (data.devices not a list): the inputs say it was not read and why, as the
+# checks that needed it do (not "topo of node01" beside "no fabdiag.topo/1 result"); exit 4.
+mkdir -p "$t/bad/node01"
+cp "$F/healthy/node01/check.json" "$t/bad/node01/"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["data"]["devices"] = "oops"; json.dump(d, open(sys.argv[2], "w"))' \
+  "$F/healthy/node01/topo.json" "$t/bad/node01/topo.json"
+"$bin" accept --spec "$F/specs/node-only.yaml" --from "$t/bad" --format json >"$t/out" 2>"$t/err"; rc=$?
+got=$(py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["check"]: x for x in d["data"]["checks"]}
+print([i["used_as"] for i in d["params"]["inputs"] if i["input"].endswith("topo.json")], c["gpu_count"]["status"])')
+want="['not read: fabdiag.topo/1 is malformed: data.devices is not a list'] not_checked"
+[ $rc -eq 4 ] && [ "$got" = "$want" ] && grep -qF "bad/node01/topo.json: fabdiag.topo/1: data.devices is not a list; not read" "$t/err" ||
+  { echo "FAIL: malformed topo.json: rc=$rc"; echo "  got  $got"; echo "  want $want"; cat "$t/err"; fail=1; }
+
 # --help teaches: the checks per node, link and run, the derivation, an example, the exit codes.
 "$bin" accept --help >"$t/out" 2>&1; rc=$?
 for want in "per node" "per link" "busbw:COLLECTIVE:SIZE" "efficiency x rail port rate x rails" "320 GB/s" \
