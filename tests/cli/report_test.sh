@@ -89,6 +89,21 @@ assert "script" not in p.tags, p.tags
 assert any(h and h.startswith('no"de<01>') and "<script>" in h for h in p.hosts), p.hosts
 PY
 
+# A member of the wrong type (pairwise hosts a string, not a list) is a gap naming the file and
+# the key, exit 4 beside a good file, 2 alone (nothing readable): never exit 0 on an empty render.
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["data"]["hosts"] = "node01"; json.dump(d, open(sys.argv[2], "w"))' \
+  "$fix/pairwise-healthy.json" "$t/hosts-string.json"
+"$bin" report "$t/hosts-string.json" "$fix/bench-two-collectives.json" --format json >"$t/m.json" 2>"$t/err"
+rc=$?; [ $rc = 4 ] || fail "pairwise hosts a string beside a good file: exit $rc, expected 4"
+python3 - "$t/m.json" "$t/hosts-string.json" <<'PY' || fail "the gap of a mistyped member"
+import json, sys
+d = json.load(open(sys.argv[1]))
+msgs = [e["message"] for e in d["errors"]]
+assert any("malformed fabdiag.pairwise/1 data: hosts: expected a list, got string" in m for m in msgs), msgs
+assert any(e.get("source") == sys.argv[2] for e in d["errors"]), d["errors"]
+assert not [n for n in d["data"]["nodes"] if n.get("source") == sys.argv[2]], d["data"]["nodes"]
+PY
+
 # Another command's own --format html|junit goes through the same renderers.
 "$bin" import pairs "$root/tests/fixtures/cases/028-pairwise-busbw-one-slow-node.input.txt" --format html >"$t/028.html"
 grep -q '<svg xmlns="http://www.w3.org/2000/svg" id="pairwise-heatmap"' "$t/028.html" || fail "import pairs --format html has no heatmap"
