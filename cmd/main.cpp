@@ -490,7 +490,7 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
     return exit_after_help(app, e);
   } catch (const CLI::ExtrasError& e) {
     print_error(std::string("unknown subcommand or argument: ") + e.what() +
-                "\nRun 'fabdiag --help' for the list of subcommands.");
+                " (run 'fabdiag --help' for the list of subcommands)");
     return kExitUsage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);

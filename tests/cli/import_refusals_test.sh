@@ -122,5 +122,10 @@ assert c["fec-uncorrectable_blocks"] == 145 and c["fec-uncorrectable_blocks_lane
 assert d["imports"][0]["facts"]["fec"]["eth0"]["active"] == "None", d["imports"]
 PY
 
+# One error, one line: a file name holding a newline is written \x0a on stderr, never split.
+nl_name="$t/bad"$'\n'"name.txt"
+expect 2 'bad\\x0aname\.txt' import nvidia-smi-q "$nl_name"
+[ "$(wc -l <"$t/err")" = 1 ] || { echo "FAIL: an error about a file name with a newline is $(wc -l <"$t/err") lines: $(cat "$t/err")"; fail=$((fail + 1)); }
+
 [ "$fail" -eq 0 ] && echo "import refusals: all passed"
 [ "$fail" -eq 0 ]
