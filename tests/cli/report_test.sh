@@ -104,6 +104,14 @@ assert any(e.get("source") == sys.argv[2] for e in d["errors"]), d["errors"]
 assert not [n for n in d["data"]["nodes"] if n.get("source") == sys.argv[2]], d["data"]["nodes"]
 PY
 
+# A file given twice (or under a second name) counts once, said on stderr.
+ln -s "$fix/pairwise-one-slow-node.json" "$t/again.json"
+"$bin" report "$fix/pairwise-one-slow-node.json" "$t/again.json" "$fix/pairwise-one-slow-node.json" --format json >"$t/d.json" 2>"$t/err"
+rc=$?; [ $rc = 1 ] || fail "a file given three times: exit $rc, expected 1"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["data"]["summary"] == {"pass": 9, "fail": 2, "not_checked": 2}, d["data"]["summary"]' "$t/d.json" \
+  || fail "a file given three times is counted more than once"
+[ "$(grep -c 'the same file as .*pairwise-one-slow-node.json .*read once' "$t/err")" = 2 ] || fail "repeats not noted on stderr: $(cat "$t/err")"
+
 # Another command's own --format html|junit goes through the same renderers.
 "$bin" import pairs "$root/tests/fixtures/cases/028-pairwise-busbw-one-slow-node.input.txt" --format html >"$t/028.html"
 grep -q '<svg xmlns="http://www.w3.org/2000/svg" id="pairwise-heatmap"' "$t/028.html" || fail "import pairs --format html has no heatmap"
