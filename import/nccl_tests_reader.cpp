@@ -129,7 +129,7 @@ void Parser::line(std::string_view raw, size_t line_no) {
   if (is_column_header(t)) return column_header(t, content, line_no);
   if (hashed) return hashed_line(content, t, line_no);
   // Not a '#' line: a data row of the open table (or of one without a header), or log output.
-  if (parse_u64(t[0])) {
+  if (is_digits(t[0])) {  // a size, even one too big for 64 bits (a gap, never log output)
     if (!open_ || !columns_)
       if (auto c = columns_from_row_shape(t)) {
         close_table(line_no);
@@ -151,9 +151,11 @@ void Parser::line(std::string_view raw, size_t line_no) {
 }
 
 void Parser::data_row(const std::vector<std::string>& t, const std::string& content, size_t line_no) {
-  auto row = parse_row(*columns_, t);
+  std::string why;
+  auto row = parse_row(*columns_, t, &why);
   if (!row) {
-    gap("row does not match the table's columns", "row does not match the table's columns; skipped: " + content, line_no);
+    const bool shape = starts_with(why, "row does not match");
+    gap(shape ? why : "row with a value that cannot be read", why + "; " + (shape ? "" : "row ") + "skipped: " + content, line_no);
   } else if (open_->rows.size() >= kMaxRowsPerTable) {
     gap("rows", "more than " + std::to_string(kMaxRowsPerTable) + " rows in one table; row skipped", line_no);
   } else {

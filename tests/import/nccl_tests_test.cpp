@@ -279,3 +279,41 @@ TEST_CASE("a row with nan, inf or a negative time is a reported gap, never a mea
   CHECK(imp->gaps[0].code == ErrorCode::kParse);
   for (const auto& r : imp->tables[0].rows) CHECK(r.size_bytes != 8388608);
 }
+
+namespace {
+
+// An all_reduce table of 8 float ranks' rows around `row` (line 6), with its summary.
+std::string table_around(const std::string& row) {
+  return "# Collective test starting: all_reduce_perf\n"
+         "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       \n"
+         "     1048576        262144     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0\n"
+         "     2097152        524288     float     sum      -1    38.43   54.58   54.58      0    38.43   54.58   54.58      0\n" +
+         row + "\n# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 56.66\n";
+}
+
+}  // namespace
+
+TEST_CASE("a size or count past 2^64 is a gap naming its line, never log output dropped in silence") {
+  auto imp = parse_nccl_tests(
+      table_around("  36893488147419103232        262144     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0"),
+      "big.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->tables[0].rows.size() == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "big.txt:6");
+  CHECK(imp->gaps[0].message.find("size '36893488147419103232' does not fit 64 bits") == 0);
+}
+
+TEST_CASE("a bandwidth or time that is not finite in base units (1e308 GB/s) is a gap, never inf") {
+  auto imp = parse_nccl_tests(
+      table_around("     4194304       1048576     float     sum      -1    17.85   58.75  1e308      0    17.85   58.75   58.75      0"),
+      "inf.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->tables[0].rows.size() == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "inf.txt:6");
+  CHECK(imp->gaps[0].message.find("busbw 1e308 is out of range") == 0);
+  const std::string json = to_bench_data(imp->tables[0]).dump();
+  CHECK(json.find("inf") == std::string::npos);
+}
