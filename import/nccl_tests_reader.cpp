@@ -1,6 +1,7 @@
 // The streaming reader of nccl-tests output (import/nccl_tests.h: parse_nccl_tests()).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
@@ -73,6 +74,7 @@ class Parser {
   void open_table(Columns columns, size_t line_no);
   void close_table(size_t line);
   void flush_held();
+  void drop_contradicting_counts(NcclTestsTable& t);
   void keep(NcclTestsTable t);
   void summarise(const NcclTestsTable& t);
   std::string collective_of(const NcclTestsTable& t) const;
@@ -322,6 +324,7 @@ void Parser::flush_held() {
   NcclTestsTable t = std::move(*held_);
   held_.reset();
   t.collective = collective_of(t);
+  drop_contradicting_counts(t);
   bool wrong = has_wrong_results(t);
   bool room = max_ == 0 || out_.tables.size() < max_ + wrong_listed_;
   if (!room && wrong && wrong_listed_ < max_) {
@@ -331,6 +334,36 @@ void Parser::flush_held() {
   if (room) return keep(std::move(t));
   summarise(t);
   if (wrong) ++out_.not_listed.wrong_tables;
+}
+
+// nccl-tests prints size = count x the type's bytes (common.cu: count = size / wordSize) for
+// all_reduce, broadcast, reduce, sendrecv; for the collectives whose count is per rank
+// (all_gather, reduce_scatter, alltoall, gather, scatter, hypercube: paramcount = count / nranks)
+// size = count x bytes x ranks, and fabdiag's own tables print count x bytes = size. A row that
+// fits neither is corrupted (a gap naming its line), never a measurement.
+void Parser::drop_contradicting_counts(NcclTestsTable& t) {
+  static const std::set<std::string> kPerRank = {"all_gather", "reduce_scatter", "alltoall", "gather", "scatter", "hypercube"};
+  const bool per_rank = kPerRank.count(t.collective) || t.collective == "unknown";
+  const uint64_t ranks = t.ranks.size();
+  auto fits = [&](const NcclTestsRow& r) {
+    const uint64_t bytes = dtype_bytes(r.dtype);
+    if (bytes == 0) return true;  // a type nccl-tests does not print: nothing to hold it against
+    if (r.count > UINT64_MAX / bytes) return false;
+    const uint64_t element_bytes = r.count * bytes;
+    if (element_bytes == r.size_bytes) return true;
+    if (!per_rank || element_bytes == 0 || r.size_bytes % element_bytes != 0) return false;
+    return ranks == 0 || r.size_bytes / element_bytes == ranks;
+  };
+  auto kept = std::remove_if(t.rows.begin(), t.rows.end(), [&](const NcclTestsRow& r) {
+    if (fits(r)) return false;
+    gap("count", "count " + std::to_string(r.count) + " x " + std::to_string(dtype_bytes(r.dtype)) + " bytes (" + r.dtype +
+                     ") contradicts size " + std::to_string(r.size_bytes) + " bytes" +
+                     (per_rank ? " (nor is it a per-rank count of " + (ranks ? std::to_string(ranks) : std::string("some")) + " ranks)" : "") +
+                     "; row skipped",
+        r.line);
+    return true;
+  });
+  t.rows.erase(kept, t.rows.end());
 }
 
 std::string Parser::collective_of(const NcclTestsTable& t) const {

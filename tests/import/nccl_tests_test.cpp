@@ -317,3 +317,21 @@ TEST_CASE("a bandwidth or time that is not finite in base units (1e308 GB/s) is 
   const std::string json = to_bench_data(imp->tables[0]).dump();
   CHECK(json.find("inf") == std::string::npos);
 }
+
+TEST_CASE("a count that contradicts size / the type's bytes is a gap naming the line; per-rank counts fit") {
+  auto imp = parse_nccl_tests(
+      table_around("     4194304       1000000     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0"),
+      "count.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->tables[0].rows.size() == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "count.txt:6");
+  CHECK(imp->gaps[0].message == "count 1000000 x 4 bytes (float) contradicts size 4194304 bytes; row skipped");
+  // all_gather prints the count per rank: size = count x bytes x ranks (8 here) fits.
+  std::string gather = table_around("     4194304        131072     float    none      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0");
+  gather.replace(gather.find("all_reduce_perf"), 15, "all_gather_perf");
+  auto ok = parse_nccl_tests(gather, "gather.txt");
+  REQUIRE(ok.ok());
+  CHECK(ok->tables[0].rows.size() == 3);
+  CHECK(ok->gaps.empty());
+}
