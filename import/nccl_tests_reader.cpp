@@ -29,6 +29,7 @@ struct Pending {
   std::string nccl_version;
   TestsVersion tests;
   CommandLine command;
+  std::string backend = "nccl";  // "# fabdiag: backend mpi" (fabdiag's own tables)
 };
 
 
@@ -233,6 +234,7 @@ void Parser::open_table(Columns columns, size_t line_no) {
     if (r.host.empty()) r.host = prefix_host_;  // the line's "HOST: " when the rank line names none
   for (const auto& r : pending_.ranks) table.rank_hosts.push_back(r.host);
   table.ranks = std::move(pending_.ranks);
+  table.backend = pending_.backend;
   table.warmup_iters = pending_.warmup_iters;
   table.iters = pending_.iters;
   table.nccl_version = pending_.nccl_version;
@@ -283,6 +285,12 @@ void Parser::hashed_line(const std::string& content, const std::vector<std::stri
     std::string prog = t.size() > 3 ? t[3] : "";
     NcclTestsTable* last = open_ ? &*open_ : held_ ? &*held_ : nullptr;
     if (last && normalize_collective_name(prog)) last->program = prog;
+  } else if (starts_with(content, "fabdiag: backend ")) {
+    if (t.size() > 2 && (t[2] == "mpi" || t[2] == "nccl")) pending_.backend = t[2];
+  } else if (starts_with(content, "fabdiag: PARTIAL:")) {
+    // fabdiag's own table of a cut run (report/nccl_tests_table.h): the sizes that finished.
+    if (open_) open_->partial = true;
+    gap("partial", "the run was cut: " + content.substr(18), line_no);
   } else if (starts_with(content, "Collective test starting:")) {
     if (t.size() > 3 && normalize_collective_name(t[3])) pending_.program = t[3];
   } else if (auto tv = parse_tests_version(t)) {
@@ -303,7 +311,7 @@ void Parser::hashed_line(const std::string& content, const std::vector<std::stri
 
 void Parser::close_table(size_t line) {
   if (!open_) return;
-  if (open_->rows.empty()) {
+  if (open_->rows.empty() && !open_->partial) {
     gap("empty table", "result table has a header but no data rows", open_->header_line);
   } else {
     if (!open_has_summary_)

@@ -335,3 +335,31 @@ TEST_CASE("a count that contradicts size / the type's bytes is a gap naming the 
   CHECK(ok->tables[0].rows.size() == 3);
   CHECK(ok->gaps.empty());
 }
+
+TEST_CASE("fabdiag's own table of a run cut before its first size reads back: partial, backend mpi, its iters") {
+  auto imp = parse_nccl_tests(fixture("nccl-tests/fabdiag-mpi-cut-before-first-size.txt"), "cut.txt");
+  REQUIRE_MESSAGE(imp.ok(), imp.error().to_string());
+  REQUIRE(imp->tables.size() == 1);
+  const NcclTestsTable& t = imp->tables[0];
+  CHECK(t.collective == "all_reduce");
+  CHECK(t.rows.empty());
+  CHECK(t.partial);
+  CHECK(t.backend == "mpi");
+  CHECK(t.iters == 200);
+  CHECK(t.warmup_iters == 5);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "cut.txt:10");
+  CHECK(imp->gaps[0].message.find("the run was cut: interrupted by SIGINT during start-up") == 0);
+  CHECK(to_bench_data(t)["backend"] == "mpi");
+  // A table with rows keeps the backend its line names; nccl-tests' own output stays nccl.
+  std::string rows = table_around("");
+  rows.insert(rows.find('\n') + 1, "# fabdiag: backend mpi\n");
+  auto mpi = parse_nccl_tests(rows, "mpi.txt");
+  REQUIRE(mpi.ok());
+  CHECK(mpi->tables[0].backend == "mpi");
+  CHECK(mpi->tables[0].rows.size() == 2);
+  CHECK_FALSE(mpi->tables[0].partial);
+  auto nccl = parse_nccl_tests(table_around(""), "nccl.txt");
+  REQUIRE(nccl.ok());
+  CHECK(to_bench_data(nccl->tables[0])["backend"] == "nccl");
+}
