@@ -127,5 +127,13 @@ nl_name="$t/bad"$'\n'"name.txt"
 expect 2 'bad\\x0aname\.txt' import nvidia-smi-q "$nl_name"
 [ "$(wc -l <"$t/err")" = 1 ] || { echo "FAIL: an error about a file name with a newline is $(wc -l <"$t/err") lines: $(cat "$t/err")"; fail=$((fail + 1)); }
 
+# An input that never ends (/dev/zero) is refused by name at once, by every reader (the line
+# readers and the whole-file ones: report, accept --spec), not read forever.
+for cmd in "import nvidia-smi-q /dev/zero" "import /dev/zero" "report /dev/zero"; do
+  timeout 20 "$bin" $cmd >"$t/out" 2>"$t/err" </dev/null; rc=$?
+  [ $rc = 2 ] && grep -qF "/dev/zero: is a character device, not a file: it may never end" "$t/err" ||
+    { echo "FAIL: fabdiag $cmd -> exit $rc: $(head -c 300 "$t/err")"; fail=$((fail + 1)); }
+done
+
 [ "$fail" -eq 0 ] && echo "import refusals: all passed"
 [ "$fail" -eq 0 ]
