@@ -135,5 +135,10 @@ for cmd in "import nvidia-smi-q /dev/zero" "import /dev/zero" "report /dev/zero"
     { echo "FAIL: fabdiag $cmd -> exit $rc: $(head -c 300 "$t/err")"; fail=$((fail + 1)); }
 done
 
+# The size options' help lists every suffix parse_size_bytes accepts (K/M/G/T), as its error does.
+"$bin" bench --help >"$t/out" 2>&1
+grep -qF "binary suffix K/M/G/T (1K = 1024; KB, KiB too" "$t/out" || { echo "FAIL: bench --help omits T"; fail=$((fail + 1)); }
+expect 2 'K, M, G or T' bench all_reduce -b 4Q
+
 [ "$fail" -eq 0 ] && echo "import refusals: all passed"
 [ "$fail" -eq 0 ]
