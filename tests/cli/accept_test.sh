@@ -75,7 +75,6 @@ while IFS='|' read -r file want; do
 done <<EOT
 $F/specs/unknown-key.yaml|--spec: $F/specs/unknown-key.yaml:6:3: node.nvlink_per_gpu: unknown key (expected one of: gdr, gpus, nics, nvlinks_per_gpu,
 $F/specs/duplicate-key.yaml|--spec: $F/specs/duplicate-key.yaml:7:3: node.gpus: duplicate (first at line 5)
-$F/specs/duplicate-key.yaml|--spec: $F/specs/duplicate-key.yaml:7:3: node.gpus: duplicate (first at line 5)
 $F/specs/wrong-type.yaml|--spec: $F/specs/wrong-type.yaml:6:9: node.gpus: expected an integer, got 'eight'
 $F/specs/bad-yaml.yaml|--spec: $F/specs/bad-yaml.yaml:5:1: end of sequence flow not found
 $t/missing.yaml|--spec: $t/missing.yaml: cannot open: No such file or directory
