@@ -318,7 +318,7 @@ TEST_CASE("a bandwidth or time that is not finite in base units (1e308 GB/s) is 
   CHECK(json.find("inf") == std::string::npos);
 }
 
-TEST_CASE("a count that contradicts size / the type's bytes is a gap naming the line; per-rank counts fit") {
+TEST_CASE("a count that contradicts size / the type's bytes is a gap naming the line, per-rank counts fit") {
   auto imp = parse_nccl_tests(
       table_around("     4194304       1000000     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0"),
       "count.txt");

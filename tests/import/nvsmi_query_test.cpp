@@ -301,7 +301,7 @@ TEST_CASE("nvidia-smi -q: a count or width that is not a whole number is a gap n
   CHECK_FALSE(dec.number().has_value());
 }
 
-TEST_CASE("one NUL byte in a big nvidia-smi -q is a gap naming its line, not an empty input; the GPUs are read") {
+TEST_CASE("one NUL byte in a big nvidia-smi -q is a gap naming its line, not an empty input, the GPUs are read") {
   std::string text = repo_text(kH100);
   size_t at = 0;
   for (int line = 1; line < 41; ++line) at = text.find('\n', at) + 1;  // the start of line 41
