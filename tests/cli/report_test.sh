@@ -93,7 +93,7 @@ PY
 # the key, exit 4 beside a good file, 2 alone (nothing readable): never exit 0 on an empty render.
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["data"]["hosts"] = "node01"; json.dump(d, open(sys.argv[2], "w"))' \
   "$fix/pairwise-healthy.json" "$t/hosts-string.json"
-"$bin" report "$t/hosts-string.json" "$fix/bench-two-collectives.json" --format json >"$t/m.json" 2>"$t/err"
+"$bin" report "$t/hosts-string.json" "$fix/pairwise-healthy.json" --format json >"$t/m.json" 2>"$t/err"
 rc=$?; [ $rc = 4 ] || fail "pairwise hosts a string beside a good file: exit $rc, expected 4"
 python3 - "$t/m.json" "$t/hosts-string.json" <<'PY' || fail "the gap of a mistyped member"
 import json, sys
