@@ -91,7 +91,7 @@ EOS
 { sed -n '1,4p' "$F/healthy/all_reduce_perf.txt"; echo '#'
   sed -n '/out-of-place/,/(B)/p' "$F/healthy/all_reduce_perf.txt"
   echo '  1073741824     268435456     float     sum      -1    430.1  2496.5    0.00      0    430.1  2496.5    0.00      0'
-  echo '# Avg bus bandwidth    : 0.0000'; } >"$t/all_reduce_perf.txt"
+  echo '# Avg bus bandwidth    : 0.0000'; echo '# Collective test concluded: all_reduce_perf'; } >"$t/all_reduce_perf.txt"
 "$bin" accept --spec "$t/one.yaml" --from "$t/all_reduce_perf.txt" --format json >"$t/out" 2>"$t/err"; rc=$?
 got=$(py '
 import json, sys
