@@ -8,6 +8,7 @@
 
 #include "cmd/error_document.h"
 #include "core/atomic_file.h"
+#include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "core/text.h"
 
@@ -29,11 +30,11 @@ Format resolve_format(const GlobalOptions& g) {
 
 Progress stderr_progress(const GlobalOptions& g) {
   if (g.quiet) return no_progress();
-  return [](const std::string& line) { std::cerr << "fabdiag: " << line << std::endl; };
+  return [](const std::string& line) { std::cerr << "fabdiag: " << escape_line(line) << std::endl; };
 }
 
 void print_error(const std::string& text) {
-  std::cerr << "fabdiag: error: " << escape_controls(text) << std::endl;
+  std::cerr << "fabdiag: error: " << escape_line(text) << std::endl;
   note_error(text);
 }
 

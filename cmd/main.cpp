@@ -394,7 +394,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
       ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
                              "reduce", "sendrecv", "gather", "scatter", "hypercube"}));
   sub->add_option("-b,--min-bytes", o.min_bytes,
-                  "Smallest message size: bytes with optional K/M/G suffix (default 8)");
+                  "Smallest message size: bytes with an optional binary suffix K/M/G/T (1K = 1024; KB, KiB too; default 8)");
   sub->add_option("-e,--max-bytes", o.max_bytes,
                   "Largest message size (default 64M); sizes go min, min*f, ... <= max");
   sub->add_option("-f,--step-factor", o.factor,
@@ -426,7 +426,7 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
       "pairwise",
       "Node x node bandwidth matrix: round-robin rounds of concurrent bidirectional pairs, then "
       "slow nodes and links.\nRun one rank per node, e.g.: mpirun -np 8 --map-by node fabdiag pairwise");
-  sub->add_option("--size", o.size, "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
+  sub->add_option("--size", o.size, "Bytes sent each way per exchange, binary K/M/G/T suffixes (default 4M)");
   sub->add_option("-n,--iters", o.iters, "Timed exchanges per pair (default 5)");
   sub->add_option("-w,--warmup", o.warmup_iters, "Untimed exchanges per pair before timing (default 1)");
   sub->add_option("--backend", o.backend, "mpi (default) or nccl (not in this build: exits 3)")
@@ -492,7 +492,7 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
     return exit_after_help(app, e);
   } catch (const CLI::ExtrasError& e) {
     print_error(std::string("unknown subcommand or argument: ") + e.what() +
-                "\nRun 'fabdiag --help' for the list of subcommands.");
+                " (run 'fabdiag --help' for the list of subcommands)");
     return kExitUsage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);

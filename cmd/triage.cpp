@@ -9,10 +9,11 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "cmd/mpi_job.h"
-#include "cmd/triage_view.h"
 #include "cmd/partial_run.h"
+#include "cmd/triage_view.h"
 #include "core/atomic_file.h"
 #include "core/environment.h"
+#include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "core/run_cut.h"
 #include "core/subprocess.h"
@@ -175,7 +176,7 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   if (comm.rank() != 0) {
     run.reset();  // a launcher that numbers ranks unlike MPI
     auto st = triage::serve_followers(comm, node);
-    if (!st.ok()) std::cerr << "fabdiag: rank " << comm.rank() << " (" << host << "): " << st.error().to_string() << "\n";
+    if (!st.ok()) std::cerr << "fabdiag: rank " << comm.rank() << " (" << escape_line(host) << "): " << escape_line(st.error().to_string()) << "\n";
     return st.ok() ? kExitOk : kExitPartial;
   }
   if (!run) start_watching();
@@ -312,7 +313,7 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
     if (!g.quiet || line.rfind("fabdiag:", 0) != 0) std::cerr << line << "\n";
   };
   watch.progress = [&](const std::string& line) {
-    if (!g.quiet) std::cerr << "fabdiag: triage: " << line << "\n";
+    if (!g.quiet) std::cerr << "fabdiag: triage: " << escape_line(line) << "\n";
   };
   auto started = std::chrono::steady_clock::now();
   auto launch = triage::run_launch(system_process_runner(), *spec, *hosts, o.timeout_s, watch);
