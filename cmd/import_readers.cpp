@@ -55,6 +55,7 @@ Result<ImportOutput> read_rdma_link(const ImportFileOptions& o);
 Result<ImportOutput> read_ibnetdiscover(const ImportFileOptions& o);
 Result<ImportOutput> read_osu(const ImportFileOptions& o);
 Result<ImportOutput> read_imb(const ImportFileOptions& o);
+Result<ImportOutput> read_mpigraph(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -171,6 +172,12 @@ std::span<const ImportReader> import_readers() {
        "Exchange, Biband). Exit: 0 no warning; 1 no result, defects, below the line rate or a bandwidth drop; 4 rows not "
        "read, a cut last line or a run without its MPI_Finalize line; 2 not IMB output.",
        &read_imb},
+      {"mpigraph", ToolText::kMpiGraph,
+       "LLNL mpiGraph output (mpiGraph.out) -> fabdiag.pairwise/1 (the N x N Send/Recv bandwidth matrices judged like `fabdiag pairwise`: slow nodes, slow links)",
+       "Reads the Send table (the Recv table, transposed, when Send is missing), MB of 2^20 bytes, tabs or blanks, "
+       "mpirun tags; the HTML report holds the same data: read the .out file. Exit: 0 nothing slow; 1 a slow node or "
+       "link; 4 rows cut or missing, or no \"END mpiGraph\"; 2 no Send/Recv table or another tool's output.",
+       &read_mpigraph},
   };
   return readers;
 }

@@ -50,6 +50,7 @@ enum class ToolText {
   kShowGids,       ///< Mellanox `show_gids` ("DEV PORT INDEX GID IPv4 VER DEV" table, its rows, "n_gids_found=N")
   kOsu,            ///< OSU micro-benchmarks ("# OSU MPI Bandwidth Test v7.2", "# Size  Bandwidth (MB/s)")
   kImb,            ///< Intel MPI Benchmarks ("Intel(R) MPI Benchmarks" banner, "# Benchmarking PingPong", "#bytes #repetitions")
+  kMpiGraph,       ///< LLNL mpiGraph ("START mpiGraph v1.5", "Send max\t2805.4", "END mpiGraph")
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.
