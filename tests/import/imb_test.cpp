@@ -126,7 +126,7 @@ TEST_CASE("IMB-IO cut mid-row: the banner read, the cut line and the missing MPI
   CHECK(imp.gaps[1].source == "io-2021.8-banner-cut.txt:40");
 }
 
-TEST_CASE("the banner, two benchmarks and MPI_Finalize: whole; the line rate judged from 1 MiB") {
+TEST_CASE("the banner, two benchmarks and MPI_Finalize: whole, the line rate judged from 1 MiB") {
   auto r = import_imb(kTwoBenchmarks, "run.txt");
   REQUIRE(r);
   CHECK(r->gaps.empty());

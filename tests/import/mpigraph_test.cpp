@@ -51,7 +51,7 @@ TEST_CASE("mpiGraph pasted: blanks for tabs, mpirun tags, cut in the Send table"
   CHECK(std::isnan(r->matrix.matrix_bytes_per_s[2][0]));  // the cut row: unknown, not zero
 }
 
-TEST_CASE("mpiGraph: the Recv table alone is transposed; no table is refused") {
+TEST_CASE("mpiGraph: the Recv table alone is transposed, no table is refused") {
   auto r = import_mpigraph(
       "Recv\ta:0\tb:1\t\n"
       "a:0 from\t0.000\t900.000\t\n"

@@ -2,8 +2,6 @@
 // made-up variants: a missing "# Size" header, a validation failure, another tool's text.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-
 #include "import/format_detect.h"
 #include "import/osu.h"
 #include "tests/support/import_test_util.h"
@@ -17,10 +15,6 @@ OsuImport read_osu(const std::string& rel) {
   auto r = import_osu(repo_text("tests/fixtures/osu/" + rel), rel);
   REQUIRE_MESSAGE(r, (r ? "" : r.error().message));
   return std::move(*r);
-}
-
-bool has_code(const std::vector<Finding>& fs, const std::string& code) {
-  return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.code == code; });
 }
 
 }  // namespace
@@ -125,7 +119,7 @@ TEST_CASE("mpirun --tag-output: osu_bibw, osu_allreduce -f and osu_alltoall in o
   CHECK(osu_findings(imp, 50.0).empty());  // 20.8 of 12.5 GB/s both ways: fine
 }
 
-TEST_CASE("a table without its '# Size' header is read by its title; validation Fail is an error") {
+TEST_CASE("a table without its '# Size' header is read by its title, validation Fail is an error") {
   auto r = import_osu(
       "# OSU MPI-CUDA Bandwidth Test v7.4\n"
       "65536                15294.18\n"
@@ -150,7 +144,7 @@ TEST_CASE("a table without its '# Size' header is read by its title; validation 
   CHECK(fs[1].severity == Severity::kError);
 }
 
-TEST_CASE("a title without rows is no result; another tool's text is refused") {
+TEST_CASE("a title without rows is no result, another tool's text is refused") {
   auto r = import_osu("# OSU MPI Latency Test v7.3\n# Size       Avg Latency(us)\n", "y.txt");
   REQUIRE(r);
   auto fs = osu_findings(*r, std::nullopt);
