@@ -56,6 +56,7 @@ Result<ImportOutput> read_ibnetdiscover(const ImportFileOptions& o);
 Result<ImportOutput> read_osu(const ImportFileOptions& o);
 Result<ImportOutput> read_imb(const ImportFileOptions& o);
 Result<ImportOutput> read_mpigraph(const ImportFileOptions& o);
+Result<ImportOutput> read_nvsmi_dmon(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -178,6 +179,12 @@ std::span<const ImportReader> import_readers() {
        "mpirun tags; the HTML report holds the same data: read the .out file. Exit: 0 nothing slow; 1 a slow node or "
        "link; 4 rows cut or missing, or no \"END mpiGraph\"; 2 no Send/Recv table or another tool's output.",
        &read_mpigraph},
+      {"nvidia-smi-dmon", ToolText::kNvsmiDmon,
+       "`nvidia-smi dmon` output (-s pucvmet, t, -o DT) -> fabdiag.gpudmon/1 (per GPU each column's min/max/mean; GPUs whose clocks, PCIe throughput or temperature stand apart; thermal violations)",
+       "Reads every -s column set, repeated headers, -o D/T/DT date and time columns, -i subsets; \"-\" cells are gaps, "
+       "not zeros. Exit: 0 no warning; 1 a GPU throttled for temperature or standing apart from its peers; 4 rows that "
+       "do not fit the header or a cut last line; 2 not dmon output.",
+       &read_nvsmi_dmon},
   };
   return readers;
 }

@@ -9,6 +9,7 @@
 #include "import/ibnetdiscover.h"
 #include "import/imb.h"
 #include "import/mpigraph.h"
+#include "import/nvsmi_dmon.h"
 #include "import/nvsmi_query.h"
 #include "import/osu.h"
 #include "import/rdma_link.h"
@@ -97,6 +98,7 @@ ToolText structured_marker(std::string_view t) {
   if (is_osu_title(t) || is_osu_header(t)) return ToolText::kOsu;
   if (is_imb_marker(t) || (starts_with(t, "#bytes") && has(t, "#repetitions"))) return ToolText::kImb;
   if (is_mpigraph_marker(t)) return ToolText::kMpiGraph;
+  if (is_nvsmi_dmon_header(t)) return ToolText::kNvsmiDmon;
   if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
       (starts_with(t, "Interface:") && has(t, ", via: ")))
     return ToolText::kLldpctl;
@@ -179,6 +181,7 @@ const char* describe(ToolText tool) {
     case ToolText::kOsu: return "OSU micro-benchmarks output";
     case ToolText::kImb: return "Intel MPI Benchmarks output";
     case ToolText::kMpiGraph: return "mpiGraph output";
+    case ToolText::kNvsmiDmon: return "`nvidia-smi dmon` output";
     case ToolText::kPairsList: return "a list of pairs (\"hostA,hostB  GB/s\")";
   }
   return "unknown";

@@ -51,6 +51,7 @@ enum class ToolText {
   kOsu,            ///< OSU micro-benchmarks ("# OSU MPI Bandwidth Test v7.2", "# Size  Bandwidth (MB/s)")
   kImb,            ///< Intel MPI Benchmarks ("Intel(R) MPI Benchmarks" banner, "# Benchmarking PingPong", "#bytes #repetitions")
   kMpiGraph,       ///< LLNL mpiGraph ("START mpiGraph v1.5", "Send max\t2805.4", "END mpiGraph")
+  kNvsmiDmon,      ///< `nvidia-smi dmon` ("# gpu   pwr gtemp mtemp    sm ..." header and its units line)
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.
