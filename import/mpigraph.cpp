@@ -13,6 +13,8 @@ namespace fabdiag {
 namespace {
 
 constexpr double kMpiGraphMbBytes = 1048576;  // mpiGraph.c: MBsec = size * 1e6 / (1024 * 1024)
+// Ranks a table may have: two n x n tables and the matrix stay under about 200 MB.
+constexpr size_t kMaxRanks = 2048;
 
 struct Reader {
   MpiGraphImport imp;
@@ -40,6 +42,13 @@ bool split_label(const std::string& label, std::string& host, int64_t& rank) {
 // "Send\thost1:0\thost2:1\t...": the header row of a table.
 bool read_header(Reader& r, const std::vector<std::string>& w, size_t line_no) {
   if (w.size() < 2 || (w[0] != "Send" && w[0] != "Recv")) return false;
+  if (w.size() - 1 > kMaxRanks) {
+    r.imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                    w[0] + " table of " + std::to_string(w.size() - 1) + " ranks: more than " +
+                                        std::to_string(kMaxRanks) + " are not read",
+                                    line_source(r.imp.source, line_no)));
+    return true;
+  }
   std::vector<std::string> hosts;
   for (size_t i = 1; i < w.size(); ++i) {
     std::string host;

@@ -56,7 +56,7 @@ struct MpiGraphImport {
 /// "Recv max" followed by a number.
 bool is_mpigraph_marker(std::string_view line);
 
-/// Reads mpiGraph output (streamed). Errors: kParse naming SOURCE:LINE when there is no Send or
+/// Reads mpiGraph output (streamed; a table of more than 2048 ranks is a gap, not read). Errors: kParse naming SOURCE:LINE when there is no Send or
 /// Recv table with at least one row.
 Result<MpiGraphImport> import_mpigraph(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
