@@ -56,6 +56,12 @@ bool read_header(Reader& r, const std::vector<std::string>& w, size_t line_no) {
     if (!split_label(w[i], host, rank) || rank != static_cast<int64_t>(i - 1)) return false;
     hosts.push_back(host);
   }
+  if (!r.imp.hosts.empty() && hosts != r.imp.hosts) {  // one run's two tables name the same ranks
+    r.imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                    w[0] + " table header names other ranks than the table before it: not read",
+                                    line_source(r.imp.source, line_no)));
+    return true;
+  }
   MpiGraphTable& t = w[0] == "Send" ? r.imp.send : r.imp.recv;
   t.columns.assign(w.begin() + 1, w.end());
   t.rows.assign(hosts.size(), std::vector<std::optional<double>>(hosts.size()));
