@@ -238,8 +238,7 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool form
     auto* sub = import_cmd->add_subcommand(r.name, r.help);
     sub->add_option("FILE", opts.import_file.file, "The saved output ('-' = stdin)")->required();
     add_max_findings_flag(sub, opts.import_file.max_findings);
-    // The MPI benchmark readers judge bandwidth against the line rate, as `import nccl-tests`.
-    if (r.tool == ToolText::kOsu || r.tool == ToolText::kImb)
+    if (r.tool == ToolText::kOsu || r.tool == ToolText::kImb)  // bandwidth vs the line rate, as nccl-tests
       sub->add_option("--line-rate", opts.import_file.line_rate_gbit_per_s,
                       "One port's rate in Gb/s (400 for NDR): best bandwidth from 1 MiB below 90% of it is a warning")
           ->check(number_in(1, 1e6));
