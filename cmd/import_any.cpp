@@ -169,7 +169,7 @@ void read_group(const GlobalOptions& g, const ImportAnyOptions& o, Route route,
   for (auto* f : group) {
     Result<ImportOutput> out = route == Route::kNcclTests
                                    ? nccl_tests_output(ImportNcclTestsOptions{f->path, "", o.max_findings, o.line_rate_gbit_per_s})
-                                   : f->route->reader->read(ImportFileOptions{f->path, o.max_findings});
+                                   : f->route->reader->read(ImportFileOptions{f->path, o.max_findings, o.line_rate_gbit_per_s});
     if (!out) {
       f->why = out.error().message + (out.error().source.empty() ? "" : " (" + out.error().source + ")");
       continue;

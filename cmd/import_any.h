@@ -17,7 +17,7 @@ struct ImportAnyOptions {
   std::vector<std::string> paths;  ///< Files and directories (walked, regular files only); "-" needs --as.
   std::string as;                  ///< --as FORMAT: every file is this format (a subcommand name); empty = detect.
   size_t max_findings = 200;       ///< Findings of one code and errors of one kind listed; 0 = all.
-  /// --line-rate: one port's rate, Gb/s, for the nccl-tests files (as `import nccl-tests --line-rate`).
+  /// --line-rate: one port's rate, Gb/s, for the nccl-tests, OSU and IMB files (as `import nccl-tests --line-rate`).
   std::optional<double> line_rate_gbit_per_s;
   /// What to tell the operator about a file no reader claims (after "not the output of a tool
   /// fabdiag reads (line N: ...); "): `import` has --as; `accept --from` and `triage --from` do not.

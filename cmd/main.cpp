@@ -226,7 +226,7 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool form
                          "tool is detected, or forced with --as");
   import_cmd->add_option("--as", opts.import_any.as, "Read every FILE as this FORMAT (a subcommand name below)");
   import_cmd->add_option("--line-rate", opts.import_any.line_rate_gbit_per_s,
-                         "nccl-tests files: one port's rate in Gb/s (400 for NDR), as `import nccl-tests --line-rate`")
+                         "nccl-tests, OSU and IMB files: one port's rate in Gb/s (400 for NDR), as `import nccl-tests --line-rate`")
       ->check(number_in(1, 1e6));
   add_max_findings_flag(import_cmd, opts.import_any.max_findings);
   import_cmd->footer(kImportFooter);
@@ -238,6 +238,10 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool form
     auto* sub = import_cmd->add_subcommand(r.name, r.help);
     sub->add_option("FILE", opts.import_file.file, "The saved output ('-' = stdin)")->required();
     add_max_findings_flag(sub, opts.import_file.max_findings);
+    if (r.tool == ToolText::kOsu || r.tool == ToolText::kImb)  // bandwidth vs the line rate, as nccl-tests
+      sub->add_option("--line-rate", opts.import_file.line_rate_gbit_per_s,
+                      "One port's rate in Gb/s (400 for NDR): best bandwidth from 1 MiB below 90% of it is a warning")
+          ->check(number_in(1, 1e6));
     sub->footer(r.footer);
     cmds.import_readers.emplace_back(sub, &r);
   }
