@@ -116,8 +116,8 @@ struct Suspect {
   std::vector<int> nodes;         ///< One node, the two ends of a link or pair, or every node.
   double screen_ratio = NAN;      ///< Screen value / screen reference.
   double confirm_ratio = NAN;     ///< Median ratio of the confirmation tests.
-  int votes = 0;                  ///< Confirmation tests that flagged.
-  int trials = 0;                 ///< Confirmation tests run.
+  int votes = 0;                  ///< Slow votes: the screen's (a candidate's) plus the confirmation tests that flagged (triage/votes.h).
+  int trials = 0;                 ///< Votes cast: the screen's plus the confirmation tests run.
   std::vector<PairSample> tests;  ///< Confirmation tests (screen tests are in the matrix).
   std::vector<double> test_ratios;  ///< Parallel to tests: value / that round's reference.
 };
