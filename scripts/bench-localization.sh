@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Localization at scale (a benchmark, not a test): runs the real triage walk against a simulated
 # leaf/spine fabric (tests/sim/triage_sim.cpp, tests/sim/sim_fabric.h: leaves of 32 hosts, 3 %
-# noise, 0.2 % deep dips, 5 % of cross-leaf flows halved by ECMP collisions each round) and prints,
+# noise, 0.2 % deep dips, 1 % of cross-leaf pair tests halved by ECMP
+# collisions each round, 5 % in two rows) and prints,
 # per scenario, pair rounds (mean, max), exact-suspect-set rate, false positives and misses per
 # run, seconds per trial (mean, max), the targets of issue 12 (docs/localization.md#simulation)
 # and PASS or MISS.
@@ -35,5 +36,7 @@ for n in "${sizes[@]}"; do
   run "slow leaf uplink 0.5x" --nodes "$n" --slow 0 --slow-uplinks 1 --fault 0.5 --topology 1 --max-rounds 8
   run "healthy" --nodes "$n" --slow 0 --topology 0 --max-rounds 5
   run "healthy oversub 2:1 topo" --nodes "$n" --slow 0 --topology 1 --oversub 2 --max-rounds 5
+  run "3 slow 0.5x ECMP 5 %" --nodes "$n" --slow 3 --fault 0.5 --topology 0 --ecmp 0.05 --max-rounds 5
+  run "healthy ECMP 5 %" --nodes "$n" --slow 0 --topology 0 --ecmp 0.05 --max-rounds 5
 done
 echo "$misses scenario(s) missed their targets"

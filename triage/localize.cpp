@@ -191,6 +191,9 @@ void judge_links(Screen& s, const PairValues& pair_value, const LocalizeParams& 
         *z < p.modz_limit)
       s.link_candidates.push_back(k);
   }
+  // Darkest first: the confirmation gives them its rounds first when candidates share an end.
+  std::stable_sort(s.link_candidates.begin(), s.link_candidates.end(),
+                   [&](const PairKey& x, const PairKey& y) { return pair_value.at(x) < pair_value.at(y); });
 }
 
 // Nodes that are neither a candidate, nor a candidate link's end, nor unjudged.
@@ -280,9 +283,15 @@ void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, cons
   const std::vector<PairKey>& links = s.link_candidates;
   std::map<int, int> node_left;
   for (int n : suspects) node_left[n] = confirm_tests_needed(contains(s.node_candidates, n), p);
-  std::map<PairKey, int> link_left;
-  for (const auto& l : links) link_left[l] = link_retests_needed(p);
-  for (int k = 0; k < p.confirm_repeats * 3; ++k) {
+  std::vector<std::pair<PairKey, int>> link_left;  // in the screen's order: darkest first
+  for (const auto& l : links) link_left.emplace_back(l, link_retests_needed(p));
+  // Round budget: what one subject needs (2 with the defaults). A subject crowded out of a round
+  // (two link candidates sharing an end, a link at a node candidate) gets fewer tests and is
+  // inconclusive, instead of every verdict waiting for it (docs/localization.md#confirmation).
+  int budget = 0;
+  for (const auto& [n, left] : node_left) budget = std::max(budget, left);
+  for (const auto& [l, left] : link_left) budget = std::max(budget, left);
+  for (int k = 0; k < budget; ++k) {
     if (!any_left(node_left) && !any_left(link_left)) break;
     PlannedRound r;
     std::set<int> used;

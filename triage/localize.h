@@ -66,7 +66,7 @@ struct Screen {
   std::vector<double> node_modz;                 ///< [node] modified z of the node median.
   std::vector<int> partners;                     ///< [node] distinct partners measured.
   std::vector<int> node_candidates;
-  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates.
+  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates; darkest pair first.
   std::vector<int> good;                         ///< Neither a candidate nor a candidate link end.
   std::vector<int> too_few_partners;             ///< Not judged: fewer than min_partners.
 };
