@@ -19,6 +19,7 @@ LocalizeParams fabric_params() {
   p.node_ratio = 0.88;
   p.pair_ratio = 0.6;
   p.ref_quantile = 0.9;
+  p.fast_veto_ratio = 0.97;
   return p;
 }
 
@@ -437,6 +438,10 @@ int votes_below(const Tally& t, double ratio) {
   return static_cast<int>(std::count_if(t.ratios.begin(), t.ratios.end(), [&](double r) { return r < ratio; }));
 }
 
+int votes_at_or_above(const Tally& t, double ratio) {
+  return static_cast<int>(t.ratios.size()) - votes_below(t, ratio);
+}
+
 // Nodes (screen candidates and hard suspects: every kConfirmNode subject in the plan).
 void decide_nodes(const Screen& s, const std::vector<PlannedRound>& plan, Tallies& t, const LocalizeParams& p,
                   Localization& out) {
@@ -448,7 +453,8 @@ void decide_nodes(const Screen& s, const std::vector<PlannedRound>& plan, Tallie
   for (int n : node_subjects) {
     const Tally& nt = t.node[n];
     const int slow_tests = votes_below(nt, p.node_ratio), tests = static_cast<int>(nt.ratios.size());
-    const VoteCount v = count_votes(contains(s.node_candidates, n), slow_tests, tests);
+    VoteCount v = count_votes(contains(s.node_candidates, n), slow_tests, tests);
+    v.fast = std::isfinite(p.fast_veto_ratio) ? votes_at_or_above(nt, p.fast_veto_ratio) : 0;
     double screen_ratio = s.node_median_bytes_per_s[static_cast<size_t>(n)] / s.node_ref_bytes_per_s;
     switch (judge_votes(v, slow_tests, p)) {
       case VoteVerdict::kSuspect:

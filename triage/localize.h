@@ -42,9 +42,15 @@ struct LocalizeParams {
   int min_partners = 3;       ///< A node is judged on at least this many distinct partners.
   int confirm_repeats = 3;    ///< Confirmation tests per suspect.
   int confirm_votes = 2;      ///< Of which at least this many must flag.
+  /// A node confirmation test at or above this x its round's reference clears the node whatever
+  /// its slow votes (triage/votes.h): on a fabric with 3 % noise a slow node never tests that
+  /// fast, while a healthy node whose screen and one test were halved by ECMP collisions does.
+  /// NaN: off (the emulated cluster's 2x noise lifts slow nodes that high); 0.97 in fabric_params().
+  double fast_veto_ratio = NAN;
 };
 
-/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch".
+/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch"; a
+/// confirmation test at 0.97x or above clears a node (fast_veto_ratio).
 LocalizeParams fabric_params();
 
 /// A node close to the threshold: not a candidate, reported with its ratio.

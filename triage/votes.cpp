@@ -10,10 +10,11 @@ int confirm_tests_needed(bool screen_vote, const LocalizeParams& p) {
 
 VoteCount count_votes(bool screen_vote, int slow_tests, int tests) {
   const int screen = screen_vote ? 1 : 0;
-  return VoteCount{screen + slow_tests, screen + tests};
+  return VoteCount{screen + slow_tests, screen + tests, 0};
 }
 
 VoteVerdict judge_votes(const VoteCount& v, int slow_tests, const LocalizeParams& p) {
+  if (v.fast > 0) return VoteVerdict::kCleared;
   if (v.slow >= p.confirm_votes && slow_tests >= 1) return VoteVerdict::kSuspect;
   if (v.total - v.slow > p.confirm_repeats - p.confirm_votes || v.total >= p.confirm_repeats)
     return VoteVerdict::kCleared;

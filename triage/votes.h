@@ -26,11 +26,12 @@ int confirm_tests_needed(bool screen_vote, const LocalizeParams& p);
 struct VoteCount {
   int slow = 0;
   int total = 0;
+  int fast = 0;  ///< Confirmation tests at or above LocalizeParams::fast_veto_ratio (0 when off).
 };
 VoteCount count_votes(bool screen_vote, int slow_tests, int tests);
 
-/// The rule: suspect with >= p.confirm_votes slow votes of which >= 1 is a confirmation test;
-/// cleared when more votes passed than p.confirm_repeats - p.confirm_votes, or when
+/// The rule: suspect with >= p.confirm_votes slow votes of which >= 1 is a confirmation test and
+/// no fast test (v.fast: a fast test clears, see LocalizeParams::fast_veto_ratio); cleared when more votes passed than p.confirm_repeats - p.confirm_votes, or when
 /// p.confirm_repeats votes are in; otherwise inconclusive. With the defaults (3 / 2) and a screen
 /// vote: slow + slow = suspect, slow + fast + fast = cleared, slow + fast (a test lost) =
 /// inconclusive.

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "triage/votes.h"
 
 using namespace fabdiag::triage;
@@ -29,4 +31,14 @@ TEST_CASE("the screen vote counts, but a confirmation test must be slow too") {
   // Even confirm_votes = 1 names nobody without a slow confirmation test.
   p.confirm_votes = 1;
   CHECK(judge_votes(count_votes(true, 0, 2), 0, p) == VoteVerdict::kCleared);
+}
+
+TEST_CASE("a fast confirmation test clears a node whatever its slow votes") {
+  LocalizeParams p = fabric_params();
+  CHECK(p.fast_veto_ratio == doctest::Approx(0.97));
+  VoteCount v = count_votes(true, 1, 2);  // screen + one slow test: a suspect without the veto
+  CHECK(judge_votes(v, 1, p) == VoteVerdict::kSuspect);
+  v.fast = 1;  // the other test ran at the round's reference: ECMP halved the slow ones
+  CHECK(judge_votes(v, 1, p) == VoteVerdict::kCleared);
+  CHECK(std::isnan(LocalizeParams{}.fast_veto_ratio));  // off on the emulated cluster
 }
