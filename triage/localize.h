@@ -47,9 +47,15 @@ struct LocalizeParams {
   int min_partners = 3;       ///< A node is judged on at least this many distinct partners.
   int confirm_repeats = 3;    ///< Confirmation tests per suspect.
   int confirm_votes = 2;      ///< Of which at least this many must flag.
+  /// A node confirmation test at or above this x its round's reference clears the node whatever
+  /// its slow votes (triage/votes.h): on a fabric with 3 % noise a slow node never tests that
+  /// fast, while a healthy node whose screen and one test were halved by ECMP collisions does.
+  /// NaN: off (the emulated cluster's 2x noise lifts slow nodes that high); 0.97 in fabric_params().
+  double fast_veto_ratio = NAN;
 };
 
-/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch".
+/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch"; a
+/// confirmation test at 0.97x or above clears a node (fast_veto_ratio).
 LocalizeParams fabric_params();
 
 /// A node close to the threshold: not a candidate, reported with its ratio.
@@ -72,7 +78,7 @@ struct Screen {
   std::vector<double> node_modz;                 ///< [node] modified z of the node median.
   std::vector<int> partners;                     ///< [node] distinct partners measured.
   std::vector<int> node_candidates;
-  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates.
+  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates; darkest pair first.
   std::vector<int> good;                         ///< Neither a candidate nor a candidate link end.
   std::vector<int> too_few_partners;             ///< Not judged: fewer than min_partners.
 };
@@ -122,8 +128,8 @@ struct Suspect {
   std::vector<int> nodes;         ///< One node, the two ends of a link or pair, or every node.
   double screen_ratio = NAN;      ///< Screen value / screen reference.
   double confirm_ratio = NAN;     ///< Median ratio of the confirmation tests.
-  int votes = 0;                  ///< Confirmation tests that flagged.
-  int trials = 0;                 ///< Confirmation tests run.
+  int votes = 0;                  ///< Slow votes: the screen's (a candidate's) plus the confirmation tests that flagged (triage/votes.h).
+  int trials = 0;                 ///< Votes cast: the screen's plus the confirmation tests run.
   std::vector<PairSample> tests;  ///< Confirmation tests (screen tests are in the matrix).
   std::vector<double> test_ratios;  ///< Parallel to tests: value / that round's reference.
 };
