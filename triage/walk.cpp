@@ -549,7 +549,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
                       const Progress& progress, const WalkStepSink& on_step) {
   TriageReport rep;
   rep.hosts = cluster.hosts();
-  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), {}, {}, nullptr, nullptr};
+  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), {}, {}, nullptr, nullptr, {}};
 
   counters_before(w);
   ScreenRun sr = run_screen(w);
