@@ -185,12 +185,15 @@ class MpiComm final : public Comm {
     const int c = static_cast<int>(count);
     MPI_Request req[2];
     const double t0 = MPI_Wtime();
-    // Tag 1: a request left posted after a give-up never matches a sendrecv (tag 0).
-    if (auto st = check(MPI_Irecv(recv, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[0]), "MPI_Irecv"); !st)
-      return st.error();
-    if (auto st = check(MPI_Isend(send, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[1]), "MPI_Isend"); !st)
-      return st.error();
     double done_s[2] = {-1, -1};
+    // Tag 1: a request left posted after a give-up never matches a sendrecv (tag 0). A null
+    // buffer is a direction not taken (a one-way test): done at once.
+    if (!recv) done_s[0] = 0;
+    else if (auto st = check(MPI_Irecv(recv, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[0]), "MPI_Irecv"); !st)
+      return st.error();
+    if (!send) done_s[1] = 0;
+    else if (auto st = check(MPI_Isend(send, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[1]), "MPI_Isend"); !st)
+      return st.error();
     double next_beat_s = heartbeat_s > 0 ? heartbeat_s : 1e300;
     for (;;) {
       for (int k = 0; k < 2; ++k) {

@@ -1,5 +1,7 @@
 #include "triage/dead_direction_report.h"
 
+#include <utility>
+
 namespace fabdiag::triage {
 
 TriageSuspect dead_suspect(const DeadSuspect& d, const std::vector<std::string>& hosts) {
@@ -24,10 +26,16 @@ TriageSuspect dead_suspect(const DeadSuspect& d, const std::vector<std::string>&
   return ts;
 }
 
-void add_direction(TriageSuspect& ts, const NodeDirection& d) {
-  if (d.direction.empty()) return;
-  ts.direction = d.direction;
+void add_direction(TriageSuspect& ts, const NodeDirection& dir) {
+  if (dir.direction.empty()) return;
   const bool pair = ts.hosts.size() == 2;
+  NodeDirection d = dir;
+  if (pair && d.direction == "recv") {  // a pair is written slow end first: hosts[0] -> hosts[1] is slow
+    std::swap(ts.hosts[0], ts.hosts[1]);
+    std::swap(d.send_bytes_per_s, d.recv_bytes_per_s);
+    d.direction = "send";
+  }
+  ts.direction = d.direction;
   const std::string from = ts.hosts[0], to = pair ? ts.hosts[1] : "its partners";
   Evidence e;
   e.metric = pair ? "rate " + from + " -> " + to + " against " + to + " -> " + from

@@ -18,7 +18,9 @@ namespace fabdiag::triage {
 TriageSuspect dead_suspect(const DeadSuspect& d, const std::vector<std::string>& hosts);
 
 /// Sets ts.direction from `d` and adds the two medians as evidence; for "send" / "recv" the
-/// action says which side of the host (or, for a pair, which direction) to check first.
+/// action says which side of the host (or, for a pair, which direction) to check first. A pair
+/// whose slow direction is hosts[1] -> hosts[0] gets its hosts swapped, so a pair's direction
+/// is always "send" (hosts[0] -> hosts[1] slow) or "both".
 void add_direction(TriageSuspect& ts, const NodeDirection& d);
 
 }  // namespace fabdiag::triage

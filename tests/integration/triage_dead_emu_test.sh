@@ -6,7 +6,7 @@
 #   b) 6 nodes, the link node02<->node05 at 10kbit -> dead link node02<->node05 named, no node
 #                                                  named, exit 1 well within the default deadline
 #   c) 3 nodes, node02 at 100mbit both ways      -> node node02
-#   d) 2 nodes, node02's egress at 100mbit       -> pair node01,node02 ("one of these two"), direction recv
+#   d) 2 nodes, node02's egress at 100mbit       -> pair node02 -> node01 ("one of these two"), direction send
 #   e) 3 nodes, no fault                         -> no suspect, exit 0
 # Needs root (namespaces, tc) and mpirun; prints "SKIPPED: reason" and exits 77 otherwise.
 set -u
@@ -60,7 +60,7 @@ check_suspects c 'rc == 1 and [(s["kind"], s["hosts"]) for s in S] == [("node", 
 echo "d) two nodes, one slow direction" >&2
 up 2 --egress-only-node node02=100mbit
 triage d
-check_suspects d 'rc == 1 and [(s["kind"], s["hosts"], s.get("direction")) for s in S] == [("pair", ["node01", "node02"], "recv")] and any(f["code"] == "slow_pair" for f in d["findings"])'
+check_suspects d 'rc == 1 and [(s["kind"], s["hosts"], s.get("direction")) for s in S] == [("pair", ["node02", "node01"], "send")] and any(f["code"] == "slow_pair" for f in d["findings"])'
 
 echo "e) three healthy nodes" >&2
 up 3

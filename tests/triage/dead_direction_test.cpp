@@ -173,7 +173,7 @@ TEST_CASE("walk: an egress-only node is a direction send suspect, a dead link is
   CHECK(j["pairwise"]["directed_bytes_per_s"][2][0].get<double>() < 0.1 * j["pairwise"]["directed_bytes_per_s"][0][2].get<double>());
 }
 
-TEST_CASE("walk: an ingress-only node is direction recv; a healthy directed cluster has no suspect") {
+TEST_CASE("walk: an ingress-only node is direction recv, and a healthy directed cluster has no suspect") {
   DirectedCluster c(6);
   c.recv_[4] = 0.05;
   auto j = to_json(run_walk(c, WalkParams{}, {}, no_progress()));
@@ -201,7 +201,8 @@ TEST_CASE("small clusters: an egress-only node among three, one slow direction b
   j = to_json(run_walk(two, WalkParams{}, {}, no_progress()));
   REQUIRE(j["suspects"].size() == 1);
   CHECK(j["suspects"][0]["kind"] == "pair");
-  CHECK(j["suspects"][0]["direction"] == "recv");  // hosts[0] = node01: the slow direction is into it
+  CHECK(j["suspects"][0]["direction"] == "send");  // written slow end first: node02 -> node01 is slow
+  CHECK(j["suspects"][0]["hosts"] == nlohmann::json({"node02", "node01"}));
 
   Localization loc;
   LocalizeParams p;
