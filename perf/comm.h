@@ -87,8 +87,9 @@ class Comm {
   /// it at the same time, timing each direction's completion (MPI_Isend + MPI_Irecv, polled
   /// with MPI_Test). With give_up_after_s > 0 it stops waiting after that many seconds and
   /// returns completed = false; the requests are left posted, so the caller must keep both
-  /// buffers alive for the rest of the process. Default: sendrecv(), both times equal, never
-  /// gives up (in-process backends complete or fail).
+  /// buffers alive for the rest of the process. A null `send` or `recv` is a direction not taken
+  /// (a one-way transfer; that time is 0). Default: sendrecv(), both times equal, never gives up
+  /// (in-process backends complete or fail).
   virtual Result<ExchangeTimes> exchange_timed(const void* send, void* recv, size_t count, int peer,
                                                DataType dtype, double give_up_after_s,
                                                double heartbeat_s, const WaitHeartbeat& heartbeat);

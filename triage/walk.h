@@ -43,7 +43,8 @@ struct TriageSuspect {
   std::string subject;             ///< leaf_uplink/spine: the leaf ("leaf1"; "leaf1<->leaf2" for two); else empty.
   std::vector<std::string> leaves; ///< leaf_uplink/spine: the leaves named.
   /// node/pair: which direction is slow (triage/direction.h): "send" (out of the host; for a
-  /// pair, hosts[0] -> hosts[1]), "recv" (into it), "both"; empty when not measured.
+  /// pair, hosts[0] -> hosts[1], written slow end first), "recv" (into the host), "both"; empty
+  /// when not measured.
   std::string direction;
   /// node/link: > 0 when it is dead: its pair tests did not complete in this many seconds
   /// (triage/dead_pairs.h); 0 for a slow suspect.
