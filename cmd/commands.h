@@ -193,7 +193,8 @@ struct TriageOptions {
   std::string mpirun = "mpirun";         ///< Launcher program.
   std::string mpirun_args_file;          ///< Extra mpirun arguments, one per line.
   std::vector<std::string> mpirun_args;  ///< Extra mpirun arguments (repeatable --mpirun-arg).
-  double timeout_s = 300;                ///< Deadline for the whole walk (launcher or rank 0).
+  double timeout_s = -1;                 ///< Deadline for the whole walk (launcher or rank 0); < 0: derived (triage/deadline.h).
+  double dead_after_s = 30;              ///< --dead-after: a pair test not complete after this is given up, named dead.
   std::string checkpoint;                ///< --checkpoint FILE: the walk so far, after each step.
   std::string pair_size = "auto";        ///< Pair test message size per direction; "auto": adapts (triage/pair_sizing.h).
   int pair_iters = 3;                    ///< Exchanges per pair test.

@@ -372,7 +372,13 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   sub->add_option("--mpirun-arg", o.mpirun_args, "One extra mpirun argument (repeatable)")->allow_extra_args(false);
   add_run_control_flags(sub, o.checkpoint, o.timeout_s,
                         "Seconds before the walk is cut (partial result, exit 4); with --hostfile the silent "
-                        "host is then named; 0 = no deadline");
+                        "host is then named; 0 = no deadline. Default (-1): derived from the nodes, sizes and "
+                        "rounds (about 300 s for 10 nodes)");
+  sub->add_option("--dead-after", o.dead_after_s,
+                  "Seconds after which a pair test that has not completed is given up and its pair named a dead "
+                  "link (or its host, when none of its tests completes); 0 = wait forever")
+      ->check(number_in(0.0, 86400.0))
+      ->capture_default_str();
   sub->add_option("--pair-size", o.pair_size,
                   "Pair test message size per direction (e.g. 1M, 4M); default auto: grown from 1M until the "
                   "rates settle, at most 16M (docs/localization.md#pair-test-size)");

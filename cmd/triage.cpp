@@ -20,6 +20,7 @@
 #include "import/fabric_topology.h"
 #include "perf/comm.h"
 #include "perf/sweep.h"
+#include "triage/deadline.h"
 #include "triage/launcher.h"
 #include "triage/mpi_cluster.h"
 #include "triage/walk.h"
@@ -67,6 +68,7 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   if (*bmin > *bmax) return make_error(ErrorCode::kInvalidArgument, "--sweep-min is larger than --sweep-max");
   p.pair_size_bytes = *pair;
   p.pair_iters = o.pair_iters;
+  p.dead_after_s = o.dead_after_s;
   if (!o.topology.empty()) {  // read here, so a bad file is refused (exit 2, FILE:LINE) before mpirun starts
     auto text = read_input(o.topology);
     if (!text) return text.error().with_context("--topology");
@@ -85,6 +87,16 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
       p.sweeps.push_back(s);
     }
   return p;
+}
+
+// The nodes a walk will have, for its default deadline: the hostfile's hosts, else the MPI job's
+// size from the launcher's environment (Open MPI, PMI); 16 when neither says.
+int walk_nodes(const TriageOptions& o) {
+  if (!o.hostfile.empty() && !o.worker)
+    if (auto h = triage::read_hostfile(o.hostfile); h.ok()) return static_cast<int>(h->size());
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (auto v = process_environment().get(var); v && !v->empty()) return std::max(2, std::atoi(v->c_str()));
+  return 16;
 }
 
 // The fabdiag.triage/1 envelope of a walk report (whole or so far) on top of `base` (schema,
@@ -120,6 +132,7 @@ Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params,
   Progress plain = stderr_progress(g);
   Progress progress = [plain](const std::string& line) { plain("triage: " + line); };
   triage::MpiCluster cluster(comm, node, progress);
+  cluster.set_pair_limits(params.dead_after_s, 10);  // a dead pair is named, the walk goes on
   auto on_step = [&](const triage::TriageReport& so_far, const std::string& during, const std::string& not_run) {
     RunState st{triage_envelope(base, so_far), {}, during, not_run};
     st.doc = triage_document(st.env);
@@ -142,7 +155,7 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
                  {"pair_ratio", params.localize.pair_ratio},
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
                  {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
-                 {"timeout_s", o.timeout_s}};
+                 {"timeout_s", o.timeout_s}, {"dead_after_s", params.dead_after_s}};
   if (params.topology) base.params["topology"] = fabric_topology_json(*params.topology);
   // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
   // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
@@ -215,6 +228,7 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
                       "--bench-iters", std::to_string(o.bench_iters),
                       "--timeout", std::to_string(o.timeout_s),  // for its params: the launcher keeps the deadline
+                      "--dead-after", std::to_string(o.dead_after_s),
                       "--pair-ratio", std::to_string(o.pair_ratio), "--expected-rate", std::to_string(o.expected_rate)};
   if (o.node_ratio > 0) spec.worker_args.insert(spec.worker_args.end(), {"--node-ratio", std::to_string(o.node_ratio)});
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
@@ -339,8 +353,10 @@ int run_triage(const GlobalOptions& g, const TriageOptions& o) {
   }
   if (!o.worker)
     if (auto rc = refuse_unwritable_outputs(g, o.checkpoint)) return *rc;
-  if (!o.hostfile.empty() && !o.worker) return run_launcher(g, o);
-  return run_worker(g, o, *params);
+  TriageOptions with_deadline = o;  // --timeout not given: derived from the nodes, sizes and rounds
+  if (o.timeout_s < 0) with_deadline.timeout_s = triage::default_deadline_s(walk_nodes(o), *params);
+  if (!o.hostfile.empty() && !o.worker) return run_launcher(g, with_deadline);
+  return run_worker(g, with_deadline, *params);
 }
 
 }  // namespace fabdiag::cmd

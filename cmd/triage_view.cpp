@@ -48,7 +48,9 @@ Section verdict_section(const Envelope& env) {
   for (const auto& s : suspects) {
     std::string who;
     for (const auto& h : s.value("hosts", nlohmann::json::array())) who += (who.empty() ? "" : " <-> ") + h.get<std::string>();
-    verdict.lines.push_back("SUSPECT " + s.value("kind", "") + " " + who + "  (layer " + s.value("layer", "") + ")");
+    const std::string kind = (s.value("dead", false) ? "dead " : "") + s.value("kind", "");
+    const std::string direction = s.contains("direction") ? "  direction: " + s.value("direction", "") : "";
+    verdict.lines.push_back("SUSPECT " + kind + " " + who + direction + "  (layer " + s.value("layer", "") + ")");
     for (const auto& e : s.value("evidence", nlohmann::json::array())) verdict.lines.push_back(evidence_line(e));
     verdict.lines.push_back("    -> " + s.value("action", ""));
   }

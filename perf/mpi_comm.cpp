@@ -175,6 +175,45 @@ class MpiComm final : public Comm {
                  "MPI_Sendrecv with " + describe_rank(dest));
   }
 
+  Result<ExchangeTimes> exchange_timed(const void* send, void* recv, size_t count, int peer, DataType dtype,
+                                       double give_up_after_s, double heartbeat_s,
+                                       const WaitHeartbeat& heartbeat) override {
+    if (auto st = check_count(count, "MPI_Isend"); !st) return st.error();
+    if (peer < 0 || peer >= size_)
+      return make_error(ErrorCode::kInvalidArgument, "exchange peer " + std::to_string(peer) + " out of range",
+                        describe_rank(rank_));
+    const int c = static_cast<int>(count);
+    MPI_Request req[2];
+    const double t0 = MPI_Wtime();
+    double done_s[2] = {-1, -1};
+    // Tag 1: a request left posted after a give-up never matches a sendrecv (tag 0). A null
+    // buffer is a direction not taken (a one-way test): done at once.
+    if (!recv) done_s[0] = 0;
+    else if (auto st = check(MPI_Irecv(recv, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[0]), "MPI_Irecv"); !st)
+      return st.error();
+    if (!send) done_s[1] = 0;
+    else if (auto st = check(MPI_Isend(send, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[1]), "MPI_Isend"); !st)
+      return st.error();
+    double next_beat_s = heartbeat_s > 0 ? heartbeat_s : 1e300;
+    for (;;) {
+      for (int k = 0; k < 2; ++k) {
+        if (done_s[k] >= 0) continue;
+        int flag = 0;
+        if (auto st = check(MPI_Test(&req[k], &flag, MPI_STATUS_IGNORE), "MPI_Test with " + describe_rank(peer)); !st)
+          return st.error();
+        if (flag) done_s[k] = MPI_Wtime() - t0;
+      }
+      if (done_s[0] >= 0 && done_s[1] >= 0) return ExchangeTimes{done_s[0], done_s[1], true};
+      const double waited_s = MPI_Wtime() - t0;
+      if (give_up_after_s > 0 && waited_s >= give_up_after_s)
+        return ExchangeTimes{done_s[0] >= 0 ? done_s[0] : waited_s, done_s[1] >= 0 ? done_s[1] : waited_s, false};
+      if (waited_s >= next_beat_s) {
+        if (heartbeat) heartbeat(waited_s);
+        next_beat_s += heartbeat_s;
+      }
+    }
+  }
+
  private:
   Status check(int rc, const std::string& call) const {
     if (rc == MPI_SUCCESS) return Ok{};

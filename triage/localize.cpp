@@ -579,6 +579,9 @@ std::string name_nodes(const std::string& text, const std::vector<std::string>& 
 void to_json(nlohmann::json& j, const PairSample& s) {
   j = nlohmann::json{{"a", s.a}, {"b", s.b}, {"round", s.round}};
   j["bytes_per_s"] = std::isfinite(s.bytes_per_s) ? nlohmann::json(s.bytes_per_s) : nlohmann::json(nullptr);
+  if (std::isfinite(s.a_to_b_bytes_per_s)) j["a_to_b_bytes_per_s"] = s.a_to_b_bytes_per_s;  // each direction alone
+  if (std::isfinite(s.b_to_a_bytes_per_s)) j["b_to_a_bytes_per_s"] = s.b_to_a_bytes_per_s;
+  if (s.no_completion_s > 0) j["no_completion_s"] = s.no_completion_s;  // a dead link or host
 }
 
 void to_json(nlohmann::json& j, const Suspect& s) {

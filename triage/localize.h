@@ -24,6 +24,11 @@ struct PairSample {
   int b = 0;
   double bytes_per_s = NAN;  ///< Per direction; NaN when the test did not complete.
   int round = 0;             ///< Round id (tests in one round ran concurrently).
+  double a_to_b_bytes_per_s = NAN;  ///< Direction a -> b alone (timed at b); NaN when unknown.
+  double b_to_a_bytes_per_s = NAN;  ///< Direction b -> a alone (timed at a); NaN when unknown.
+  /// > 0: the test did not complete within this many seconds (a dead link or host); bytes_per_s
+  /// is then NaN, so the screen and the decision leave the pair out (triage/dead_pairs.h names it).
+  double no_completion_s = 0;
 };
 
 /// Thresholds. Defaults are the emulated-cluster values of docs/localization.md#parameters; a real

@@ -10,6 +10,7 @@
 #include "core/stats.h"
 #include "core/text.h"
 #include "perf/pairwise.h"
+#include "triage/dead_direction_report.h"
 #include "triage/matchings.h"
 #include "triage/small_cluster.h"
 #include "triage/uplink_report.h"
@@ -63,16 +64,18 @@ struct Walk {
   Snapshots before;         // that snapshot, per node
   const ScreenRun* screen = nullptr;    // the screen so far, once it started
   const ConfirmRun* confirm = nullptr;  // the confirmation so far, once it started
+  std::vector<PairSample> tested;       // every pair test so far (screen and confirmation)
 };
 
-// The stages of the walk, in order: what a cut names as not run.
-enum class Stage { kCountersBefore, kSweeps, kScreen, kCountersMid, kConfirm, kCountersAfter };
+// The stages of the walk, in order: what a cut names as not run. The screen runs before the
+// collective sweeps: a dead pair stalls a collective forever, a pair test gives up on it.
+enum class Stage { kCountersBefore, kScreen, kSweeps, kCountersMid, kConfirm, kCountersAfter };
 
 // The stages after `s`, for a cut's "not run".
 std::string stages_after(const Walk& w, Stage s) {
   std::vector<std::string> parts;
-  if (s < Stage::kSweeps && !w.params.sweeps.empty()) parts.push_back("the collective sweeps");
   if (s < Stage::kScreen) parts.push_back("the pairwise screen");
+  if (s < Stage::kSweeps && !w.params.sweeps.empty()) parts.push_back("the collective sweeps");
   if (s < Stage::kCountersMid) parts.push_back("counters after the screen");
   if (s < Stage::kConfirm) parts.push_back("the confirmation");
   if (s < Stage::kCountersAfter) parts.push_back("the final counters");
@@ -126,6 +129,12 @@ void counters_before(Walk& w) {
 // ---- L0/L1: collective sweeps ----
 void run_sweeps(Walk& w) {
   const auto& sweeps = w.params.sweeps;
+  const auto dead = judge_dead(w.n, w.tested);
+  if (!dead.empty() && !sweeps.empty()) {  // a collective over a dead pair would never return
+    w.rep.inconclusive.push_back("collective sweeps not run: " + dead_text(dead[0], w.rep.hosts) +
+                                 " would stall them");
+    return;
+  }
   for (size_t k = 0; k < sweeps.size(); ++k) {
     const auto& sweep = sweeps[k];
     std::vector<std::string> later;
@@ -148,11 +157,19 @@ std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector
   const Stage st = std::string(stage) == "pairwise" ? Stage::kScreen : Stage::kConfirm;
   publish(w, std::string(stage) + " round " + std::to_string(r + 1) + " of " + std::to_string(rounds),
           after_item(w, st, std::string(stage) + " round", r, rounds));
+  const auto dead = judge_dead(w.n, w.tested);  // never tested again: it would wait behind the first test
+  std::vector<std::pair<int, int>> live;
+  for (const auto& [a, b] : pairs)
+    if (!known_dead(a, b, dead)) live.emplace_back(a, b);
   w.progress(std::string(label) + ": round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + " (" +
-             std::to_string(pairs.size()) + " pairs)");
-  auto res = w.cluster.run_round(pairs, w.rep.rounds, w.pair_size_bytes, w.params.pair_iters);
+             std::to_string(live.size()) + " pairs)");
+  if (live.empty()) return std::vector<PairSample>{};
+  auto res = w.cluster.run_round(live, w.rep.rounds, w.pair_size_bytes, w.params.pair_iters);
   ++w.rep.rounds;
-  if (res.ok()) return *res;
+  if (res.ok()) {
+    w.tested.insert(w.tested.end(), res->begin(), res->end());
+    return *res;
+  }
   w.rep.errors.push_back(res.error().with_context(std::string(stage) + " round " + std::to_string(r + 1)));
   return std::nullopt;
 }
@@ -371,8 +388,12 @@ Evidence ratio_evidence(const Suspect& sp, const std::string& what) {
 
 // ---- decision: suspects, cleared, inconclusive ----
 void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization& loc, const LocalizeParams& lp,
-                     const NodeFindings& node_findings) {
+                     const NodeFindings& node_findings, const std::vector<PairSample>& tested) {
   std::set<int> named;
+  for (const auto& d : judge_dead(static_cast<int>(rep.hosts.size()), tested)) {  // never completed
+    rep.suspects.push_back(dead_suspect(d, rep.hosts));
+    if (d.kind == "node") named.insert(d.nodes[0]);
+  }
   for (const auto& sp : loc.suspects) {
     TriageSuspect ts;
     ts.kind = sp.kind;
@@ -395,6 +416,8 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
     } else {
       fill_link_suspect(ts, sp, rep, sr, lp);
     }
+    if (sp.kind == "node") add_direction(ts, node_direction(sp.nodes[0], tested, lp.node_ratio));
+    if (sp.kind == "pair") add_direction(ts, pair_direction(sp.nodes[0], sp.nodes[1], tested, lp.node_ratio));
     rep.suspects.push_back(std::move(ts));
   }
   for (const auto& us : sr.uplinks.suspects) {  // leaf uplinks: the hosts' counters as evidence
@@ -438,6 +461,10 @@ Finding suspect_finding(const TriageSuspect& s) {
                                   : "tests across the uplink of " + s.subject + " are slow; its " +
                                         std::to_string(s.hosts.size()) + " hosts are fine with each other";
   }
+  if (s.no_completion_s > 0) {
+    f.code = s.kind == "node" ? "dead_host" : "dead_link";
+    f.message = s.evidence.empty() ? "no completion" : s.evidence[0].value_text;
+  }
   if (s.kind == "cluster") {
     f.code = "slow_cluster";
     f.subject = "cluster";
@@ -470,6 +497,23 @@ nlohmann::json screen_matrix(int n, const ScreenRun& sr) {
   return mj;
 }
 
+// matrix[src][dst]: the rate of src -> dst alone (mpiGraph's per-direction view), null where not
+// measured.
+nlohmann::json directed_matrix(int n, const ScreenRun& sr) {
+  nlohmann::json mj = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int k = 0; k < n; ++k) row.push_back(nullptr);
+    mj.push_back(std::move(row));
+  }
+  for (const auto& x : sr.samples) {
+    if (x.a < 0 || x.b < 0 || x.a >= n || x.b >= n) continue;
+    if (std::isfinite(x.a_to_b_bytes_per_s)) mj[static_cast<size_t>(x.a)][static_cast<size_t>(x.b)] = x.a_to_b_bytes_per_s;
+    if (std::isfinite(x.b_to_a_bytes_per_s)) mj[static_cast<size_t>(x.b)][static_cast<size_t>(x.a)] = x.b_to_a_bytes_per_s;
+  }
+  return mj;
+}
+
 // fabdiag.pairwise/1-shaped data of the screen.
 nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, const ScreenRun& sr) {
   const int n = static_cast<int>(rep.hosts.size());
@@ -480,7 +524,10 @@ nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, 
   pw["node_threshold"] = sr.screen.node_threshold;
   pw["iters"] = params.pair_iters;
   pw["rounds"] = sr.schedule;
-  if (sr.full) pw["matrix_bytes_per_s"] = screen_matrix(n, sr);  // only where it is small enough to read
+  if (sr.full) {  // only where it is small enough to read
+    pw["matrix_bytes_per_s"] = screen_matrix(n, sr);
+    pw["directed_bytes_per_s"] = directed_matrix(n, sr);
+  }
   else pw["samples"] = sr.samples;
   pw["schedule"] = sr.full ? "round_robin" : "random_matchings";
   nlohmann::json med = nlohmann::json::object();
@@ -528,12 +575,12 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   TriageReport rep;
   rep.hosts = cluster.hosts();
   Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), params.pair_size_bytes,
-         {}, {}, nullptr, nullptr};
+         {}, {}, nullptr, nullptr, {}};
 
   counters_before(w);
-  run_sweeps(w);
   ScreenRun sr = run_screen(w);
   w.screen = &sr;
+  run_sweeps(w);  // after the screen: skipped when a pair is dead
   std::vector<int> hard = hard_suspects(w);
   ConfirmRun confirm = run_confirmation(w, sr.screen, hard);
   w.confirm = &confirm;
@@ -541,7 +588,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   judge_small_cluster(w.n, sr.samples, params.localize, loc);  // 2-3 nodes: no partners to confirm with
   NodeFindings node_findings = counters_after(w);
 
-  decide_suspects(rep, sr, loc, params.localize, node_findings);
+  decide_suspects(rep, sr, loc, params.localize, node_findings, w.tested);
   add_findings(rep, node_findings);
   rep.pairwise = pairwise_json(rep, params, sr);
   rep.confirmation = confirmation_json(rep, confirm);
@@ -557,6 +604,11 @@ nlohmann::json to_json(const TriageReport& r) {
                          {"evidence", s.evidence}, {"action", s.action}};
     if (!s.subject.empty()) sj["subject"] = s.subject;
     if (!s.leaves.empty()) sj["leaves"] = s.leaves;
+    if (!s.direction.empty()) sj["direction"] = s.direction;
+    if (s.no_completion_s > 0) {
+      sj["dead"] = true;
+      sj["no_completion_s"] = s.no_completion_s;
+    }
     j["suspects"].push_back(std::move(sj));
   }
   j["cleared"] = nlohmann::json::array();

@@ -117,9 +117,10 @@ TEST_CASE("one arbitrary round: re-pair a suspect with a known-good node, others
   REQUIRE(got.size() == 1);
   CHECK(got[0].a == 3);
   CHECK(got[0].b == 1);
-  // Both ranks wait for the slower direction (1 -> 3 at 5e8).
-  CHECK(got[0].a_to_b_bytes_per_s == doctest::Approx(5e8));
+  // Each direction alone, timed on its receiver: only 1 -> 3 is at 5e8.
+  CHECK(got[0].a_to_b_bytes_per_s == doctest::Approx(1e9));
   CHECK(got[0].b_to_a_bytes_per_s == doctest::Approx(5e8));
+  CHECK(got[0].no_completion_s == 0);
 
   auto bad = run_simulated(spec, [&](Comm& c) -> Status {
     auto r = run_pair_round(c, {{0, 1}, {1, 2}}, o);
