@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <memory>
 #include <new>
 
 #include "perf/iterations.h"
+#include "perf/pair_link.h"
 
 namespace fabdiag::perf {
 
@@ -41,71 +41,13 @@ Status validate_pairwise_options(const PairwiseOptions& o) {
   return validate_iterations(o.iters, o.warmup_iters);
 }
 
-namespace {
-
-// The send and receive buffers of one rank's pair test: host memory, or device memory where the
-// Comm's calls take it (NCCL), with the send buffer filled with `fill` either way.
-struct PairBuffers {
-  explicit PairBuffers(Comm& c) : comm(c) {}
-  ~PairBuffers() {
-    if (!comm.uses_device_buffers()) return;
-    comm.free_device(send);
-    comm.free_device(recv);
-  }
-  PairBuffers(const PairBuffers&) = delete;
-  PairBuffers& operator=(const PairBuffers&) = delete;
-
-  Status make(uint64_t bytes, unsigned char fill) {
-    try {
-      host_send.assign(bytes, fill);
-      if (!comm.uses_device_buffers()) host_recv.assign(bytes, 0);
-    } catch (const std::bad_alloc&) {
-      return make_error(ErrorCode::kUnavailable,
-                        "cannot allocate 2 x " + std::to_string(bytes) + " bytes for the pair test; lower --size",
-                        comm.describe_rank(comm.rank()));
-    }
-    if (!comm.uses_device_buffers()) {
-      send = host_send.data();
-      recv = host_recv.data();
-      return Ok{};
-    }
-    auto s = comm.allocate_device(bytes);
-    if (!s) return s.error().with_context("pair test send buffer");
-    send = *s;
-    auto r = comm.allocate_device(bytes);
-    if (!r) return r.error().with_context("pair test receive buffer");
-    recv = *r;
-    return comm.copy_to_device(send, host_send.data(), bytes);
-  }
-
-  Comm& comm;
-  std::vector<unsigned char> host_send, host_recv;
-  void* send = nullptr;
-  void* recv = nullptr;
-};
-
-// With options.split_pairs: collective over `comm`, this rank's pair as a communicator of its
-// own (nullptr for a rank that sits the round out); otherwise nullptr without communicating.
-Result<std::unique_ptr<Comm>> pair_communicator(Comm& comm, const std::vector<RankPair>& pairs,
-                                                const PairwiseOptions& o) {
-  if (!o.split_pairs) return std::unique_ptr<Comm>();
-  int color = -1;
-  for (size_t i = 0; i < pairs.size(); ++i)
-    if (pairs[i].first == comm.rank() || pairs[i].second == comm.rank()) color = static_cast<int>(i);
-  auto sub = comm.split(color, comm.rank());
-  if (!sub) return sub.error().with_context("one communicator per pair (--pair-comm split)");
-  return sub;
-}
-
-}  // namespace
-
 Result<std::vector<PairMeasurement>> run_pair_round(Comm& comm, const std::vector<RankPair>& pairs,
                                                     const PairwiseOptions& o) {
   if (auto st = validate_pairwise_options(o); !st) return st.error();
   if (auto st = validate_disjoint_pairs(pairs, comm.size()); !st) return st.error();
   const int me = comm.rank();
   const int peer = peer_of(pairs, me);
-  auto pair_comm = pair_communicator(comm, pairs, o);
+  auto pair_comm = pair_communicator(comm, pairs, o.split_pairs);
   if (!pair_comm) return pair_comm.error();
   // Where this rank's exchange runs: the pair's own communicator (ranks 0 and 1), or `comm`.
   Comm& link = *pair_comm ? **pair_comm : comm;
