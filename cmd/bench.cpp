@@ -147,6 +147,7 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
 RunState startup_bench_state(const Envelope& env, const perf::BenchOptions& bo, const char* during) {
   perf::BenchResult none;
   none.collective = bo.collective;
+  none.backend = env.params.value("backend", none.backend);
   std::vector<uint64_t> sizes = perf::sweep_sizes(bo.sweep);
   sizes.insert(sizes.begin(), 0);  // bench_state's "during" slot: start-up, not a size
   RunState st = bench_state(env, none, sizes);
@@ -213,7 +214,8 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   std::optional<PartialRun> run;
   const auto start_watching = [&] {
     run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
-    run->publish(startup_bench_state(env, bo, "start-up (MPI and buffers), before the first size"));
+    run->publish(startup_bench_state(env, bo, nccl_ranks ? "start-up (MPI, CUDA, NCCL and buffers), before the first size"
+                                                        : "start-up (MPI and buffers), before the first size"));
   };
   if (launcher_rank().value_or(0) == 0) start_watching();
   auto session = open_mpi_or_report();

@@ -81,7 +81,8 @@ int fail_mpi_run(perf::MpiSession& session, const Error& e, PartialRun* run) {
   }
   // Errors of perf/ already name the rank as their source ("rank 0 (node01): ..."): once.
   const std::string who = comm.describe_rank(comm.rank());
-  print_error(e.source == who ? e.to_string() : who + ": " + e.to_string());
+  // ("rank 1 (node02) GPU 1: ..." from the NCCL backend starts with it too).
+  print_error(e.source.rfind(who, 0) == 0 ? e.to_string() : who + ": " + e.to_string());
   // Another rank's failed step (an MPI or NCCL call: kUnavailable) is a failed step of the job,
   // exit 4 like rank 0's; anything else there is unexpected.
   const int rc = run ? run->fail(e) : e.code == ErrorCode::kUnavailable ? kExitPartial : kExitInternal;

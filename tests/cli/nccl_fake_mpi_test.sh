@@ -90,7 +90,7 @@ FAKE_NCCL_ASYNC_ERROR_RANK=0 expect 4 async-rank0 2 bench all_reduce --backend n
   { python3 -c "import json,sys; d=json.load(open('$tmp/async-rank0.out')); sys.exit(0 if d['partial'] else 1)" ||
     { echo "FAIL async-rank0: not a partial result"; fail=1; }; }
 FAKE_NCCL_ASYNC_ERROR_RANK=1 expect 4 async-rank1 2 bench all_reduce --backend nccl "${sweep[@]}" &&
-  stderr_has async-rank1 "rank 1 ($host) GPU 1: NCCL asynchronous error"
+  stderr_has async-rank1 "fabdiag: error: rank 1 ($host) GPU 1: NCCL asynchronous error"
 start=$(date +%s)
 FAKE_NCCL_TIMEOUT_S=100 FAKE_NCCL_HANG_RANK=1 expect 4 hang 2 bench all_reduce --backend nccl "${sweep[@]}" --timeout 3 &&
   python3 -c "

@@ -34,7 +34,7 @@ if command -v mpirun >/dev/null 2>&1; then
     rc=$?
     [ $rc -eq 3 ] || { echo "FAIL mpirun $cmd: exit $rc, want 3: $err"; fail=1; continue; }
     case $err in
-      *"NCCL backend cannot run here: rank 0 ("*") libcudart ("*"): no CUDA-capable device"*) ;;
+      *"NCCL backend cannot run here: rank 0 ("*"): libcudart ("*"): no CUDA-capable device"*) ;;
       *) echo "FAIL mpirun $cmd: the reason does not name rank 0 and libcudart: $err"; fail=1 ;;
     esac
     [ "$(grep -c "NCCL backend cannot run here" <<<"$err")" = 1 ] ||
