@@ -202,6 +202,7 @@ struct TriageOptions {
   std::string sweep_max = "4M";          ///< Collective sweep -e.
   int bench_iters = 5;                   ///< Timed iterations per size.
   bool no_sweeps = false;                ///< Skip the collective sweeps.
+  std::string backend = "mpi";           ///< --backend mpi|nccl: host memory or one GPU per rank.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
   std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
   double node_ratio = 0;                 ///< --node-ratio: node median / reference below this = slow; 0: adaptive (triage/threshold.h).
@@ -244,6 +245,7 @@ struct PairwiseOptions {
   int iters = 5;               ///< -n
   int warmup_iters = 1;        ///< -w
   std::string backend = "mpi"; ///< --backend mpi|nccl
+  std::string pair_comm = "world";  ///< --pair-comm world|split: one shared communicator, or one per pair.
   double node_ratio = 0.5;     ///< --node-ratio: slow node below this x reference
   double pair_ratio = 0.15;    ///< --pair-ratio: slow pair below this x reference
   RunControlOptions run;       ///< --checkpoint, --timeout

@@ -387,6 +387,9 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   sub->add_option("--sweep-max", o.sweep_max, "Largest collective size (-e)");
   sub->add_option("--bench-iters", o.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
   sub->add_flag("--no-sweeps", o.no_sweeps, "Skip the all_reduce/alltoall sweeps");
+  sub->add_option("--backend", o.backend, "mpi: sweeps and pair tests in host memory over MPI (default); nccl: on "
+                  "one GPU per rank (its local rank's) through NCCL, exit 3 where it cannot run")
+      ->check(CLI::IsMember({"mpi", "nccl"}));
   sub->add_flag("--worker", o.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
   add_triage_decision_options(sub, o);
   return sub;
@@ -417,7 +420,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
   sub->add_option("--dtype", o.dtype, "Element type: float (default), double, int32, int64, uint8 (not for reductions)")
       ->check(CLI::IsMember({"float", "double", "int32", "int64", "uint8"}));
   sub->add_option("--backend", o.backend, "mpi: host memory, MPI collectives (default); nccl: GPUs through NCCL, "
-                  "one process (-g), exit 3 where it cannot run")->check(CLI::IsMember({"mpi", "nccl"}));
+                  "one process driving -g N GPUs, or one GPU per rank under mpirun/srun; exit 3 where it cannot run")->check(CLI::IsMember({"mpi", "nccl"}));
   sub->add_option("-g,--gpus", o.gpus, "GPUs 0..N-1 one process drives with --backend nccl (default 1)");
   sub->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
       ->check(CLI::Range(0, 1 << 20));
@@ -439,8 +442,11 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
   sub->add_option("--size", o.size, "Bytes sent each way per exchange, binary K/M/G/T suffixes (default 4M)");
   sub->add_option("-n,--iters", o.iters, "Timed exchanges per pair (default 5)");
   sub->add_option("-w,--warmup", o.warmup_iters, "Untimed exchanges per pair before timing (default 1)");
-  sub->add_option("--backend", o.backend, "mpi (default) or nccl (not in this build: exits 3)")
+  sub->add_option("--backend", o.backend, "mpi: host memory (default); nccl: one GPU per rank through NCCL (its local rank's GPU), exit 3 where it cannot run")
       ->check(CLI::IsMember({"mpi", "nccl"}));
+  sub->add_option("--pair-comm", o.pair_comm, "world: the pairs exchange on one communicator of all ranks (default); "
+                  "split: each round splits off one communicator per pair (MPI_Comm_split, ncclCommSplit)")
+      ->check(CLI::IsMember({"world", "split"}));
   sub->add_option("--node-ratio", o.node_ratio,
                   "A node whose median over >= 3 partners is below this fraction of the "
                   "fleet median is slow (default 0.5)")

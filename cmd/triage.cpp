@@ -9,6 +9,7 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "cmd/mpi_job.h"
+#include "cmd/nccl_job.h"
 #include "cmd/partial_run.h"
 #include "cmd/triage_view.h"
 #include "core/atomic_file.h"
@@ -155,8 +156,10 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
                  {"pair_ratio", params.localize.pair_ratio},
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
                  {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
-                 {"timeout_s", o.timeout_s}, {"dead_after_s", params.dead_after_s}};
+                 {"timeout_s", o.timeout_s}, {"dead_after_s", params.dead_after_s},
+                 {"backend", o.backend}};
   if (params.topology) base.params["topology"] = fabric_topology_json(*params.topology);
+  if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
   // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
   // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
   // streams every step to it and the launcher keeps the deadline.
@@ -171,7 +174,15 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
     print_error("cannot start MPI: " + session.error().to_string());
     return kExitMissingCapability;
   }
-  perf::Comm& comm = (*session)->world();
+  // --backend nccl: the sweeps and pair tests run on one GPU per rank through NCCL; the triage
+  // steps and counter snapshots still travel over MPI (the NCCL Comm's host side).
+  std::unique_ptr<perf::NcclWorld> nccl;
+  if (o.backend == "nccl") {
+    nccl = open_nccl_world_or_report(**session);
+    if (!nccl) return kExitMissingCapability;
+    add_nccl_world_params(base.params, *nccl);
+  }
+  perf::Comm& comm = nccl ? nccl->comm() : (*session)->world();
   const std::string& host = comm.hosts()[static_cast<size_t>(comm.rank())];
   auto sysfs = triage::expand_host_placeholder(g.sysfs_root, host);
   auto procfs = triage::expand_host_placeholder(g.procfs_root, host);
@@ -240,6 +251,7 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
     }
     spec.worker_args.insert(spec.worker_args.end(), {"--topology", path});
   }
+  if (o.backend != "mpi") spec.worker_args.insert(spec.worker_args.end(), {"--backend", o.backend});
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
   if (g.quiet) spec.worker_args.insert(spec.worker_args.begin(), "--quiet");

@@ -35,6 +35,10 @@ Status Comm::copy_from_device(void*, const void*, size_t) {
   return make_error(ErrorCode::kUnsupported, "this backend has no device memory", describe_rank(rank()));
 }
 
+Result<std::unique_ptr<Comm>> Comm::split(int, int) {
+  return make_error(ErrorCode::kUnsupported, "this backend cannot split its ranks into groups", describe_rank(rank()));
+}
+
 Status Comm::start_timer() {
   timer_start_s_ = wall_time_s();
   return Ok{};

@@ -157,6 +157,14 @@ class Comm {
   /// This rank's device. Default: {-1, "", "host memory"}.
   virtual DeviceInfo device_info();
 
+  /// Collective: a Comm over the ranks that pass the same `color` (>= 0), ranked by (`key`,
+  /// rank() here), with those ranks' hosts; a rank passing color < 0 takes part and gets
+  /// nullptr. The new Comm is independent of this one (either may be used, in the order the
+  /// ranks agree on). MPI: MPI_Comm_split. NCCL with one rank per process: ncclCommSplit (or
+  /// ncclCommInitRank over a new unique id) with the host side split over MPI. Default:
+  /// kUnsupported (the simulated and the one-process NCCL Comms).
+  virtual Result<std::unique_ptr<Comm>> split(int color, int key);
+
   /// "rank 3 (node03)": how errors and findings name a rank.
   std::string describe_rank(int r) const;
 

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "perf/iterations.h"
+#include "perf/pair_link.h"
 
 namespace fabdiag::perf {
 
@@ -97,17 +98,47 @@ Result<double> run_my_pair_test(Comm& comm, int peer, const PairwiseOptions& o) 
   return recv_s;
 }
 
+// The pair test on a Comm whose buffers live on the device (NCCL): both directions at once
+// (ncclSend + ncclRecv in one group), timed by the Comm's timer (CUDA events on the GPU's
+// stream: NCCL's calls return before the data has moved), so both directions get the same
+// rate and no direction is told apart; no give-up (the walk's deadline bounds it). Returns the
+// seconds of the timed exchanges.
+Result<double> run_my_device_pair_test(Comm& link, int link_peer, const std::string& peer_name,
+                                       const PairwiseOptions& o) {
+  PairBuffers buf(link);
+  if (auto st = buf.make(o.size_bytes, static_cast<unsigned char>(link.rank())); !st) return st.error();
+  auto exchange = [&]() -> Status {
+    return link.sendrecv(buf.send, o.size_bytes, link_peer, buf.recv, o.size_bytes, link_peer, DataType::kUint8);
+  };
+  const std::string with = "exchange with " + peer_name;
+  for (int w = 0; w < o.warmup_iters; ++w)
+    if (auto st = exchange(); !st) return st.error().with_context("warm-up " + with);
+  if (auto st = link.start_timer(); !st) return st.error().with_context("timed " + with);
+  for (int i = 0; i < o.iters; ++i)
+    if (auto st = exchange(); !st) return st.error().with_context("timed " + with);
+  auto t = link.stop_timer_s();
+  if (!t) return t.error().with_context("timed " + with);
+  return *t;
+}
+
 }  // namespace
 
 Result<std::vector<PairMeasurement>> run_pair_round(Comm& comm, const std::vector<RankPair>& pairs,
                                                     const PairwiseOptions& o) {
   if (auto st = validate_pairwise_options(o); !st) return st.error();
   if (auto st = validate_disjoint_pairs(pairs, comm.size()); !st) return st.error();
-  const int peer = peer_of(pairs, comm.rank());
+  const int me = comm.rank();
+  const int peer = peer_of(pairs, me);
+  auto pair_comm = pair_communicator(comm, pairs, o.split_pairs);
+  if (!pair_comm) return pair_comm.error();
+  // Where this rank's exchange runs: the pair's own communicator (ranks 0 and 1), or `comm`.
+  Comm& link = *pair_comm ? **pair_comm : comm;
+  const int link_peer = *pair_comm ? 1 - link.rank() : peer;
   if (auto st = comm.barrier(); !st) return st.error().with_context("barrier before a pair round");
   double mine = 0;  // receive time (s); < 0: given up after -mine s
   if (peer >= 0) {
-    auto r = run_my_pair_test(comm, peer, o);
+    auto r = link.uses_device_buffers() ? run_my_device_pair_test(link, link_peer, comm.describe_rank(peer), o)
+                                        : run_my_pair_test(link, link_peer, o);
     if (!r.ok()) return r.error();
     mine = *r;
   }

@@ -35,6 +35,11 @@ struct PairwiseOptions {
   /// Called on a waiting rank ("node05: exchange with rank 7 (node08) not complete after 10 s"):
   /// the heartbeat on stderr of a step that waits. May be empty.
   Progress on_wait;
+  /// --pair-comm split: each round first splits the Comm into one communicator per pair
+  /// (Comm::split: MPI_Comm_split; for NCCL ncclCommSplit), and each pair exchanges on its own
+  /// (NCCL then sets up channels for that pair alone). Default: the pairs exchange on the
+  /// shared Comm (NCCL: ncclSend/ncclRecv between the two ranks of the world communicator).
+  bool split_pairs = false;
 };
 
 /// Errors (kInvalidArgument): size_bytes 0 or > 2^31-1 (MPI int count), iters < 1 or
@@ -56,8 +61,9 @@ struct PairMeasurement {
 };
 
 /// Collective over `comm`: every rank in `pairs` exchanges with its peer at the same time
-/// (warm-up, barrier, timed loop of MPI_Sendrecv), ranks not in a pair only take part in the
-/// barriers; then the times are gathered, so every rank returns every pair's result, in the
+/// (warm-up, barrier, timed loop of Comm::sendrecv between Comm::start_timer and stop_timer_s,
+/// in host or device memory as the Comm takes it), ranks not in a pair only take part in the
+/// barriers (and in the split, with options.split_pairs); then the times are gathered, so every rank returns every pair's result, in the
 /// order of `pairs`. Errors: kInvalidArgument (pairs not disjoint / out of range, options),
 /// kUnavailable (allocation or MPI failure, naming rank and host).
 Result<std::vector<PairMeasurement>> run_pair_round(Comm& comm, const std::vector<RankPair>& pairs,

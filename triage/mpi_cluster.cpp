@@ -48,6 +48,7 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     o.iters = cmd.value("iters", 5);
     auto r = perf::run_collective_bench(comm, o, comm.rank() == 0 ? progress : no_progress());
     if (!r.ok()) return r.error();
+    if (comm.uses_device_buffers()) r->backend = "nccl";  // triage --backend nccl (the default says "mpi")
     nlohmann::json j = *r;
     return j;
   }

@@ -88,6 +88,15 @@ struct NcclLibApi {
   decltype(&::ncclRecv) recv = nullptr;
   decltype(&::ncclGroupStart) group_start = nullptr;
   decltype(&::ncclGroupEnd) group_end = nullptr;
+  // One rank per process (under mpirun/srun; NCCL 2.4+ has all four).
+  decltype(&::ncclGetUniqueId) get_unique_id = nullptr;
+  decltype(&::ncclCommInitRank) comm_init_rank = nullptr;
+  decltype(&::ncclCommGetAsyncError) comm_get_async_error = nullptr;
+  decltype(&::ncclCommAbort) comm_abort = nullptr;
+  /// Optional: set only when the library exports ncclCommSplit and is NCCL 2.18 or later
+  /// (else sub-groups come from ncclCommInitRank over a new unique id); the config argument is
+  /// always nullptr, so it is typed by hand and older headers build.
+  ncclResult_t (*comm_split)(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, void* config) = nullptr;
 
   /// "unhandled system error (...)" plus ncclGetLastError(comm) when present and not empty.
   std::string error_text(ncclResult_t rc, ncclComm_t comm = nullptr) const;
