@@ -13,6 +13,7 @@
 #include "triage/dead_direction_report.h"
 #include "triage/matchings.h"
 #include "triage/small_cluster.h"
+#include "triage/suspect_findings.h"
 #include "triage/uplink_report.h"
 
 namespace fabdiag::triage {
@@ -310,7 +311,7 @@ Evidence pair_evidence(const TriageReport& rep, const PairSample& t, double rati
   e.value = t.bytes_per_s;
   e.unit = "bytes/s";
   e.value_text = "ratio " + std::to_string(ratio).substr(0, 5) + " of the round's reference";
-  e.source = "pairwise MPI_Sendrecv, both directions at once";
+  e.source = "pair test: each direction alone, timed on its receiver (the slower direction)";
   return e;
 }
 
@@ -439,47 +440,6 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
   for (const auto& text : loc.inconclusive) rep.inconclusive.push_back(name_nodes(text, rep.hosts));
   for (const auto& wt : loc.watch)
     if (!named.count(wt.node)) rep.watch.push_back({host_of(rep, wt.node), wt.ratio});
-}
-
-// ---- findings: one per suspect, then the counter findings (warn and up) ----
-Finding suspect_finding(const TriageSuspect& s) {
-  Finding f;
-  f.severity = Severity::kError;
-  f.layer = s.layer;
-  f.code = s.kind == "link" ? "slow_link" : (s.layer == Layer::kLocalization ? "slow_node" : "node_fault");
-  f.subject = s.hosts.size() == 2 ? s.hosts[0] + "<->" + s.hosts[1] : s.hosts[0];
-  f.message = s.kind == "link" ? "the link between " + s.hosts[0] + " and " + s.hosts[1] + " is slow; both ends are fine with other partners"
-                               : s.hosts[0] + " is a suspect (" + std::string(to_string(s.layer)) + ")";
-  if (s.kind == "pair") {
-    f.code = "slow_pair";
-    f.message = "one of " + s.hosts[0] + " and " + s.hosts[1] + " is slow";
-  }
-  if (s.kind == "leaf_uplink" || s.kind == "spine") {
-    f.code = s.kind == "spine" ? "slow_spine" : "slow_leaf_uplink";
-    f.subject = s.subject;
-    f.message = s.kind == "spine" ? "every cross-leaf test is slow while each leaf is fine inside"
-                                  : "tests across the uplink of " + s.subject + " are slow; its " +
-                                        std::to_string(s.hosts.size()) + " hosts are fine with each other";
-  }
-  if (s.no_completion_s > 0) {
-    f.code = s.kind == "node" ? "dead_host" : "dead_link";
-    f.message = s.evidence.empty() ? "no completion" : s.evidence[0].value_text;
-  }
-  if (s.kind == "cluster") {
-    f.code = "slow_cluster";
-    f.subject = "cluster";
-    f.message = "all " + std::to_string(s.hosts.size()) + " nodes are slow against the reference";
-  }
-  f.evidence = s.evidence;
-  f.action = s.action;
-  return f;
-}
-
-void add_findings(TriageReport& rep, const NodeFindings& node_findings) {
-  for (const auto& s : rep.suspects) rep.findings.push_back(suspect_finding(s));
-  for (const auto& [i, fs] : node_findings)
-    for (const auto& f : fs)
-      if (f.severity >= Severity::kWarn) rep.findings.push_back(f);
 }
 
 // ---- data for the report ----
