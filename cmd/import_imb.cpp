@@ -2,18 +2,12 @@
 // benchmark and process count its times and bandwidth per size; import/imb.h, docs/fabric.md#imb).
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
+#include "cmd/table_number.h"
 #include "import/imb.h"
 
 namespace fabdiag::cmd {
 
 namespace {
-
-std::string number(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
 
 Section block_section(const ImbBenchmark& b) {
   Section s;
@@ -22,14 +16,14 @@ Section block_section(const ImbBenchmark& b) {
   if (!b.waiting.empty()) s.fields.emplace_back("note", b.waiting);
   for (const auto& c : b.columns)
     if (c == "Mbytes/sec")
-      s.fields.emplace_back("Mbyte", number(b.mbyte_bytes) + " bytes" +
+      s.fields.emplace_back("Mbyte", table_number(b.mbyte_bytes) + " bytes" +
                                          (b.mbyte_inferred ? " (from the rows' bytes and times)" : " (from the release)"));
   Table t;
   t.columns = b.columns;
   t.align.assign(t.columns.size(), Align::kRight);
   for (const auto& r : b.rows) {
     std::vector<std::string> row;
-    for (const auto& kv : r.values) row.push_back(number(kv.second));
+    for (const auto& kv : r.values) row.push_back(table_number(kv.second));
     t.rows.push_back(std::move(row));
   }
   s.tables.push_back(std::move(t));

@@ -2,18 +2,12 @@
 // its bandwidth or latency per message size; import/osu.h, docs/fabric.md#osu).
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
+#include "cmd/table_number.h"
 #include "import/osu.h"
 
 namespace fabdiag::cmd {
 
 namespace {
-
-std::string number(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
 
 Section test_section(const OsuTest& t) {
   Section s;
@@ -29,7 +23,7 @@ Section test_section(const OsuTest& t) {
     std::vector<std::string> row = {std::to_string(r.size_bytes)};
     for (const auto& c : t.columns)
       row.push_back(c == "Validation" ? (r.validation_passed ? (*r.validation_passed ? "Pass" : "Fail") : "-")
-                                      : (r.get(c) ? number(*r.get(c)) : "-"));
+                                      : (r.get(c) ? table_number(*r.get(c)) : "-"));
     tab.rows.push_back(std::move(row));
   }
   s.tables.push_back(std::move(tab));
