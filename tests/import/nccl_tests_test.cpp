@@ -314,7 +314,8 @@ TEST_CASE("a bandwidth or time that is not finite in base units (1e308 GB/s) is 
   REQUIRE(imp->gaps.size() == 1);
   CHECK(imp->gaps[0].source == "inf.txt:6");
   CHECK(imp->gaps[0].message.find("busbw 1e308 is out of range") == 0);
-  for (const auto& r : to_bench_data(imp->tables[0])["results"]) {
+  const auto data = to_bench_data(imp->tables[0]);  // kept alive: the loop iterates into it
+  for (const auto& r : data["results"]) {
     CHECK(r["busbw_bytes_per_s"].is_number());
     CHECK(r["size_bytes"] != 4194304);
   }
