@@ -16,6 +16,12 @@
 
 namespace fabdiag::perf {
 
+#if defined(NCCL_VERSION_CODE) && defined(NCCL_VERSION) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+using NcclSplitConfig = ncclConfig_t;  ///< ncclCommSplit's config type (NCCL 2.14+ headers).
+#else
+using NcclSplitConfig = void;  ///< Headers before ncclConfig_t.
+#endif
+
 /// Entry points of the CUDA runtime, resolved with dlvsym(name, "libcudart.so.<major>") where
 /// <major> is the CUDA major version of the headers this binary was built with (CUDART_VERSION).
 struct CudartApi {
@@ -95,8 +101,9 @@ struct NcclLibApi {
   decltype(&::ncclCommAbort) comm_abort = nullptr;
   /// Optional: set only when the library exports ncclCommSplit and is NCCL 2.18 or later
   /// (else sub-groups come from ncclCommInitRank over a new unique id); the config argument is
-  /// always nullptr, so it is typed by hand and older headers build.
-  ncclResult_t (*comm_split)(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, void* config) = nullptr;
+  /// always nullptr. Typed as nccl.h declares it (a call through another pointer type is
+  /// undefined: UBSan's -fsanitize=function flags it), void* with headers older than 2.14.
+  ncclResult_t (*comm_split)(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, NcclSplitConfig* config) = nullptr;
 
   /// "unhandled system error (...)" plus ncclGetLastError(comm) when present and not empty.
   std::string error_text(ncclResult_t rc, ncclComm_t comm = nullptr) const;
