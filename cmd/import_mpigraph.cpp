@@ -6,6 +6,7 @@
 
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
+#include "cmd/table_number.h"
 #include "import/mpigraph.h"
 #include "perf/pairwise_analysis.h"
 
@@ -35,18 +36,11 @@ nlohmann::json mpigraph_json(const MpiGraphImport& imp) {
           {"recv", table(imp.recv)}};
 }
 
-std::string gbs(double bytes_per_s) {
-  if (!std::isfinite(bytes_per_s)) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", bytes_per_s / 1e9);
-  return buf;
-}
-
 // The matrix as mpiGraph's Send table, in GB/s (10^9 bytes/s), and each node's verdict.
 Section matrix_section(const MpiGraphImport& imp, const perf::PairwiseAnalysis& a) {
   Section s;
   s.title = "mpiGraph " + imp.matrix_from + " bandwidth, GB/s (row: sender, column: receiver)";
-  s.fields.emplace_back("reference", a.reference_source + " " + gbs(a.reference_bytes_per_s) + " GB/s");
+  s.fields.emplace_back("reference", a.reference_source + " " + table_gbs(a.reference_bytes_per_s) + " GB/s");
   const auto& m = imp.matrix;
   Table t;
   t.columns = {"from \\ to"};
@@ -56,7 +50,7 @@ Section matrix_section(const MpiGraphImport& imp, const perf::PairwiseAnalysis& 
   t.align[0] = Align::kLeft;
   for (size_t j = 0; j < m.hosts.size(); ++j) {
     std::vector<std::string> row = {m.hosts[j]};
-    for (size_t k = 0; k < m.hosts.size(); ++k) row.push_back(gbs(m.matrix_bytes_per_s[j][k]));
+    for (size_t k = 0; k < m.hosts.size(); ++k) row.push_back(table_gbs(m.matrix_bytes_per_s[j][k]));
     row.push_back(perf::to_string(a.status[j]));
     t.rows.push_back(std::move(row));
   }

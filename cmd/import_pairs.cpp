@@ -5,6 +5,7 @@
 
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
+#include "cmd/table_number.h"
 #include "core/repeats.h"
 #include "import/pairs_list.h"
 #include "perf/pairwise_analysis.h"
@@ -13,22 +14,15 @@ namespace fabdiag::cmd {
 
 namespace {
 
-std::string gbs(double bytes_per_s) {
-  if (!std::isfinite(bytes_per_s)) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", bytes_per_s / 1e9);
-  return buf;
-}
-
 Section pairs_section(const PairsListImport& imp, const perf::PairwiseAnalysis& a) {
   Section s;
   s.title = "Pairs";
-  s.fields.emplace_back("reference", a.reference_source + " " + gbs(a.reference_bytes_per_s) + " GB/s");
+  s.fields.emplace_back("reference", a.reference_source + " " + table_gbs(a.reference_bytes_per_s) + " GB/s");
   Table t;
   t.columns = {"pair", "GB/s", "of reference", "note"};
   t.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kLeft};
   for (const auto& p : imp.pairs)
-    t.rows.push_back({p.a + "," + p.b, gbs(p.bytes_per_s),
+    t.rows.push_back({p.a + "," + p.b, table_gbs(p.bytes_per_s),
                       std::to_string(static_cast<int>(std::lround(100 * p.bytes_per_s / a.reference_bytes_per_s))) + " %",
                       p.note.empty() ? "-" : p.note});
   s.tables.push_back(std::move(t));
@@ -38,7 +32,7 @@ Section pairs_section(const PairsListImport& imp, const perf::PairwiseAnalysis& 
   n.align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight};
   for (size_t i = 0; i < imp.matrix.hosts.size(); ++i)
     n.rows.push_back({imp.matrix.hosts[i], perf::to_string(a.status[i]), std::to_string(a.partners[i]),
-                      gbs(a.node_median_bytes_per_s[i])});
+                      table_gbs(a.node_median_bytes_per_s[i])});
   s.tables.push_back(std::move(n));
   return s;
 }

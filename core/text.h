@@ -19,6 +19,8 @@ std::vector<std::string> split(std::string_view s, char sep);
 std::vector<std::string> split_ws(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 bool ends_with(std::string_view s, std::string_view suffix);
+/// True when `s` is one or more ASCII digits ("042"); false for "", "-1", "4e1", " 7".
+bool all_digits(std::string_view s);
 
 /// `s` safe to print in a message: bytes other than printable ASCII (control characters, NUL,
 /// escape sequences, UTF-8) written as \xNN: "n\xe9ud" for the bytes 6e e9 75 64.

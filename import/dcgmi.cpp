@@ -79,14 +79,9 @@ Result<DcgmiImport> import_dcgmi(LineSource& lines, const std::string& source, c
   imp.source = source;
   Reader r{imp, {}, {}, {}, 0, {}};
   NulTally nuls;
-  auto st = for_each_whole_line(
-      lines, source,
-      [&](std::string_view l, size_t n) {
-        nuls.see(l, n);
-        r.line(l, n);
-      },
-      imp.gaps,
-      [&](std::string_view l, size_t n) { r.other.add(n, l); });
+  auto st = for_each_whole_line_counting_nuls(
+      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      [&](std::string_view l, size_t n) { r.other.add(n, l); }, nuls);
   if (!st) return st.error();
   finish_dcgm_diag(r.diag, imp);
   if (imp.tests_not_kept)
@@ -95,11 +90,9 @@ Result<DcgmiImport> import_dcgmi(LineSource& lines, const std::string& source, c
                                       std::to_string(imp.tests.size()) + " tests not kept",
                                   source));
   if (r.evidence == 0) {
-    Error e = not_this_format(
+    return not_this_format_text(
         "dcgmi output (`dcgmi nvlink --link-status` \"gpuId N:\" with link states, or a `dcgmi diag` result table)",
-        source, r.other);
-    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
-    return e;
+        source, r.other, lines);
   }
   add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   return imp;

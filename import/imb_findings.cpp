@@ -60,10 +60,8 @@ std::vector<Finding> imb_findings(const ImbImport& imp, std::optional<double> li
       continue;
     }
     defect_findings(imp, b, out);
-    auto sweep = sweep_of(b);
-    SweepSubject s{"imb", subject_of(b), imp.source, b.directions()};
-    if (auto f = sweep_below_line_rate(sweep, s, line_rate_gbit_per_s)) out.push_back(std::move(*f));
-    if (auto f = sweep_drop(sweep, s)) out.push_back(std::move(*f));
+    add_sweep_findings(sweep_of(b), SweepSubject{"imb", subject_of(b), imp.source, b.directions()},
+                       line_rate_gbit_per_s, out);
   }
   return out;
 }

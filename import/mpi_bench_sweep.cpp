@@ -12,12 +12,6 @@
 namespace fabdiag {
 namespace {
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
 
 // "00:55:22" (a CI log's clock before every line).
 bool is_clock(std::string_view w) {
@@ -130,6 +124,12 @@ std::optional<Finding> sweep_drop(const std::vector<BandwidthPoint>& sweep, cons
     if (!best || p.bytes_per_s > best->bytes_per_s) best = &p;
   }
   return std::nullopt;
+}
+
+void add_sweep_findings(const std::vector<BandwidthPoint>& sweep, const SweepSubject& s,
+                        std::optional<double> line_rate_gbit_per_s, std::vector<Finding>& out) {
+  if (auto f = sweep_below_line_rate(sweep, s, line_rate_gbit_per_s)) out.push_back(std::move(*f));
+  if (auto f = sweep_drop(sweep, s)) out.push_back(std::move(*f));
 }
 
 }  // namespace fabdiag

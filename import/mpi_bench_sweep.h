@@ -69,4 +69,8 @@ std::optional<Finding> sweep_below_line_rate(const std::vector<BandwidthPoint>& 
 /// switch buffer, a rendezvous protocol failing over, a flapping link); nullopt when none.
 std::optional<Finding> sweep_drop(const std::vector<BandwidthPoint>& sweep, const SweepSubject& s);
 
+/// Both sweep judgements above, in that order, appended to `out` (each only when it fires).
+void add_sweep_findings(const std::vector<BandwidthPoint>& sweep, const SweepSubject& s,
+                        std::optional<double> line_rate_gbit_per_s, std::vector<Finding>& out);
+
 }  // namespace fabdiag

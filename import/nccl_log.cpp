@@ -9,6 +9,7 @@
 #include "import/common.h"
 #include "import/format_detect.h"
 #include "import/host_formats.h"
+#include "import/nul_bytes.h"
 
 namespace fabdiag {
 namespace {
@@ -18,9 +19,6 @@ constexpr size_t kMaxFeatureLines = 20;
 
 bool has(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
 
 // Leading integer of `s` (digits only), nullopt when `s` does not start with one.
 std::optional<long> leading_int(std::string_view s) {
@@ -444,10 +442,8 @@ Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& sour
   }
   add_cut_lines_gap(lines, source, imp.gaps);
   if (evidence == 0 || (lines.nul_bytes() > 0 && imp.nccl_lines * 2 < imp.lines)) {
-    Error e = not_this_format("an NCCL_DEBUG log (lines \"host:pid:tid [dev] NCCL INFO ...\" or \"... NCCL WARN ...\")",
-                              source, other);
-    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
-    return e;
+    return not_this_format_text("an NCCL_DEBUG log (lines \"host:pid:tid [dev] NCCL INFO ...\" or \"... NCCL WARN ...\")",
+                              source, other, lines);
   }
   return imp;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "import/common.h"
+#include "import/whole_lines.h"
 
 namespace fabdiag {
 
@@ -20,6 +21,26 @@ void add_nul_gap(std::vector<Error>& gaps, const std::string& source, const NulT
                                 " line(s) (binary data inside the text), the first here; those lines are not text and "
                                 "were not understood, the rest was read",
                             line_source(source, nuls.first_line)));
+}
+
+Status for_each_whole_line_counting_nuls(LineSource& lines, const std::string& source,
+                                         const std::function<void(std::string_view, size_t)>& line,
+                                         std::vector<Error>& gaps,
+                                         const std::function<void(std::string_view, size_t)>& cut, NulTally& nuls) {
+  return for_each_whole_line(
+      lines, source,
+      [&](std::string_view l, size_t n) {
+        nuls.see(l, n);
+        line(l, n);
+      },
+      gaps, cut);
+}
+
+Error not_this_format_text(const std::string& expected, const std::string& source, const LineTally& other,
+                           const LineSource& lines) {
+  Error e = not_this_format(expected, source, other);
+  if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
+  return e;
 }
 
 }  // namespace fabdiag

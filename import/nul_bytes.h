@@ -5,11 +5,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/line_source.h"
 #include "core/result.h"
+#include "import/common.h"
 
 namespace fabdiag {
 
@@ -26,5 +29,19 @@ struct NulTally {
 /// M line(s) (binary data inside the text), the first here; those lines are not text and were
 /// not understood, the rest was read".
 void add_nul_gap(std::vector<Error>& gaps, const std::string& source, const NulTally& nuls);
+
+/// for_each_whole_line() (import/whole_lines.h) that also counts each line's NUL bytes into
+/// `nuls` before `line(text, number)` sees it; a cut last line goes to `cut`. Errors: the read
+/// error that ended `lines` early.
+Status for_each_whole_line_counting_nuls(LineSource& lines, const std::string& source,
+                                         const std::function<void(std::string_view, size_t)>& line,
+                                         std::vector<Error>& gaps,
+                                         const std::function<void(std::string_view, size_t)>& cut, NulTally& nuls);
+
+/// The reader's "not this format" error (import/common.h not_this_format) with, when `lines`
+/// carried NUL bytes, " (binary data: N NUL bytes)" added: a binary file is told apart from a
+/// text file of another format.
+Error not_this_format_text(const std::string& expected, const std::string& source, const LineTally& other,
+                           const LineSource& lines);
 
 }  // namespace fabdiag

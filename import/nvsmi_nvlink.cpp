@@ -154,14 +154,9 @@ Result<NvsmiNvlinkImport> import_nvsmi_nvlink(LineSource& lines, const std::stri
   imp.source = source;
   Reader r{imp, nullptr, 0, {}, {}, {}};
   NulTally nuls;
-  auto st = for_each_whole_line(
-      lines, source,
-      [&](std::string_view l, size_t n) {
-        nuls.see(l, n);
-        r.line(l, n);
-      },
-      imp.gaps,
-      [&](std::string_view l, size_t n) { r.other.add(n, l); });
+  auto st = for_each_whole_line_counting_nuls(
+      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      [&](std::string_view l, size_t n) { r.other.add(n, l); }, nuls);
   if (!st) return st.error();
   if (r.orphan.count)
     imp.gaps.push_back(make_error(ErrorCode::kParse,
@@ -174,12 +169,10 @@ Result<NvsmiNvlinkImport> import_nvsmi_nvlink(LineSource& lines, const std::stri
                                       " link line(s) of the GPUs past them not read",
                                   line_source(source, r.overflow.first)));
   if (r.evidence == 0) {
-    Error e = not_this_format(
+    return not_this_format_text(
         "`nvidia-smi nvlink -s` or `-e` output (\"GPU N: <name> (UUID: ...)\" then \"Link N: 25 GB/s\", "
         "\"Link N: <inactive>\" or \"Link N: Replay Errors: 0\")",
-        source, r.other);
-    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
-    return e;
+        source, r.other, lines);
   }
   add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   return imp;

@@ -364,22 +364,15 @@ Result<NvsmiQueryImport> import_nvsmi_query(LineSource& lines, const std::string
   imp.source = source;
   Reader r{imp, {}, 0, {}, {}, {}};
   NulTally nuls;
-  auto st = for_each_whole_line(
-      lines, source,
-      [&](std::string_view l, size_t n) {
-        nuls.see(l, n);
-        r.line(l, n);
-      },
-      imp.gaps,
-      [&](std::string_view l, size_t n) { r.cut.add(n, l); });
+  auto st = for_each_whole_line_counting_nuls(
+      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      [&](std::string_view l, size_t n) { r.cut.add(n, l); }, nuls);
   if (!st) return st.error();
   if (r.evidence == 0 || imp.gpus.empty()) {
-    Error e = not_this_format(
+    return not_this_format_text(
         "`nvidia-smi -q` output (\"==============NVSMI LOG==============\", \"GPU 00000000:18:00.0\" blocks, "
         "or their PCI / ECC Errors / Remapped Rows / Clocks Event Reasons sections)",
-        source, r.other.count ? r.other : r.cut);
-    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
-    return e;
+        source, r.other.count ? r.other : r.cut, lines);
   }
   add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   r.assign_indexes();

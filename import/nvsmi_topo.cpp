@@ -11,12 +11,6 @@ namespace fabdiag {
 
 namespace {
 
-bool all_digits(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
 
 // GPU3, NIC0, or an RDMA device name (mlx5_0, mlx5_bond_0) as older drivers print them.
 bool is_device_token(std::string_view t) {

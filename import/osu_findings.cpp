@@ -74,10 +74,8 @@ std::vector<Finding> osu_findings(const OsuImport& imp, std::optional<double> li
       continue;
     }
     validation_findings(imp, t, out);
-    auto sweep = sweep_of(t);
-    SweepSubject s{"osu", subject_of(t), imp.source, t.directions()};
-    if (auto f = sweep_below_line_rate(sweep, s, line_rate_gbit_per_s)) out.push_back(std::move(*f));
-    if (auto f = sweep_drop(sweep, s)) out.push_back(std::move(*f));
+    add_sweep_findings(sweep_of(t), SweepSubject{"osu", subject_of(t), imp.source, t.directions()},
+                       line_rate_gbit_per_s, out);
   }
   return out;
 }

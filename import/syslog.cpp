@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/text.h"
+#include "import/nul_bytes.h"
 #include "probes/counters/sysfs_counters.h"
 
 namespace fabdiag {
@@ -201,11 +202,9 @@ Result<CounterImport> import_syslog(LineSource& lines, const std::string& source
   if (lines.error()) return *lines.error();
   if (non_blank == 0) return make_error(ErrorCode::kParse, "the log is empty", source);
   if (logged == 0 || (lines.nul_bytes() > 0 && logged * 2 < non_blank)) {
-    Error e = not_this_format("syslog, journal or dmesg lines (a timestamp such as \"Jan 10 12:00:01\", "
+    return not_this_format_text("syslog, journal or dmesg lines (a timestamp such as \"Jan 10 12:00:01\", "
                               "\"2024-01-10T12:00:01\" or \"[12345.678]\", or a carrier-loss message)",
-                              source, other);
-    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
-    return e;
+                              source, other, lines);
   }
   imp.series.emplace_back();
   Snapshot& snap = imp.series[0].push_empty();

@@ -178,14 +178,9 @@ Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source
   imp.source = source;
   Reader r{imp, {}, {}};
   NulTally nuls;
-  auto st = for_each_whole_line(
-      lines, source,
-      [&](std::string_view l, size_t n) {
-        nuls.see(l, n);
-        r.line(l, n);
-      },
-      imp.gaps,
-      [&](std::string_view l, size_t n) { r.other.add(n, l); });
+  auto st = for_each_whole_line_counting_nuls(
+      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      [&](std::string_view l, size_t n) { r.other.add(n, l); }, nuls);
   if (!st) return st.error();
   if (r.overflow.count)
     imp.gaps.push_back(make_error(ErrorCode::kParse,
@@ -194,10 +189,8 @@ Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source
                                   line_source(source, r.overflow.first)));
   bool log = imp.xid_lines > 0 || (imp.lines > 0 && imp.logged_lines * 2 > imp.lines);
   if (!log) {
-    Error e = not_this_format("a kernel log (dmesg, journal or syslog lines; Xid reports \"NVRM: Xid (PCI:...): N, ...\")",
-                              source, r.other);
-    if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
-    return e;
+    return not_this_format_text("a kernel log (dmesg, journal or syslog lines; Xid reports \"NVRM: Xid (PCI:...): N, ...\")",
+                              source, r.other, lines);
   }
   add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   return imp;

@@ -24,9 +24,6 @@ constexpr std::array<std::string_view, 17> kCountKeys = {
 constexpr std::array<std::string_view, 3> kUserKeys = {"username", "user-name", "user_name"};
 
 bool is_label_char(unsigned char c) { return std::isalnum(c) != 0 || c == '-'; }
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
-}
 // Open MPI and MPICH keep slot counts in a C int: a larger number overflows in mpirun.
 constexpr std::string_view kMaxCount = "2147483647";
 bool count_fits(std::string_view digits) {
