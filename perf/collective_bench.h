@@ -43,9 +43,9 @@ struct BenchOptions {
   int skew_iters = 0;
 };
 
-/// Bytes of pattern the host step before each skew-probe call writes (8 MiB: a few
+/// Bytes of pattern the host step before each skew-probe call writes (16 MiB: a few
 /// milliseconds of one core, so a rank with a slow or busy CPU enters the collective late).
-inline constexpr uint64_t kHostStepBytes = 8ull << 20;
+inline constexpr uint64_t kHostStepBytes = 16ull << 20;
 
 /// Largest max size (-e) a benchmark accepts: 1 TiB ("1T"). The buffers live in host memory,
 /// and sizes near 2^64 would overflow the buffer arithmetic.

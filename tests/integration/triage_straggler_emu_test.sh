@@ -2,7 +2,7 @@
 # Integration test of the straggler rule (docs/localization.md#stragglers) through plain
 # `fabdiag triage --hostfile` on the emulated cluster: 4 nodes, every link at 200mbit (so a pair test
 # needs little CPU), and
-#   s) node03's fabdiag rank held to 10 % of one CPU by a cgroup CPU quota (cpu.max on cgroup v2,
+#   s) node03's fabdiag rank held to 6 % of one CPU by a cgroup CPU quota (cpu.max on cgroup v2,
 #      cpu.cfs_quota_us on v1) once mpirun has started it: its pair tests stay fine, but it enters
 #      every collective of the sweeps late -> node03 the only suspect, kind straggler, exit 1;
 #   h) no fault -> no suspect, exit 0.
@@ -13,18 +13,18 @@ set -u
 emu_prelude triage-straggler-test "$1"
 
 cg=""
-# A cgroup with a CPU quota of 1 ms per 10 ms (10 % of one CPU); sets cg, or returns 1.
+# A cgroup with a CPU quota of 1.5 ms per 25 ms (6 % of one CPU); sets cg, or returns 1.
 make_cgroup() {
   local v2=/sys/fs/cgroup v1=/sys/fs/cgroup/cpu name=fabdiag-straggler-$$
   if [ -f "$v2/cgroup.controllers" ] && grep -qw cpu "$v2/cgroup.controllers"; then
     grep -qw cpu "$v2/cgroup.subtree_control" 2>/dev/null || echo +cpu >"$v2/cgroup.subtree_control" 2>/dev/null
     if mkdir "$v2/$name" 2>/dev/null; then
-      echo "1000 10000" >"$v2/$name/cpu.max" 2>/dev/null && { cg=$v2/$name; return 0; }
+      echo "1500 25000" >"$v2/$name/cpu.max" 2>/dev/null && { cg=$v2/$name; return 0; }
       rmdir "$v2/$name"
     fi
   fi
   if [ -f "$v1/cpu.cfs_quota_us" ] && mkdir "$v1/$name" 2>/dev/null; then
-    echo 10000 >"$v1/$name/cpu.cfs_period_us" && echo 1000 >"$v1/$name/cpu.cfs_quota_us" && { cg=$v1/$name; return 0; }
+    echo 25000 >"$v1/$name/cpu.cfs_period_us" && echo 1500 >"$v1/$name/cpu.cfs_quota_us" && { cg=$v1/$name; return 0; }
     rmdir "$v1/$name"
   fi
   return 1
@@ -66,7 +66,7 @@ throttle_rank_of() {
 triage() { # name
   local name=$1 t0=$SECONDS
   "$bin" triage --hostfile "$state/hostfile" --mpirun-args-file "$state/mpirun-args" --format json \
-    --pair-size 1M --sweep-min 256K --sweep-max 1M >"$out/$name.json" 2>"$out/$name.err"
+    --pair-size 4M --sweep-min 256K --sweep-max 1M >"$out/$name.json" 2>"$out/$name.err"
   echo $? >"$out/$name.rc"
   echo "  $name: exit $(cat "$out/$name.rc") after $((SECONDS - t0)) s" >&2
   python3 - "$out/$name.json" >&2 <<'PY' || true
@@ -81,7 +81,7 @@ for b in d["data"]["bench"]:
 PY
 }
 
-echo "s) node03's rank at 10 % of a CPU" >&2
+echo "s) node03's rank at 6 % of a CPU" >&2
 up
 throttle_rank_of node03 & watcher=$!
 triage s
