@@ -126,6 +126,7 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
   bo.warmup_iters = o.warmup_iters;
   bo.iters = o.iters;
   bo.graph_launches = o.graph_launches;
+  bo.skew_iters = o.skew_iters;
   bo.root = o.root;
   if (auto st = perf::validate_bench_options(bo); !st) {
     return usage_error_once(st.error().message);
@@ -205,6 +206,7 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
                 {"warmup", o.warmup_iters},   {"iters", o.iters},
                 {"dtype", o.dtype},           {"backend", o.backend},
                 {"graph_launches", o.graph_launches}, {"root", o.root}, {"timeout_s", o.run.timeout_s}};
+  if (o.skew_iters > 0) env.params["skew_iters"] = o.skew_iters;
   // --backend nccl: one rank per GPU inside an MPI job (launcher_rank() set, no -g > 1), else
   // one process driving -g N local GPUs.
   const bool nccl_ranks = o.backend == "nccl" && launcher_rank().has_value();

@@ -233,6 +233,7 @@ struct BenchOptions {
   std::optional<int> gpus;        ///< -g: local GPUs of --backend nccl (not given: 1)
   int root = 0;                   ///< -r: root of broadcast, reduce, gather, scatter
   int graph_launches = 0;         ///< -G: CUDA graph launches per size (--backend nccl; 0 = none)
+  int skew_iters = 0;             ///< --skew-iters: skew-probe calls per size (perf::BenchOptions)
   RunControlOptions run;          ///< --checkpoint, --timeout
 };
 int run_bench(const GlobalOptions& g, const BenchOptions& o);

@@ -97,6 +97,10 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
                   "--backend nccl: capture the -n calls of each size into a CUDA graph and launch it N "
                   "times (nccl-tests -G N; default 0 = no graph)")
       ->check(CLI::Range(0, 10000));
+  sub->add_option("--skew-iters", o.skew_iters,
+                  "--backend mpi: after each size's timed loop, N calls each after a host step, stamped at entry "
+                  "and exit: per-rank entry_lateness_s and wait_s, a straggler shows (default 0 = none)")
+      ->check(CLI::Range(0, 10000));
   add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
                         "Seconds before the sweep is cut: the sizes that finished are printed, marked "
                         "partial, exit 4 (0 = no deadline)");

@@ -74,6 +74,9 @@ class BenchBuffers {
     return Ok{};
   }
 
+  // The pattern of `rank` into the host send buffer only (the host step's extra passes).
+  void refill(DataType dtype, const CollectiveShape& s, int rank) { fill_pattern(dtype, send_.data(), s.send_count, rank); }
+
   // The pattern of `rank` into the send buffer, a poison value (0xa5) into the receive buffer.
   Status prepare(DataType dtype, const CollectiveShape& s, int rank) {
     const size_t ws = dtype_size_bytes(dtype);
@@ -143,6 +146,38 @@ Result<RankTiming> timed_loop(Comm& comm, const BenchOptions& o, const Collectiv
   return t;
 }
 
+// The host step of a skew-probe call: the send buffer rewritten with the pattern until
+// kHostStepBytes are written (at least once), the last pass through prepare() (which also
+// poisons the receive buffer), so the data check still sees a freshly prepared call.
+Status host_step(const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs, int rank) {
+  const uint64_t bytes = std::max<uint64_t>(1, s.send_count * dtype_size_bytes(o.dtype));
+  for (uint64_t written = bytes; written < kHostStepBytes; written += bytes) bufs.refill(o.dtype, s, rank);
+  return bufs.prepare(o.dtype, s, rank);
+}
+
+// The skew probe (BenchOptions::skew_iters): after a barrier, per call a host step, then the
+// collective stamped at entry and exit in seconds since this rank left the barrier; every
+// rank's stamps gathered into sync_skew().
+Result<SyncSkew> skew_probe(Comm& comm, const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs) {
+  std::vector<double> entry_s, exit_s;
+  if (auto st = comm.barrier(); !st) return st.error().with_context("barrier");
+  const double t0 = comm.wall_time_s();
+  for (int i = 0; i < o.skew_iters; ++i) {
+    if (auto st = host_step(o, s, bufs, comm.rank()); !st) return st.error();
+    entry_s.push_back(comm.wall_time_s() - t0);
+    if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st) return st.error().with_context("skew probe");
+    exit_s.push_back(comm.wall_time_s() - t0);
+  }
+  auto entries = comm.allgather_strings(pack_doubles(entry_s));
+  if (!entries) return entries.error();
+  auto exits = comm.allgather_strings(pack_doubles(exit_s));
+  if (!exits) return exits.error();
+  std::vector<std::vector<double>> all_entry, all_exit;
+  for (const auto& packed : *entries) all_entry.push_back(unpack_doubles(packed));
+  for (const auto& packed : *exits) all_exit.push_back(unpack_doubles(packed));
+  return sync_skew(all_entry, all_exit);
+}
+
 // Every rank's times into the row: average per call, the slowest rank, per-iteration statistics.
 Status collect_times(Comm& comm, const BenchOptions& o, const RankTiming& mine, SizeResult& row) {
   const double calls = static_cast<double>(o.iters) * (o.graph_launches > 0 ? o.graph_launches : 1);
@@ -175,6 +210,12 @@ Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const Collect
       return st.error().with_context("warm-up of " + what);
   auto timing = timed_loop(comm, o, s, bufs);
   if (!timing) return timing.error().with_context(what);
+  SyncSkew skew;
+  if (o.skew_iters > 0 && !comm.uses_device_buffers()) {
+    auto probed = skew_probe(comm, o, s, bufs);
+    if (!probed) return probed.error().with_context(what);
+    skew = std::move(*probed);
+  }
   // The receive buffer holds the last timed iteration's output: check it.
   auto recv = bufs.result(o.dtype, s);
   if (!recv) return recv.error().with_context("copying back the result of " + what);
@@ -183,6 +224,7 @@ Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const Collect
   SizeResult row;
   row.size_bytes = s.size_bytes;
   row.count = s.count;
+  row.skew = std::move(skew);
   if (auto st = collect_times(comm, o, *timing, row); !st)
     return st.error().with_context("collecting per-rank times of " + what);
   auto wrongs = comm.allgather_double(static_cast<double>(my_wrong));
@@ -240,6 +282,9 @@ Status validate_bench_options(const BenchOptions& o) {
     return make_error(ErrorCode::kInvalidArgument,
                       "-G " + std::to_string(o.graph_launches) + ": graph launches must be 0.." +
                           std::to_string(kMaxGraphLaunches));
+  if (o.skew_iters < 0 || o.skew_iters > kMaxSkewIters)
+    return make_error(ErrorCode::kInvalidArgument, "skew iterations " + std::to_string(o.skew_iters) +
+                                                       " must be 0.." + std::to_string(kMaxSkewIters));
   const bool reduces = o.collective == Collective::kAllReduce ||
                        o.collective == Collective::kReduceScatter ||
                        o.collective == Collective::kReduce;
@@ -337,7 +382,7 @@ void to_json(nlohmann::json& j, const BenchResult& r) {
   j["results"] = nlohmann::json::array();
   for (const auto& row : r.results) {
     const IterationStats& it = row.iterations;
-    j["results"].push_back({{"size_bytes", row.size_bytes},
+    nlohmann::json rj = {{"size_bytes", row.size_bytes},
                             {"count", row.count},
                             {"time_s", row.time_s},
                             {"algbw_bytes_per_s", row.algbw_bytes_per_s},
@@ -347,7 +392,13 @@ void to_json(nlohmann::json& j, const BenchResult& r) {
                             {"per_rank_iteration_max_s", row.per_rank_iteration_max_s},
                             {"iteration_stats", {{"samples", it.samples}, {"min_s", it.min_s}, {"max_s", it.max_s},
                                                  {"p50_s", it.p50_s}, {"p99_s", it.p99_s}, {"mean_s", it.mean_s},
-                                                 {"cv", it.cv}}}});
+                                                 {"cv", it.cv}}}};
+    if (!row.skew.entry_lateness_s.empty()) {
+      rj["entry_lateness_s"] = row.skew.entry_lateness_s;
+      rj["wait_s"] = row.skew.wait_s;
+      rj["skew_iteration_s"] = row.skew.iteration_s;
+    }
+    j["results"].push_back(std::move(rj));
   }
 }
 

@@ -18,6 +18,7 @@
 #include "perf/dtype.h"
 #include "perf/iteration_stats.h"
 #include "perf/sweep.h"
+#include "perf/sync_skew.h"
 
 namespace fabdiag::perf {
 
@@ -33,18 +34,33 @@ struct BenchOptions {
   /// a CUDA graph and the graph is launched N times (nccl-tests -G N; time per call =
   /// elapsed / (iters * N)). Backends without graphs (MPI) refuse it (kUnsupported).
   int graph_launches = 0;
+  /// Calls of the skew probe per size (docs/localization.md#stragglers), run after the timed
+  /// loop and not part of its times: each call is preceded by a host step (the send buffer
+  /// rewritten with the rank's pattern until kHostStepBytes are written, as a training step
+  /// writes its gradients before the collective) and stamped at entry and exit on a
+  /// barrier-aligned clock (sync_skew.h). 0 = no probe. Host-memory backends only (MPI): NCCL
+  /// calls return before the GPU is done, so their host stamps would not show the sync point.
+  int skew_iters = 0;
 };
+
+/// Bytes of pattern the host step before each skew-probe call writes (16 MiB: a few
+/// milliseconds of one core, so a rank with a slow or busy CPU enters the collective late).
+inline constexpr uint64_t kHostStepBytes = 16ull << 20;
 
 /// Largest max size (-e) a benchmark accepts: 1 TiB ("1T"). The buffers live in host memory,
 /// and sizes near 2^64 would overflow the buffer arithmetic.
 inline constexpr uint64_t kMaxBenchBytes = 1ull << 40;
+
+/// Largest skew_iters.
+inline constexpr int kMaxSkewIters = 10000;
 
 /// Largest -G (graph launches per size).
 inline constexpr int kMaxGraphLaunches = 10000;
 
 /// Errors (kInvalidArgument): bad sweep, max size above kMaxBenchBytes, iters < 1 or
 /// warmup_iters < 0 (validate_iterations()), root < 0, graph_launches < 0 or above 10000, uint8
-/// with a reduction (8-bit overflow is not portable across MPI libraries).
+/// with a reduction (8-bit overflow is not portable across MPI libraries), skew_iters < 0 or
+/// above kMaxSkewIters.
 Status validate_bench_options(const BenchOptions& o);
 
 /// One row of the sweep.
@@ -64,6 +80,10 @@ struct SizeResult {
   /// Per rank, its slowest iteration (seconds): a rank with one bad iteration shows here even
   /// when its average does not.
   std::vector<double> per_rank_iteration_max_s;
+  /// The skew probe's sync-point skew (sync_skew.h): per rank the median entry lateness and
+  /// wait (seconds), and the median step time. Empty / 0 when no probe ran (skew_iters 0, a
+  /// device-buffer backend, an import).
+  SyncSkew skew;
 };
 
 /// A rank of the run and what it ran on (the nccl-tests "#  Rank" line).
@@ -109,6 +129,7 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options
 ///    busbw_factor, algbw_factor, devices: [{rank, pid, device, bus_id, name}],
 ///    results: [{size_bytes, count, time_s, algbw_bytes_per_s, busbw_bytes_per_s,
 ///               wrong_elements, per_rank_time_s[], per_rank_iteration_max_s[],
+///               with a skew probe: entry_lateness_s[], wait_s[], skew_iteration_s,
 ///               iteration_stats: {samples, min_s, max_s, p50_s, p99_s, mean_s, cv}}]}
 void to_json(nlohmann::json& j, const BenchResult& r);
 

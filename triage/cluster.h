@@ -25,6 +25,9 @@ struct CollectiveSpec {
   double factor = 2;
   int warmup = 1;
   int iters = 5;
+  /// Skew-probe calls per size (perf::BenchOptions::skew_iters): the per-rank entry lateness
+  /// and wait the straggler rule judges (triage/straggler.h).
+  int skew_iters = 5;
 };
 
 /// A cluster the walk can measure. All calls are collective over the cluster's nodes; results

@@ -46,6 +46,7 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     o.sweep.factor = cmd.value("factor", uint64_t{2});
     o.warmup_iters = cmd.value("warmup", 1);
     o.iters = cmd.value("iters", 5);
+    o.skew_iters = cmd.value("skew_iters", 0);
     auto r = perf::run_collective_bench(comm, o, comm.rank() == 0 ? progress : no_progress());
     if (!r.ok()) return r.error();
     if (comm.uses_device_buffers()) r->backend = "nccl";  // triage --backend nccl (the default says "mpi")
@@ -113,7 +114,8 @@ Result<nlohmann::json> MpiCluster::run_collective(const CollectiveSpec& spec) {
   return broadcast_and_run(comm_, node_,
                            {{"op", "bench"}, {"collective", spec.collective}, {"min_bytes", spec.min_bytes},
                             {"max_bytes", spec.max_bytes}, {"factor", static_cast<uint64_t>(spec.factor)},
-                            {"warmup", spec.warmup}, {"iters", spec.iters}},
+                            {"warmup", spec.warmup}, {"iters", spec.iters},
+                            {"skew_iters", spec.skew_iters}},
                            progress_);
 }
 

@@ -32,6 +32,10 @@ Finding suspect_finding(const TriageSuspect& s) {
     f.subject = "cluster";
     f.message = "all " + std::to_string(s.hosts.size()) + " nodes are slow against the reference";
   }
+  if (s.kind == "straggler") {
+    f.code = "straggler";
+    f.message = s.hosts[0] + " enters the collectives late while every other rank waits for it";
+  }
   f.evidence = s.evidence;
   f.action = s.action;
   return f;

@@ -13,6 +13,7 @@
 #include "triage/dead_direction_report.h"
 #include "triage/matchings.h"
 #include "triage/small_cluster.h"
+#include "triage/straggler.h"
 #include "triage/suspect_findings.h"
 #include "triage/uplink_report.h"
 
@@ -549,6 +550,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   NodeFindings node_findings = counters_after(w);
 
   decide_suspects(rep, sr, loc, params.localize, node_findings, w.tested);
+  add_straggler_suspects(rep);  // from the sweeps' skew probe: pair tests cannot see these
   add_findings(rep, node_findings);
   rep.pairwise = pairwise_json(rep, params, sr);
   rep.confirmation = confirmation_json(rep, confirm);

@@ -43,7 +43,7 @@ struct WalkParams {
 /// One named suspect, as the JSON contract has it: data.suspects[] {kind, hosts, layer,
 /// evidence[], action}.
 struct TriageSuspect {
-  std::string kind;                ///< "node", "link", "pair", "cluster", "leaf_uplink" or "spine".
+  std::string kind;                ///< "node", "link", "pair", "cluster", "leaf_uplink", "spine" or "straggler".
   std::vector<std::string> hosts;  ///< One host, the two ends of a link, or the hosts under a leaf.
   std::string subject;             ///< leaf_uplink/spine: the leaf ("leaf1"; "leaf1<->leaf2" for two); else empty.
   std::vector<std::string> leaves; ///< leaf_uplink/spine: the leaves named.

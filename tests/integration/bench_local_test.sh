@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 mpi=(mpirun --allow-run-as-root --oversubscribe -np 4 --bind-to none --mca btl tcp,self
      --mca mpi_yield_when_idle 1)
 
-if ! timeout 60 "${mpi[@]}" "$bin" bench all_reduce -b 1K -e 64K -f 4 -w 1 -n 3 --format json -q \
+if ! timeout 60 "${mpi[@]}" "$bin" bench all_reduce -b 1K -e 64K -f 4 -w 1 -n 3 --skew-iters 3 --format json -q \
     >"$tmp/bench.json" 2>"$tmp/bench.err"; then
   echo "FAIL: fabdiag bench exited non-zero"; cat "$tmp/bench.err"; exit 1
 fi
@@ -61,6 +61,9 @@ check("time = max of 4 per-rank times", all(len(r["per_rank_time_s"]) == 4 and
 check("algbw = size / time", all(abs(r["algbw_bytes_per_s"] * r["time_s"] / r["size_bytes"] - 1) < 1e-9
       for r in rows))
 check("no findings", b["findings"] == [])
+check("skew probe: per-rank entry lateness (one rank first, 0) and wait, and the step time",
+      b["params"]["skew_iters"] == 3 and all(len(r["entry_lateness_s"]) == 4 and min(r["entry_lateness_s"]) == 0 and
+      len(r["wait_s"]) == 4 and min(r["wait_s"]) >= 0 and r["skew_iteration_s"] >= max(r["wait_s"]) for r in rows))
 
 p = load_one(sys.argv[2])
 d = p["data"]

@@ -127,6 +127,40 @@ TEST_CASE("times: the reported time is the slowest rank's, and busbw follows it"
   CHECK(r.devices[3].pid > 0);
 }
 
+TEST_CASE("skew probe: the rank that leaves each call late enters the next one late, and the JSON carries it") {
+  SimSpec spec;
+  spec.ranks = 4;
+  spec.latency_s = 0;
+  spec.collective_bytes_per_s = 1e9;
+  spec.rank_time_factor = {1, 1, 3, 1};  // rank 2 spends 3x as long after each sync point
+  BenchOptions o;
+  o.sweep = {1 << 20, 1 << 20, 2};
+  o.warmup_iters = 1;
+  o.iters = 2;
+  o.skew_iters = 5;
+  BenchResult r = run_on_sim(spec, o);
+  REQUIRE(r.results.size() == 1);
+  const auto& sk = r.results[0].skew;
+  const double t = (1 << 20) / 1e9;
+  REQUIRE(sk.entry_lateness_s.size() == 4);
+  // Call 0 starts at the barrier; in calls 1..4 rank 2 enters 2t after the others.
+  CHECK(sk.entry_lateness_s[2] == doctest::Approx(2 * t));
+  CHECK(sk.entry_lateness_s[0] == doctest::Approx(0.0));
+  CHECK(sk.wait_s[0] == doctest::Approx(3 * t));  // 2t waiting for rank 2, t in the call
+  CHECK(sk.wait_s[2] == doctest::Approx(3 * t));
+  CHECK(sk.iteration_s == doctest::Approx(5 * t));
+  CHECK(r.results[0].wrong_elements == 0);  // the data check sees the last probe call
+  nlohmann::json j;
+  to_json(j, r);
+  CHECK(j["results"][0]["entry_lateness_s"].size() == 4);
+  CHECK(j["results"][0]["wait_s"][0] == doctest::Approx(3 * t));
+  CHECK(j["results"][0]["skew_iteration_s"] == doctest::Approx(5 * t));
+  o.skew_iters = -1;
+  CHECK(validate_bench_options(o).error().code == ErrorCode::kInvalidArgument);
+  o.skew_iters = kMaxSkewIters + 1;
+  CHECK(!validate_bench_options(o));
+}
+
 TEST_CASE("gather, scatter and hypercube: root, rank count and the graph option") {
   SimSpec spec;
   spec.ranks = 4;

@@ -35,7 +35,7 @@ class FakeCluster : public ClusterRunner {
   }
   Result<nlohmann::json> run_collective(const CollectiveSpec& spec) override {
     ++collectives_;
-    return nlohmann::json{{"collective", spec.collective}, {"ranks", hosts_.size()}, {"results", nlohmann::json::array()}};
+    return nlohmann::json{{"collective", spec.collective}, {"ranks", hosts_.size()}, {"hosts", hosts_}, {"results", results_}};
   }
   Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs, int round_id,
                                             uint64_t, int) override {
@@ -58,6 +58,7 @@ class FakeCluster : public ClusterRunner {
   int rising_node_ = -1;
   int unreadable_node_ = -1;
   int collectives_ = 0;
+  nlohmann::json results_ = nlohmann::json::array();  ///< fabdiag.bench/1 results[] of every sweep
 
  private:
   std::vector<std::string> hosts_;
@@ -121,6 +122,44 @@ TEST_CASE("healthy cluster: empty suspects") {
   CHECK(rep.suspects.empty());
   CHECK(to_json(rep)["suspects"].is_array());
   CHECK(rep.rounds == 7);
+}
+
+TEST_CASE("a rank that enters the sweeps late is a straggler suspect although its pairs are fine") {
+  FakeCluster c(8);
+  for (uint64_t size : {1u << 20, 2u << 20, 4u << 20}) {
+    std::vector<double> late(8, 0.0002), wait(8, 0.030);
+    late[4] = 0.020;  // node05: 20 ms late, 10 ms in the call; the others wait 30 ms for it
+    wait[4] = 0.010;
+    c.results_.push_back({{"size_bytes", size}, {"entry_lateness_s", late}, {"wait_s", wait}, {"skew_iteration_s", 0.031}});
+  }
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  REQUIRE(rep.suspects.size() == 1);
+  CHECK(rep.suspects[0].kind == "straggler");
+  CHECK(rep.suspects[0].hosts == std::vector<std::string>{"node05"});
+  CHECK(rep.suspects[0].layer == Layer::kCollective);
+  CHECK(rep.suspects[0].evidence.size() == 2 * 3 * 2);  // lateness + wait, 3 sizes, 2 sweeps
+  CHECK(rep.suspects[0].evidence[0].value == doctest::Approx(0.020));
+  CHECK(rep.suspects[0].evidence[1].threshold == doctest::Approx(0.030));
+  REQUIRE(rep.findings.size() == 1);
+  CHECK(rep.findings[0].code == "straggler");
+  CHECK(rep.findings[0].subject == "node05");
+}
+
+TEST_CASE("every node equally slow: a cluster suspect against the expected rate, never healthy") {
+  FakeCluster c(8);
+  for (auto& f : c.factor_) f = 0.3;  // 0.9e8 B/s per pair against 3e8 expected: ratio 0.3 < 0.5
+  WalkParams p;
+  p.localize.reference_bytes_per_s = 3e8;
+  auto rep = run_walk(c, p, symbol_judge, no_progress());
+  REQUIRE(rep.suspects.size() == 1);
+  CHECK(rep.suspects[0].kind == "cluster");
+  CHECK(rep.suspects[0].hosts.size() == 8);
+  REQUIRE(rep.findings.size() == 1);
+  CHECK(rep.findings[0].code == "slow_cluster");
+  // Without the reference the same cluster is uniform: nothing stands out.
+  FakeCluster same(8);
+  for (auto& f : same.factor_) f = 0.3;
+  CHECK(run_walk(same, WalkParams{}, symbol_judge, no_progress()).suspects.empty());
 }
 
 TEST_CASE("a node whose counters rise is named with that evidence although its bandwidth is fine") {
