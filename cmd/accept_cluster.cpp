@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -208,10 +209,12 @@ int run_accept_cluster(const GlobalOptions& g, const AcceptOptions& o, const acc
     run.errors.push_back(l->failure);
     dropped.push_back(dead);
     hosts.erase(std::find(hosts.begin(), hosts.end(), dead));
+    const std::string previous = dropped.size() > 1 ? launch.hostfile : "";
     if (auto st = point_at_hosts(launch, hosts); !st) {
       print_error(st.error().to_string());
       return kExitPartial;
     }
+    if (!previous.empty()) std::remove(previous.c_str());  // the last relaunch's own hostfile
   }
   accept::Inputs in;
   std::vector<AcceptInputFile> files;
@@ -228,6 +231,7 @@ int run_accept_cluster(const GlobalOptions& g, const AcceptOptions& o, const acc
     mark_launch_cut(*l, deadline_s, run);
   }
   if (!o.save.empty() && l->result) save_parts(o.save, *l->result);
+  if (!dropped.empty()) std::remove(launch.hostfile.c_str());  // the relaunch's hostfile (point_at_hosts)
   return judge_and_write(g, o, spec, in, files, run, started);
 }
 
