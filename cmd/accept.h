@@ -95,17 +95,19 @@ int run_accept_worker(const GlobalOptions& g, const AcceptOptions& o, const acce
 /// Exit 2 for a bad hostfile (FILE:LINE:COLUMN) or fewer than 2 hosts; 3 without mpirun.
 int run_accept_cluster(const GlobalOptions& g, const AcceptOptions& o, const accept::Spec& spec);
 
-/// Judges `in` by `spec` (accept::evaluate) and writes the fabdiag.accept/1 result (-o
-/// atomically, --format); `params` extra members of its params; `errors` added to its errors[];
-/// `cut` set: marked partial with it. Returns the verdict's exit code, or the cut's
-/// (`cut_exit`) when cut and nothing failed, or the writer's on a write failure.
+/// What a run adds to its fabdiag.accept/1 result beside the verdict.
 struct AcceptRun {
-  nlohmann::json params = nlohmann::json::object();
-  std::vector<Error> errors;
-  std::optional<Cut> cut;
-  ErrorCode cut_code = ErrorCode::kTimeout;
-  int cut_exit = 0;
+  nlohmann::json params = nlohmann::json::object();  ///< Extra members of params (the cluster run's flags).
+  std::vector<Error> errors;                         ///< Added to errors[] (a dropped host, the launch's failure).
+  std::optional<Cut> cut;                            ///< Set: the run was cut; the result is marked partial.
+  ErrorCode cut_code = ErrorCode::kTimeout;          ///< The cut's errors[] code (mark_cut).
+  int cut_exit = 0;                                  ///< Exit code of the cut when no check failed (130, 143, 4).
 };
+
+/// Judges `in` by `spec` (accept::evaluate, the verdict --from gives) and writes the
+/// fabdiag.accept/1 result (--format; -o atomically) with `run`'s additions. Returns the
+/// verdict's exit code (accept::verdict_exit_code), or `run.cut_exit` when cut and no check
+/// failed, or the writer's (2, 4) when the result could not be written.
 int judge_and_write(const GlobalOptions& g, const AcceptOptions& o, const accept::Spec& spec, const accept::Inputs& in,
                     const std::vector<AcceptInputFile>& files, const AcceptRun& run,
                     std::chrono::steady_clock::time_point started);

@@ -192,6 +192,7 @@ int run_accept_worker(const GlobalOptions& g, const AcceptOptions& o, const acce
   r.g.sysfs_root = *sysfs;
   r.g.procfs_root = *procfs;
   r.g.output.clear();  // the launcher writes -o; a rank's own outputs go nowhere
+  if (comm.rank() != 0) r.g.quiet = true;  // one heartbeat (rank 0's counters wait), not one per rank
   r.progress("reading topo and check on " + std::to_string(comm.size()) + " ranks");
   read_node(r);
   if (!r.gather()) return kExitPartial;

@@ -64,6 +64,7 @@ echo "$*" >>"$FAKE_LOG"
 if [ "$np" = 3 ]; then echo "ssh: connect to host node03 port 22: Connection refused" >&2; exit 255; fi
 cat "$FAKE_STREAM"
 echo "fabdiag: accept: counter window open on all 2 ranks" >&2
+[ "$FAKE_RC" = hang ] && exec sleep 60
 exit "$FAKE_RC"
 SH
 chmod +x "$t/mpirun"
@@ -95,6 +96,18 @@ PY
 )
 want="True the counter window {'fail': 0, 'not_checked': 0, 'pass': 4} ['gpu_count', 'gpu_count', 'nic_count', 'nic_count']"
 [ "$got" = "$want" ] || { echo "FAIL: a cut job is judged on what was collected"; echo "  got  $got"; echo "  want $want"; fail=1; }
+
+# Ctrl-C while the job runs: mpirun is stopped and what was collected is judged, marked partial
+# (exit 130), the result written to -o.
+FAKE_LOG=$t/log3 FAKE_STREAM=$t/partial.jsonl FAKE_RC=hang \
+  "$bin" accept --spec "$t/spec.yaml" --hostfile "$t/hosts2" --mpirun "$t/mpirun" --format json -o "$t/int.json" 2>"$t/err" &
+job=$!
+for _ in $(seq 100); do grep -q "counter window open" "$t/err" && break; sleep 0.1; done
+kill -INT "$job"
+wait "$job"; rc=$?
+expect "Ctrl-C" 130 $rc "interrupted by SIGINT"
+got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["partial"], d["cut"]["reason"], d["data"]["summary"]["pass"])' "$t/int.json" 2>&1)
+[ "$got" = "True interrupted by SIGINT 4" ] || { echo "FAIL: Ctrl-C judges what was collected: $got"; fail=1; }
 
 [ $fail -eq 0 ] && echo "accept_cluster: all checks passed"
 exit $fail
