@@ -8,6 +8,8 @@
 
 #include "cmd/cli_validators.h"
 #include "cmd/input.h"
+#include "cmd/mpi_job.h"
+#include "core/run_cut.h"
 #include "core/exit_codes.h"
 
 namespace fabdiag::cmd {
@@ -27,6 +29,7 @@ CLI::App* add_accept_command(CLI::App& app, AcceptOptions& o) {
       ->check(number_in(0.001, 86400.0));
   sub->add_option("--gpus", o.gpus, "Live mode: local GPUs the NCCL bench drives (default: the GPUs topo found)")
       ->check(CLI::Range(0, 64));
+  add_accept_cluster_options(sub, o);
   sub->footer(
       "What it answers: does every node and link deliver what the hardware promises? Each spec item\n"
       "becomes checks, each pass, fail or not_checked with measured, expected and margin (+ = room to\n"
@@ -50,6 +53,9 @@ CLI::App* add_accept_command(CLI::App& app, AcceptOptions& o) {
       "      --format json; counters with --interval N --all for the soak), plus all_reduce_perf\n"
       "      output and a pairwise result (fabdiag pairwise --format json; a hand-made pairs list\n"
       "      through fabdiag import pairs LIST --format json) anywhere under results/\n"
+      "  fabdiag accept --spec docs/specs/hgx-h100-8gpu.yaml --hostfile hosts --duration 600\n"
+      "      the cluster, live: one rank per host under mpirun (topo, check, counters bracketing\n"
+      "      the benches, the pairwise matrix and the soak), judged as --from judges saved results\n"
       "  fabdiag accept --spec docs/specs/hgx-h100-8gpu.yaml --format json -o accept.json\n"
       "      this host, live: topo, check, and a counter window around a local NCCL bench\n"
       "\n"
@@ -101,6 +107,32 @@ Document accept_document(const accept::Verdict& v, const accept::Spec& spec, con
 
 }  // namespace
 
+int judge_and_write(const GlobalOptions& g, const AcceptOptions& o, const accept::Spec& spec, const accept::Inputs& in,
+                    const std::vector<AcceptInputFile>& files, const AcceptRun& run,
+                    std::chrono::steady_clock::time_point started) {
+  accept::Verdict v = accept::evaluate(spec, in);
+  Envelope env = make_envelope("fabdiag.accept/1");
+  env.hosts.clear();
+  for (const auto& n : v.nodes) env.hosts.push_back(n.host);
+  env.params = {{"spec", o.spec}, {"from", o.from}};
+  if (o.from.empty()) env.params["duration_s"] = o.duration_s;
+  env.params.update(run.params);
+  env.params["inputs"] = nlohmann::json::array();
+  for (const auto& f : files) env.params["inputs"].push_back({{"input", f.path}, {"used_as", f.used_as}});
+  env.data = accept::verdict_json(v, spec);
+  env.findings = accept::verdict_findings(v);
+  env.errors = run.errors;
+  if (v.pass + v.fail + v.not_checked == 0)
+    env.errors.push_back(make_error(ErrorCode::kInvalidArgument,
+                                    "the spec asks for nothing fabdiag can check: no node, link or run was signed off",
+                                    o.spec));
+  if (run.cut) mark_cut(env, run.cut_code, *run.cut);
+  finish_envelope(env, started);
+  if (int wrc = write_rendered(g, env, accept_document(v, spec, files))) return wrc;
+  const int rc = accept::verdict_exit_code(v);
+  return run.cut && rc != kExitProblems ? run.cut_exit : rc;
+}
+
 int run_accept(const GlobalOptions& g, const AcceptOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   auto spec = accept::load_spec(o.spec);
@@ -112,31 +144,15 @@ int run_accept(const GlobalOptions& g, const AcceptOptions& o) {
     // A spec error (missing, unreadable, not YAML, a wrong key or value) is the user's to fix: the
     // message names FILE:LINE:COLUMN, or FILE and why it could not be read.
     const std::string& m = spec.error().message;
-    print_error("--spec: " + (m.rfind(o.spec, 0) == 0 ? m : o.spec + ": " + m));
-    return kExitUsage;
+    return usage_error_once("--spec: " + (m.rfind(o.spec, 0) == 0 ? m : o.spec + ": " + m));
   }
+  if (o.worker) return run_accept_worker(g, o, *spec);
+  if (!o.hostfile.empty()) return run_accept_cluster(g, o, *spec);
   accept::Inputs in;
   std::vector<AcceptInputFile> files;
   auto rc = o.from.empty() ? collect_live_inputs(g, o, *spec, in, files) : read_accept_inputs(g, o.from, in, files);
   if (rc) return *rc;
-  accept::Verdict v = accept::evaluate(*spec, in);
-
-  Envelope env = make_envelope("fabdiag.accept/1");
-  env.hosts.clear();
-  for (const auto& n : v.nodes) env.hosts.push_back(n.host);
-  env.params = {{"spec", o.spec}, {"from", o.from}};
-  if (o.from.empty()) env.params["duration_s"] = o.duration_s;
-  env.params["inputs"] = nlohmann::json::array();
-  for (const auto& f : files) env.params["inputs"].push_back({{"input", f.path}, {"used_as", f.used_as}});
-  env.data = accept::verdict_json(v, *spec);
-  env.findings = accept::verdict_findings(v);
-  if (v.pass + v.fail + v.not_checked == 0)
-    env.errors.push_back(make_error(ErrorCode::kInvalidArgument,
-                                    "the spec asks for nothing fabdiag can check: no node, link or run was signed off",
-                                    o.spec));
-  finish_envelope(env, started);
-  if (int wrc = write_rendered(g, env, accept_document(v, *spec, files))) return wrc;
-  return accept::verdict_exit_code(v);
+  return judge_and_write(g, o, *spec, in, files, AcceptRun{}, started);
 }
 
 }  // namespace fabdiag::cmd

@@ -75,9 +75,9 @@ std::string file_document(const std::string& schema, nlohmann::json data, const 
   }
   if (schema == "fabdiag.import/1" || schema == "fabdiag.triage/1") {
     std::string used;
-    for (auto& p : data.value("parts", nlohmann::json::array()))
-      used += (used.empty() ? "" : "; ") +
-              file_document(p.value("schema", ""), p.value("data", nlohmann::json()), source, host, in);
+    for (auto& p : data.value("parts", nlohmann::json::array()))  // a collected part names its host
+      used += (used.empty() ? "" : "; ") + file_document(p.value("schema", ""), p.value("data", nlohmann::json()), source,
+                                                         p.value("host", host), in);
     return used.empty() ? "not used: no part accept reads" : used;
   }
   if (schema == "fabdiag.bench/1") {
@@ -109,6 +109,16 @@ std::string fallback_host(const std::string& path) {
 }
 
 }  // namespace
+
+void file_collected_parts(const nlohmann::json& data, Inputs& in, std::vector<AcceptInputFile>& files) {
+  if (!data.is_object() || !data.contains("parts") || !data["parts"].is_array()) return;
+  for (const auto& p : data["parts"]) {
+    if (!p.is_object()) continue;
+    const std::string source = p.value("source", std::string("live"));
+    files.push_back({source, file_document(p.value("schema", ""), p.value("data", nlohmann::json()), source,
+                                           p.value("host", std::string("(unknown host)")), in)});
+  }
+}
 
 std::optional<int> read_accept_inputs(const GlobalOptions& g, const std::vector<std::string>& paths, Inputs& in,
                                       std::vector<AcceptInputFile>& files) {

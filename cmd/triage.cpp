@@ -45,13 +45,6 @@ int emit_triage(const GlobalOptions& g, const Envelope& env) {
   return rc != kExitOk ? rc : triage_exit_code(env);
 }
 
-std::string self_exe() {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "fabdiag";
-  return std::string(buf, static_cast<size_t>(n));
-}
-
 Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   triage::WalkParams p;
   // An explicit --node-ratio wins; without it the threshold adapts to the screen's spread.
@@ -218,22 +211,9 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
 // The mpirun job of `triage --hostfile`: the hostfile's nodes, the site's mpirun flags, and
 // this binary as the worker with the walk's flags. Errors: an unreadable --mpirun-args-file.
 Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptions& o, size_t nodes) {
-  triage::LaunchSpec spec;
-  spec.mpirun = o.mpirun;
-  spec.hostfile = o.hostfile;
-  spec.nodes = static_cast<int>(nodes);
-  if (!o.mpirun_args_file.empty()) {
-    auto extra = triage::read_args_file(o.mpirun_args_file);
-    if (!extra) return extra.error();
-    spec.mpirun_args = *extra;
-  }
-  spec.mpirun_args.insert(spec.mpirun_args.end(), o.mpirun_args.begin(), o.mpirun_args.end());
-  // Open MPI refuses to start as root without this flag, and its refusal reads like a host
-  // failure; an operator running fabdiag as root has already made that choice.
-  if (geteuid() == 0 && std::find(spec.mpirun_args.begin(), spec.mpirun_args.end(), "--allow-run-as-root") ==
-                            spec.mpirun_args.end())
-    spec.mpirun_args.push_back("--allow-run-as-root");
-  spec.self_exe = self_exe();
+  auto base = triage::base_launch_spec(o.mpirun, o.hostfile, nodes, o.mpirun_args_file, o.mpirun_args);
+  if (!base) return base.error();
+  triage::LaunchSpec spec = std::move(*base);
   spec.worker_args = {"--sysfs-root", g.sysfs_root, "triage", "--worker",
                       "--pair-size", o.pair_size, "--pair-iters", std::to_string(o.pair_iters),
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,

@@ -1,5 +1,7 @@
 #include "triage/launcher.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <sstream>
 #include <thread>
@@ -24,6 +26,28 @@ Result<std::vector<std::string>> read_args_file(const std::string& path) {
     args.push_back(t);
   }
   return args;
+}
+
+Result<LaunchSpec> base_launch_spec(const std::string& mpirun, const std::string& hostfile, size_t nodes,
+                                    const std::string& args_file, const std::vector<std::string>& args) {
+  LaunchSpec spec;
+  spec.mpirun = mpirun;
+  spec.hostfile = hostfile;
+  spec.nodes = static_cast<int>(nodes);
+  if (!args_file.empty()) {
+    auto extra = read_args_file(args_file);
+    if (!extra) return extra.error();
+    spec.mpirun_args = *extra;
+  }
+  spec.mpirun_args.insert(spec.mpirun_args.end(), args.begin(), args.end());
+  // An operator running fabdiag as root has already made the choice Open MPI asks for.
+  if (geteuid() == 0 && std::find(spec.mpirun_args.begin(), spec.mpirun_args.end(), "--allow-run-as-root") ==
+                            spec.mpirun_args.end())
+    spec.mpirun_args.push_back("--allow-run-as-root");
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  spec.self_exe = n > 0 ? std::string(buf, static_cast<size_t>(n)) : "fabdiag";
+  return spec;
 }
 
 std::vector<std::string> compose_mpirun_argv(const LaunchSpec& spec) {
@@ -139,7 +163,8 @@ Result<LaunchOutcome> run_launch(const ProcessRunner& runner, const LaunchSpec& 
     // Open MPI 4.1 prints this harmless race warning on many launches
     // (docs/emulation.md#known-warnings).
     if (line.find("setpgid") != std::string::npos && line.find("plm:rsh") != std::string::npos) return;
-    if (line.rfind("fabdiag: triage: ", 0) == 0) out.last_progress = line.substr(17);
+    if (!spec.progress_prefix.empty() && line.rfind(spec.progress_prefix, 0) == 0)
+      out.last_progress = line.substr(spec.progress_prefix.size());
     if (watch.on_line) watch.on_line(line);
   };
   auto on_out = [&](const std::string& line) {

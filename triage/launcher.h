@@ -30,7 +30,17 @@ struct LaunchSpec {
   std::vector<std::string> mpirun_args;    ///< Site or emulated-cluster flags, verbatim.
   std::string self_exe;                    ///< This fabdiag binary (absolute path).
   std::vector<std::string> worker_args;    ///< Arguments after `fabdiag` for each rank.
+  /// Rank 0's progress lines that LaunchOutcome::last_progress keeps (the prefix stripped).
+  std::string progress_prefix = "fabdiag: triage: ";
 };
+
+/// The LaunchSpec of a `--hostfile` launch before its worker arguments: `mpirun`, `hostfile`,
+/// one rank per node (`nodes`), the site's flags (one per line of `args_file` when given, then
+/// `args`), `--allow-run-as-root` added when running as root (Open MPI refuses root without it,
+/// and its refusal reads like a host failure), and this binary (/proc/self/exe) as the worker.
+/// Errors: an unreadable `args_file` (read_args_file()).
+Result<LaunchSpec> base_launch_spec(const std::string& mpirun, const std::string& hostfile, size_t nodes,
+                                    const std::string& args_file, const std::vector<std::string>& args);
 
 /// mpirun argv: [mpirun, --hostfile, F, -np, N, --map-by, node, <mpirun_args...>, self_exe,
 /// <worker_args...>]. --hostfile/-np/--map-by are left out when mpirun_args already set them.

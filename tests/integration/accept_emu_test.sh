@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Issue 11's "done when" for acceptance on the emulated cluster: 4 nodes, node03 throttled to
-# 100 Mbit/s (tbf), and a link with rising symbol errors (node02 mlx5_3/1). Each node's results are
-# collected inside its namespace (topo live; the counter soak over its copy of the dgx8 fixture
-# tree, since a veth has no symbol errors: the test raises node02's counter in that copy during
-# the window, the seam `emucluster.sh up --sysfs` exists for), the pairs with real MPI ranks, and
-# `fabdiag accept --spec docs/specs/emucluster-soak.yaml --from DIR` must fail exactly node03
-# (pair_bandwidth_median) and node02:mlx5_3/1 (counter_growth:symbol_error), with their evidence,
-# in JSON, JUnit and HTML; everything else passes. Needs root (namespaces, tc) and mpirun.
+# 100 Mbit/s (tbf), and a link with rising symbol errors (node02 mlx5_3/1). One plain
+# `fabdiag accept --spec docs/specs/emucluster-soak.yaml --hostfile H` runs the whole suite live,
+# one MPI rank per node (topo, check and the counter soak over each node's copy of the dgx8
+# fixture tree, `--sysfs-root STATE/{host}/sys`, since a veth has no symbol errors: the test raises
+# node02's counter in that copy once the window is open; the bench and the pairs are real MPI
+# traffic over the veths), and must fail exactly node03 (pair_bandwidth_median) and
+# node02:mlx5_3/1 (counter_growth:symbol_error), with their evidence. The same results saved with
+# --save are judged again with --from into JUnit and HTML: the same verdict. Needs root
+# (namespaces, tc) and mpirun.
 set -u
 . "$(dirname "$0")/lib.sh"
 emu_prelude accept-emu-test "$1"
@@ -22,27 +24,25 @@ spec=$root/docs/specs/emucluster-soak.yaml
 
 "$emu" up --state "$state" --nodes 4 --slow-node node03=100mbit --sysfs "$root/tests/fixtures/dgx8" >"$out/up.log" 2>&1 ||
   { echo "FAIL: emucluster up"; cat "$out/up.log"; exit 1; }
-rsh=$root/scripts/emucluster-rsh
 
-# Per node, inside its namespace (host name nodeNN): the live topology, then the soak.
-pids=()
-for n in node01 node02 node03 node04; do
-  mkdir -p "$res/$n"
-  "$rsh" "$n" "'$bin' topo --format json -q -o '$res/$n/topo.json'" >"$out/$n.topo.log" 2>&1
-  "$rsh" "$n" "'$bin' counters --interval 3 --all --sysfs-root \"\$EMU_NODE_SYSFS\" --format json -q -o '$res/$n/counters.json'" \
-    >"$out/$n.counters.log" 2>&1 &
-  pids+=($!)
+# The live cluster run; once rank 0 says the counter window is open on every rank, node02's
+# symbol errors rise in its fixture copy.
+"$bin" accept --spec "$spec" --hostfile "$state/hostfile" --mpirun-args-file "$state/mpirun-args" \
+  --sysfs-root "$state/{host}/sys" --duration 3 --pair-size 1M --pair-iters 4 --bench-iters 5 \
+  --format json -o "$out/accept.json" --save "$res" 2>"$out/accept.live.err" &
+job=$!
+for _ in $(seq $((600 * slow))); do
+  grep -q "counter window open" "$out/accept.live.err" 2>/dev/null && break
+  kill -0 "$job" 2>/dev/null || break
+  sleep 0.2
 done
-sleep 1
 echo 42 >"$state/node02/sys/class/infiniband/mlx5_3/ports/1/counters/symbol_error"
-read -r -a margs <<<"$(tr '\n' ' ' <"$state/mpirun-args")"
-timeout 120 mpirun "${margs[@]}" -np 4 "$bin" pairwise --size 1M -n 4 --format json -q -o "$res/pairwise.json" \
-  >"$out/pairwise.log" 2>&1
-for p in "${pids[@]}"; do wait "$p"; done
+wait "$job"
+echo $? >"$out/accept.json.rc"
 
 fails=0
-for fmt in json junit html; do
-  "$bin" accept --spec "$spec" --from "$res" --format "$fmt" -o "$out/accept.$fmt" 2>"$out/accept.$fmt.err"
+for fmt in junit html from.json; do
+  "$bin" accept --spec "$spec" --from "$res" --format "${fmt#from.}" -o "$out/accept.$fmt" 2>"$out/accept.$fmt.err"
   echo $? >"$out/accept.$fmt.rc"
 done
 python3 - "$out" <<'PY' || fails=1
@@ -53,9 +53,20 @@ def check(what, ok, detail=""):
     global fails
     print(("ok: " if ok else "FAIL: ") + what + ("" if ok else f"\n  {detail}"))
     fails += 0 if ok else 1
-rc = {f: int(open(f"{out}/accept.{f}.rc").read()) for f in ("json", "junit", "html")}
-check("exit 1 in every format", rc == {"json": 1, "junit": 1, "html": 1}, rc)
-d = json.load(open(f"{out}/accept.json"))["data"]
+rc = {f: int(open(f"{out}/accept.{f}.rc").read()) for f in ("json", "junit", "html", "from.json")}
+check("exit 1 live and from the saved results, in every format", rc == {"json": 1, "junit": 1, "html": 1, "from.json": 1}, rc)
+live = json.load(open(f"{out}/accept.json"))
+d = live["data"]
+check("the live run is whole (not partial) and spans the 4 nodes",
+      not live.get("partial") and live["hosts"] == ["node01", "node02", "node03", "node04"], (live.get("partial"), live["hosts"]))
+used = [i["used_as"] for i in live["params"]["inputs"]]
+check("every node's topo, check and counters, the bench and the pairs were collected",
+      all(f"{k} of node0{n}" in used for k in ("topo", "check", "counters") for n in range(1, 5))
+      and "pairwise" in used and "bench all_reduce" in used, used)
+again = json.load(open(f"{out}/accept.from.json"))["data"]
+key = lambda data: sorted((c["subject"], c["check"], c["status"]) for c in data["checks"])
+check("--from the saved results gives the same verdict", key(again) == key(d),
+      sorted(set(key(again)) ^ set(key(d)))[:4])
 failed = sorted((c["subject"], c["check"]) for c in d["checks"] if c["status"] == "fail")
 want = [("node02:mlx5_3/1", "counter_growth:symbol_error"), ("node03", "pair_bandwidth_median")]
 check("exactly node03 and node02:mlx5_3/1 fail", failed == want, failed)
@@ -109,5 +120,5 @@ print(("ok: " if shot_ok else "FAIL: ") + f"screenshot {w}x{h}, {len(colours)} c
 sys.exit(0 if ok and shot_ok else 1)
 PY
 [ "$fails" = 0 ] || {
-  echo "FAIL: accept on the emulated cluster"; for f in "$out/pairwise.log" "$out"/node0*.counters.log "$out/accept.json.err"; do tail -n 3 "$f"; done; exit 1; }
+  echo "FAIL: accept on the emulated cluster"; for f in "$out/accept.live.err" "$out/accept.from.json.err"; do tail -n 8 "$f"; done; exit 1; }
 echo "ok: accept on the emulated cluster fails exactly node03 and node02:mlx5_3/1"

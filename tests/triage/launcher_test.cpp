@@ -305,3 +305,36 @@ TEST_CASE("Ctrl-C or the deadline keep what rank 0 streamed before it") {
   CHECK(cut->result->partial);
   CHECK(cut->failure.code == ErrorCode::kTimeout);
 }
+
+TEST_CASE("base_launch_spec takes the args file then the flags, and keeps the prefix of the command's progress") {
+  char path[] = "/tmp/fabdiag-launch-args.XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  const std::string text = "# site flags\n--mca\nbtl\n\ntcp,self\n";
+  REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  close(fd);
+  auto spec = base_launch_spec("mpirun", "/tmp/h", 4, path, {"--bind-to", "none"});
+  std::remove(path);
+  REQUIRE(spec.ok());
+  CHECK(spec->hostfile == "/tmp/h");
+  CHECK(spec->nodes == 4);
+  std::vector<std::string> want = {"--mca", "btl", "tcp,self", "--bind-to", "none"};
+  if (geteuid() == 0) want.push_back("--allow-run-as-root");
+  CHECK(spec->mpirun_args == want);
+  CHECK(spec->self_exe.find('/') == 0);  // this binary, absolute (/proc/self/exe)
+  CHECK(spec->progress_prefix == "fabdiag: triage: ");
+  auto missing = base_launch_spec("mpirun", "/tmp/h", 4, "/nonexistent/args", {});
+  CHECK_FALSE(missing.ok());
+
+  // `accept --hostfile` keeps its own progress lines as the last step.
+  FakeProcessRunner runner;
+  runner.script(kJobArgv, fabdiag::testing::exited(0, nlohmann::json(make_envelope("fabdiag.import/1")).dump(),
+                                                   "fabdiag: accept: pairwise: round 1/3\n"
+                                                          "fabdiag: triage: not this command's\n"));
+  LaunchSpec accept = emulated_spec(4);
+  accept.progress_prefix = "fabdiag: accept: ";
+  Watched w;
+  auto out = run_launch(runner, accept, kHosts, 300, w.watch());
+  REQUIRE(out.ok());
+  CHECK(out->last_progress == "pairwise: round 1/3");
+}
