@@ -61,9 +61,12 @@ check("time = max of 4 per-rank times", all(len(r["per_rank_time_s"]) == 4 and
 check("algbw = size / time", all(abs(r["algbw_bytes_per_s"] * r["time_s"] / r["size_bytes"] - 1) < 1e-9
       for r in rows))
 check("no findings", b["findings"] == [])
-check("skew probe: per-rank entry lateness (one rank first, 0) and wait, and the step time",
-      b["params"]["skew_iters"] == 3 and all(len(r["entry_lateness_s"]) == 4 and min(r["entry_lateness_s"]) == 0 and
-      len(r["wait_s"]) == 4 and min(r["wait_s"]) >= 0 and r["skew_iteration_s"] >= max(r["wait_s"]) for r in rows))
+# Per call, a rank's lateness and its wait each fit inside the call's span (latest exit - earliest
+# entry), so their medians fit inside the span's median; no rank need be first in most calls.
+check("skew probe: per-rank entry lateness and wait within the step time",
+      b["params"]["skew_iters"] == 3 and all(len(r["entry_lateness_s"]) == 4 and min(r["entry_lateness_s"]) >= 0 and
+      len(r["wait_s"]) == 4 and min(r["wait_s"]) >= 0 and r["skew_iteration_s"] >= max(r["wait_s"]) and
+      r["skew_iteration_s"] >= max(r["entry_lateness_s"]) for r in rows))
 
 p = load_one(sys.argv[2])
 d = p["data"]
