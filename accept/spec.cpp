@@ -4,6 +4,7 @@
 // answers kUnsupported and `accept` exits 3.
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "accept/spec.h"
@@ -43,13 +44,18 @@ class Reader {
                     (key.empty() ? "" : key + ": ") + what};
   }
 
-  // Walks mapping `map` (named `where`): each key must be in `allowed`; `on_key` reads its value.
+  // Walks mapping `map` (named `where`): each key must be in `allowed` and appear once (yaml-cpp
+  // keeps both pairs of a repeated key, so one would silently win: a duplicate is an error naming
+  // the second occurrence and the line of the first); `on_key` reads its value.
   void mapping(const YAML::Node& map, const std::string& where, const std::set<std::string>& allowed,
                const std::function<void(const std::string&, const YAML::Node&)>& on_key) const {
     if (!map.IsMap()) fail(map, where, "expected a mapping (key: value lines)");
+    std::map<std::string, int> first_line;
     for (const auto& kv : map) {
       const std::string key = kv.first.Scalar();
       const std::string path = where.empty() ? key : where + "." + key;
+      auto [seen, fresh] = first_line.emplace(key, line(kv.first));
+      if (!fresh) fail(kv.first, path, "duplicate (first at line " + std::to_string(seen->second) + ")");
       if (!allowed.count(key)) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;

@@ -3,6 +3,7 @@
 // reading (cmd/import_any.h), so a file is taken for what that command would take it for.
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -41,10 +42,37 @@ HostInputs& host_entry(Inputs& in, const std::string& host) {
   return in.hosts.back();
 }
 
+// Why a document of a schema accept reads cannot be used ("data.devices is not a list"), or ""
+// when it has the members the checks read: a document that lacks them is "not read" in the
+// inputs table, as its checks say (not "topo of node01" beside "no fabdiag.topo/1 result").
+std::string malformed(const std::string& schema, const nlohmann::json& data) {
+  auto list = [&](const char* key) { return data.is_object() && data.contains(key) && data[key].is_array(); };
+  static const std::set<std::string> kRead = {"fabdiag.topo/1", "fabdiag.counters/1", "fabdiag.check/1", "fabdiag.bench/1",
+                                               "fabdiag.pairwise/1"};
+  if (!kRead.count(schema)) return "";
+  if (!data.is_object()) return "data is not an object";
+  if (schema == "fabdiag.topo/1" && !list("devices")) return "data.devices is not a list";
+  if (schema == "fabdiag.counters/1" && !list("counters")) return "data.counters is not a list";
+  if (schema == "fabdiag.check/1" && !list("checks") && !(data.contains("facts") && data["facts"].is_object()))
+    return "neither data.checks is a list nor data.facts an object";
+  if (schema == "fabdiag.bench/1" && !list("results") && !list("tables")) return "neither data.results nor data.tables is a list";
+  if (schema == "fabdiag.pairwise/1") {
+    if (!list("hosts")) return "data.hosts is not a list";
+    for (const auto& h : data["hosts"])
+      if (!h.is_string()) return "data.hosts holds a " + std::string(h.type_name()) + ", not a host name";
+  }
+  return "";
+}
+
 // Files one document: node documents to their host, bench and pairwise to the cluster; the
-// parts of fabdiag.import/1 and fabdiag.triage/1 one by one. Returns what it was used as.
+// parts of fabdiag.import/1 and fabdiag.triage/1 one by one. Returns what it was used as
+// ("not read: ..." for a malformed document, also on stderr).
 std::string file_document(const std::string& schema, nlohmann::json data, const std::string& source,
                           const std::string& host, Inputs& in) {
+  if (std::string why = malformed(schema, data); !why.empty()) {
+    print_error(source + ": " + schema + ": " + why + "; not read");
+    return "not read: " + schema + " is malformed: " + why;
+  }
   if (schema == "fabdiag.import/1" || schema == "fabdiag.triage/1") {
     std::string used;
     for (auto& p : data.value("parts", nlohmann::json::array()))
@@ -104,7 +132,7 @@ std::optional<int> read_accept_inputs(const GlobalOptions& g, const std::vector<
   }
   if (!raw.empty()) {
     Pile pile;
-    if (auto rc = read_pile(g, ImportAnyOptions{raw, "", 200, std::nullopt}, pile); rc && files.empty()) return rc;
+    if (auto rc = read_pile(g, ImportAnyOptions{raw, "", 200, std::nullopt, kFromUnclaimedHint}, pile); rc && files.empty()) return rc;
     for (auto& p : pile.parts) {
       const std::string& first = p.files.front();
       std::string host = hint_of.count(first) ? hint_of[first] : "";

@@ -16,6 +16,8 @@
 #include "core/environment.h"
 #include "core/exit_codes.h"
 #include "core/text.h"
+#include "metrics/baseline_metrics.h"
+#include "report/prometheus.h"
 #include "report/humanize.h"
 
 namespace fabdiag::cmd {
@@ -80,7 +82,8 @@ CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
       "2 bad name or input file (missing, not JSON, not a bench/pairwise/triage result), unknown\n"
       "baseline, existing name without --append or --force, a store path that cannot be created or\n"
       "written (no permission, read-only, a file in the way); 4 diff compared only part (sizes, pairs\n"
-      "or hosts on one side only), or an I/O error (disk full, EIO) reading or writing the store.");
+      "or hosts on one side only), or an I/O error (disk full, EIO) reading or writing the store.\n"
+      "diff --format prometheus -o DIR/fabdiag-baseline.prom: the node_exporter textfile (docs/nightly.md).");
   add_save_command(baseline, o);
   add_diff_command(baseline, o);
   auto* show = baseline->add_subcommand("show", "List the stored baselines, or show baseline NAME");
@@ -126,6 +129,18 @@ int run_save(const GlobalOptions& g, const BaselineOptions& o, const std::string
   return emit(g, env, doc);
 }
 
+// --format prometheus: the node_exporter textfile of the diff (metrics/baseline_metrics.h), to
+// --output (atomically) or stdout; the exit code is the diff's own.
+int write_diff_metrics(const GlobalOptions& g, const baseline::BaselineDiff& d, const Envelope& env) {
+  auto text = render_prometheus(baseline_diff_metric_families(d, env.hosts.size() == 1 ? env.hosts[0] : std::string()));
+  if (!text) {
+    print_error(text.error().to_string());
+    return kExitInternal;
+  }
+  if (int rc = write_result_text(g, *text); rc != kExitOk) return rc;
+  return exit_code_for(env);
+}
+
 int run_diff(const GlobalOptions& g, const BaselineOptions& o, const std::string& dir) {
   baseline::DiffOptions opts;
   opts.tolerance = o.tolerance;
@@ -157,6 +172,7 @@ int run_diff(const GlobalOptions& g, const BaselineOptions& o, const std::string
   for (const auto& e : base->measurements.gaps) env.errors.push_back(e);
   for (const auto& e : measured->gaps) env.errors.push_back(e);
   for (const auto& e : d->gaps) env.errors.push_back(e);
+  if (g.format == "prometheus") return write_diff_metrics(g, *d, env);
 
   Document doc;
   doc.title = "fabdiag baseline diff";

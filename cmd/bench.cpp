@@ -1,6 +1,7 @@
 // `fabdiag bench COLL`: parse and check the flags (before MPI starts, so usage errors exit 2
-// at once), run the sweep on MPI_COMM_WORLD (--backend mpi) or on the local GPUs through NCCL
-// (--backend nccl -g N, one process, no MPI), and print the nccl-tests-like table or the
+// at once), run the sweep on MPI_COMM_WORLD (--backend mpi), on the local GPUs through NCCL
+// (--backend nccl -g N, one process, no MPI) or on one GPU per rank of an MPI job (--backend
+// nccl under mpirun/srun, cmd/nccl_job.h), and print the nccl-tests-like table or the
 // fabdiag.bench/1 document (rank 0 only under MPI).
 #include <algorithm>
 #include <chrono>
@@ -8,11 +9,13 @@
 
 #include "cmd/commands.h"
 #include "cmd/mpi_job.h"
+#include "cmd/nccl_job.h"
 #include "core/exit_codes.h"
 #include "core/stats.h"
 #include "perf/bandwidth.h"
 #include "perf/collective_bench.h"
 #include "perf/nccl_bench.h"
+#include "perf/nccl_world.h"
 
 namespace fabdiag::cmd {
 
@@ -134,6 +137,9 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
   if (o.backend == "nccl" && o.gpus && (*o.gpus < 1 || *o.gpus > perf::kMaxNcclLocalGpus))
     return usage_error_once("-g " + std::to_string(*o.gpus) + ": the GPU count must be 1.." +
                             std::to_string(perf::kMaxNcclLocalGpus));
+  if (o.backend == "nccl" && o.gpus.value_or(1) > 1 && launcher_rank())
+    return usage_error_once("-g " + std::to_string(*o.gpus) + " under mpirun/srun: each rank drives one GPU "
+                            "(its local rank); drop -g, or run one process without the launcher");
   return std::nullopt;
 }
 
@@ -141,6 +147,7 @@ std::optional<int> bench_options(const BenchOptions& o, perf::BenchOptions& bo) 
 RunState startup_bench_state(const Envelope& env, const perf::BenchOptions& bo, const char* during) {
   perf::BenchResult none;
   none.collective = bo.collective;
+  none.backend = env.params.value("backend", none.backend);
   std::vector<uint64_t> sizes = perf::sweep_sizes(bo.sweep);
   sizes.insert(sizes.begin(), 0);  // bench_state's "during" slot: start-up, not a size
   RunState st = bench_state(env, none, sizes);
@@ -198,18 +205,28 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
                 {"warmup", o.warmup_iters},   {"iters", o.iters},
                 {"dtype", o.dtype},           {"backend", o.backend},
                 {"graph_launches", o.graph_launches}, {"root", o.root}, {"timeout_s", o.run.timeout_s}};
-  if (o.backend == "nccl") return run_bench_nccl(g, o, bo, env, started);
+  // --backend nccl: one rank per GPU inside an MPI job (launcher_rank() set, no -g > 1), else
+  // one process driving -g N local GPUs.
+  const bool nccl_ranks = o.backend == "nccl" && launcher_rank().has_value();
+  if (o.backend == "nccl" && !nccl_ranks) return run_bench_nccl(g, o, bo, env, started);
   // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
   // can take seconds): a Ctrl-C then still prints the run's document, with no size finished.
   std::optional<PartialRun> run;
   const auto start_watching = [&] {
     run.emplace(g, PartialRunOptions{o.run.checkpoint, o.run.timeout_s, false});
-    run->publish(startup_bench_state(env, bo, "start-up (MPI and buffers), before the first size"));
+    run->publish(startup_bench_state(env, bo, nccl_ranks ? "start-up (MPI, CUDA, NCCL and buffers), before the first size"
+                                                        : "start-up (MPI and buffers), before the first size"));
   };
   if (launcher_rank().value_or(0) == 0) start_watching();
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;
-  perf::Comm& comm = session->world();
+  std::unique_ptr<perf::NcclWorld> nccl;
+  if (nccl_ranks) {
+    nccl = open_nccl_world_or_report(*session);
+    if (!nccl) return kExitMissingCapability;
+    add_nccl_world_params(env.params, *nccl);
+  }
+  perf::Comm& comm = nccl ? nccl->comm() : session->world();
   if (comm.rank() != 0) run.reset();       // a launcher that numbers ranks unlike MPI
   if (comm.rank() == 0 && !run) start_watching();
   if (comm.size() == 1)
@@ -218,12 +235,15 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   perf::BenchStepSink on_step;
   if (run) {
     on_step = [&](const perf::BenchResult& so_far, const std::vector<uint64_t>& left) {
-      run->publish(bench_state(env, so_far, left));
+      perf::BenchResult tagged = so_far;
+      tagged.backend = o.backend;  // run_collective_bench leaves the default, "mpi"
+      run->publish(bench_state(env, tagged, left));
     };
   }
   auto result = perf::run_collective_bench(comm, bo, rank0_progress(g, comm), on_step);
   if (!result) return fail_mpi_run(*session, result.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
+  result->backend = o.backend;
 
   return emit_bench(g, env, *result, *run, started);
 }

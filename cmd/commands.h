@@ -193,17 +193,19 @@ struct TriageOptions {
   std::string mpirun = "mpirun";         ///< Launcher program.
   std::string mpirun_args_file;          ///< Extra mpirun arguments, one per line.
   std::vector<std::string> mpirun_args;  ///< Extra mpirun arguments (repeatable --mpirun-arg).
-  double timeout_s = 300;                ///< Deadline for the whole walk (launcher or rank 0).
+  double timeout_s = -1;                 ///< Deadline for the whole walk (launcher or rank 0); < 0: derived (triage/deadline.h).
+  double dead_after_s = 30;              ///< --dead-after: a pair test not complete after this is given up, named dead.
   std::string checkpoint;                ///< --checkpoint FILE: the walk so far, after each step.
-  std::string pair_size = "1M";          ///< Pair test message size per direction.
+  std::string pair_size = "auto";        ///< Pair test message size per direction; "auto": adapts (triage/pair_sizing.h).
   int pair_iters = 3;                    ///< Exchanges per pair test.
   std::string sweep_min = "1M";          ///< Collective sweep -b.
   std::string sweep_max = "4M";          ///< Collective sweep -e.
   int bench_iters = 5;                   ///< Timed iterations per size.
   bool no_sweeps = false;                ///< Skip the collective sweeps.
+  std::string backend = "mpi";           ///< --backend mpi|nccl: host memory or one GPU per rank.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
   std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
-  double node_ratio = 0.5;               ///< --node-ratio: node median / reference below this = slow.
+  double node_ratio = 0;                 ///< --node-ratio: node median / reference below this = slow; 0: adaptive (triage/threshold.h).
   double pair_ratio = 0.15;              ///< --pair-ratio: pair / pair reference below this = slow.
   double expected_rate = 0;              ///< --expected-rate: reference bytes/s per pair direction; 0 = none.
   std::string topology;                  ///< --topology FILE: host -> leaf -> spine (import/fabric_topology.h).
@@ -243,6 +245,7 @@ struct PairwiseOptions {
   int iters = 5;               ///< -n
   int warmup_iters = 1;        ///< -w
   std::string backend = "mpi"; ///< --backend mpi|nccl
+  std::string pair_comm = "world";  ///< --pair-comm world|split: one shared communicator, or one per pair.
   double node_ratio = 0.5;     ///< --node-ratio: slow node below this x reference
   double pair_ratio = 0.15;    ///< --pair-ratio: slow pair below this x reference
   RunControlOptions run;       ///< --checkpoint, --timeout

@@ -8,6 +8,7 @@
 
 #include "cmd/error_document.h"
 #include "core/atomic_file.h"
+#include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "core/text.h"
 
@@ -29,11 +30,11 @@ Format resolve_format(const GlobalOptions& g) {
 
 Progress stderr_progress(const GlobalOptions& g) {
   if (g.quiet) return no_progress();
-  return [](const std::string& line) { std::cerr << "fabdiag: " << line << std::endl; };
+  return [](const std::string& line) { std::cerr << "fabdiag: " << escape_line(line) << std::endl; };
 }
 
 void print_error(const std::string& text) {
-  std::cerr << "fabdiag: error: " << escape_controls(text) << std::endl;
+  std::cerr << "fabdiag: error: " << escape_line(text) << std::endl;
   note_error(text);
 }
 
@@ -45,8 +46,8 @@ int exit_code_for(const Envelope& env) {
 }
 
 int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& doc) {
-  if (g.format == "prometheus") {  // only `counters` has metric families (it never gets here)
-    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
+  if (g.format == "prometheus") {  // `counters` and `baseline diff` render their metric families themselves (they never get here)
+    print_error("--format prometheus is supported by `fabdiag counters` and `fabdiag baseline diff` only; use table, json or md");
     return kExitUsage;
   }
   return write_result_text(g, render(resolve_format(g), env, doc));

@@ -84,7 +84,7 @@ struct PlacedFile {
   std::string also_how;
 };
 
-PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
+PlacedFile place_file(const std::string& path, const FormatRoute* forced, const std::string& unclaimed_hint) {
   PlacedFile p;
   p.path = path;
   if (forced) {
@@ -107,7 +107,7 @@ PlacedFile place_file(const std::string& path, const FormatRoute* forced) {
   if (!p.route) {
     p.why = "not the output of a tool fabdiag reads" +
             (ev.line ? " (line " + std::to_string(ev.line) + ": " + ev.text + ")" : std::string(" (empty)")) +
-            "; name it with --as FORMAT";
+            "; " + unclaimed_hint;
     return p;
   }
   p.how = "line " + std::to_string(ev.line) + ": " + ev.text;
@@ -169,7 +169,7 @@ void read_group(const GlobalOptions& g, const ImportAnyOptions& o, Route route,
   for (auto* f : group) {
     Result<ImportOutput> out = route == Route::kNcclTests
                                    ? nccl_tests_output(ImportNcclTestsOptions{f->path, "", o.max_findings, o.line_rate_gbit_per_s})
-                                   : f->route->reader->read(ImportFileOptions{f->path, o.max_findings});
+                                   : f->route->reader->read(ImportFileOptions{f->path, o.max_findings, o.line_rate_gbit_per_s});
     if (!out) {
       f->why = out.error().message + (out.error().source.empty() ? "" : " (" + out.error().source + ")");
       continue;
@@ -264,7 +264,7 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
       files.push_back(std::move(skipped));
       continue;
     }
-    files.push_back(place_file(in.path, forced));
+    files.push_back(place_file(in.path, forced, o.unclaimed_hint));
     files.back().host_hint = in.host_hint;
     if (files.back().also) {
       PlacedFile second = files.back();

@@ -17,9 +17,16 @@ struct ImportAnyOptions {
   std::vector<std::string> paths;  ///< Files and directories (walked, regular files only); "-" needs --as.
   std::string as;                  ///< --as FORMAT: every file is this format (a subcommand name); empty = detect.
   size_t max_findings = 200;       ///< Findings of one code and errors of one kind listed; 0 = all.
-  /// --line-rate: one port's rate, Gb/s, for the nccl-tests files (as `import nccl-tests --line-rate`).
+  /// --line-rate: one port's rate, Gb/s, for the nccl-tests, OSU and IMB files (as `import nccl-tests --line-rate`).
   std::optional<double> line_rate_gbit_per_s;
+  /// What to tell the operator about a file no reader claims (after "not the output of a tool
+  /// fabdiag reads (line N: ...); "): `import` has --as; `accept --from` and `triage --from` do not.
+  std::string unclaimed_hint = "name it with --as FORMAT";
 };
+
+/// unclaimed_hint of the commands that read a pile without --as (accept --from, triage --from).
+inline constexpr const char* kFromUnclaimedHint =
+    "read it with `fabdiag import --as FORMAT FILE > RESULT.json` (FORMAT: `fabdiag import --help`) and give RESULT.json to --from";
 
 /// One input of a pile: what it was taken for.
 struct PileFile {

@@ -2,19 +2,13 @@
 // settings and its result rows; import/perftest.h, docs/fabric.md#perftest).
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
+#include "cmd/table_number.h"
 #include "core/repeats.h"
 #include "import/perftest.h"
 
 namespace fabdiag::cmd {
 
 namespace {
-
-std::string number(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
 
 Section result_section(const PerftestImport& imp) {
   Section s;
@@ -26,7 +20,7 @@ Section result_section(const PerftestImport& imp) {
   t.align.assign(t.columns.size(), Align::kRight);
   for (const auto& r : imp.rows) {
     std::vector<std::string> row = {std::to_string(r.bytes), std::to_string(r.iterations)};
-    for (const auto& kv : r.values) row.push_back(number(kv.second));
+    for (const auto& kv : r.values) row.push_back(table_number(kv.second));
     t.rows.push_back(std::move(row));
   }
   s.tables.push_back(std::move(t));

@@ -55,6 +55,10 @@ Result<ImportOutput> read_rdma_link(const ImportFileOptions& o);
 Result<ImportOutput> read_ibnetdiscover(const ImportFileOptions& o);
 Result<ImportOutput> read_ibportstate(const ImportFileOptions& o);
 Result<ImportOutput> read_ibnodes(const ImportFileOptions& o);
+Result<ImportOutput> read_osu(const ImportFileOptions& o);
+Result<ImportOutput> read_imb(const ImportFileOptions& o);
+Result<ImportOutput> read_mpigraph(const ImportFileOptions& o);
+Result<ImportOutput> read_nvsmi_dmon(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -168,6 +172,32 @@ std::span<const ImportReader> import_readers() {
        "Reads \"Ca|Switch|Router : 0x... ports N \\\"desc\\\"\" lines, \"host: \" prefixes, a GUID listed twice once. Exit: 0 no "
        "warning; 1 two nodes with one description; 4 lines not understood or a cut last line; 2 not a node list.",
        &read_ibnodes},
+      {"osu", ToolText::kOsu,
+       "OSU micro-benchmarks (osu_bw, osu_bibw, osu_latency, osu_allreduce, osu_alltoall, ...) -> fabdiag.osu/1 (per test: bandwidth or latency per message size)",
+       "Reads OMB 5.x-7.x titles, -d cuda/rocm buffers, -f full columns (min/max latency, iterations), -c validation, several "
+       "tests a file, mpirun tags and a missing \"# Size\" header (columns from the title). --line-rate GBPS judges the best "
+       "bandwidth from 1 MiB (x2 for bibw). Exit: 0 no warning; 1 no result, validation failed, below the line rate or a "
+       "bandwidth drop; 4 rows that do not fit their header or a cut last line; 2 not OSU output.",
+       &read_osu},
+      {"imb", ToolText::kImb,
+       "Intel MPI Benchmarks (IMB-MPI1 PingPong, Sendrecv, Allreduce, ...) -> fabdiag.imb/1 (per benchmark and process count: t_min/t_max/t_avg, Mbytes/sec per size)",
+       "Reads several benchmarks a file, Mbytes of 2^20 or 1e6 bytes (told by the rows), -check defects, mpirun tags, CI "
+       "clocks and grep'ped tables without titles. --line-rate GBPS judges the best Mbytes/sec from 1 MiB (x2 for Sendrecv, "
+       "Exchange, Biband). Exit: 0 no warning; 1 no result, defects, below the line rate or a bandwidth drop; 4 rows not "
+       "read, a cut last line or a run without its MPI_Finalize line; 2 not IMB output.",
+       &read_imb},
+      {"mpigraph", ToolText::kMpiGraph,
+       "LLNL mpiGraph output (mpiGraph.out) -> fabdiag.pairwise/1 (the N x N Send/Recv bandwidth matrices judged like `fabdiag pairwise`: slow nodes, slow links)",
+       "Reads the Send table (the Recv table, transposed, when Send is missing), MB of 2^20 bytes, tabs or blanks, "
+       "mpirun tags; the HTML report holds the same data: read the .out file. Exit: 0 nothing slow; 1 a slow node or "
+       "link; 4 rows cut or missing, or no \"END mpiGraph\"; 2 no Send/Recv table or another tool's output.",
+       &read_mpigraph},
+      {"nvidia-smi-dmon", ToolText::kNvsmiDmon,
+       "`nvidia-smi dmon` output (-s pucvmet, t, -o DT) -> fabdiag.gpudmon/1 (per GPU each column's min/max/mean; GPUs whose clocks, PCIe throughput or temperature stand apart; thermal violations)",
+       "Reads every -s column set, repeated headers, -o D/T/DT date and time columns, -i subsets; \"-\" cells are gaps, "
+       "not zeros. Exit: 0 no warning; 1 a GPU throttled for temperature or standing apart from its peers; 4 rows that "
+       "do not fit the header or a cut last line; 2 not dmon output.",
+       &read_nvsmi_dmon},
   };
   return readers;
 }

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -25,6 +26,8 @@ namespace fabdiag::cmd {
 struct ImportFileOptions {
   std::string file;           ///< The saved output; "-" = stdin.
   size_t max_findings = 200;  ///< Findings of one code and errors of one kind listed; 0 = all.
+  /// --line-rate of the MPI benchmark readers (osu, imb): one port's rate, Gb/s; nullopt = not judged.
+  std::optional<double> line_rate_gbit_per_s;
 };
 
 /// What a reader made of one file: the envelope (schema, data, findings, errors[] for the

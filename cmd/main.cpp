@@ -17,6 +17,7 @@
 #include "cmd/help_text.h"
 #include "cmd/import_any.h"
 #include "cmd/import_readers.h"
+#include "cmd/run_commands_cli.h"
 #include "core/exit_codes.h"
 #include "core/version.h"
 
@@ -28,7 +29,7 @@ namespace {
 void add_global_flags(CLI::App& app, GlobalOptions& g) {
   app.add_option("--format", g.format,
                  "Output format: table, json, md, html (one self-contained page) or junit (JUnit XML) "
-                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters`; "
+                 "(default: table on a terminal, json otherwise); prometheus (node_exporter textfile) for `counters` and `baseline diff`; "
                  "nccl-tests (the table all_reduce_perf prints) for `bench`")
       ->check(CLI::IsMember({"table", "json", "md", "markdown", "html", "junit", "prometheus", "nccl-tests"}));
   app.add_option("-o,--output", g.output, "Write the result to FILE (atomically) instead of stdout");
@@ -226,7 +227,7 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool form
                          "tool is detected, or forced with --as");
   import_cmd->add_option("--as", opts.import_any.as, "Read every FILE as this FORMAT (a subcommand name below)");
   import_cmd->add_option("--line-rate", opts.import_any.line_rate_gbit_per_s,
-                         "nccl-tests files: one port's rate in Gb/s (400 for NDR), as `import nccl-tests --line-rate`")
+                         "nccl-tests, OSU and IMB files: one port's rate in Gb/s (400 for NDR), as `import nccl-tests --line-rate`")
       ->check(number_in(1, 1e6));
   add_max_findings_flag(import_cmd, opts.import_any.max_findings);
   import_cmd->footer(kImportFooter);
@@ -238,6 +239,10 @@ void add_import_commands(CLI::App& app, Options& opts, Commands& cmds, bool form
     auto* sub = import_cmd->add_subcommand(r.name, r.help);
     sub->add_option("FILE", opts.import_file.file, "The saved output ('-' = stdin)")->required();
     add_max_findings_flag(sub, opts.import_file.max_findings);
+    if (r.tool == ToolText::kOsu || r.tool == ToolText::kImb)  // bandwidth vs the line rate, as nccl-tests
+      sub->add_option("--line-rate", opts.import_file.line_rate_gbit_per_s,
+                      "One port's rate in Gb/s (400 for NDR): best bandwidth from 1 MiB below 90% of it is a warning")
+          ->check(number_in(1, 1e6));
     sub->footer(r.footer);
     cmds.import_readers.emplace_back(sub, &r);
   }
@@ -338,113 +343,6 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   return sub;
 }
 
-// --checkpoint and --timeout of the runs that wait on other hosts (README "Partial results").
-void add_run_control_flags(CLI::App* sub, std::string& checkpoint, double& timeout_s, const std::string& timeout_help) {
-  sub->add_option("--checkpoint", checkpoint,
-                  "After each finished step, write the result so far (JSON, marked partial) to FILE, "
-                  "atomically (a regular file, like -o), so even kill -9 leaves the last step on disk. "
-                  "Ctrl-C prints what finished, marked partial (exit 130; 143 for SIGTERM)")
-      ->type_name("FILE");
-  sub->add_option("--timeout", timeout_s, timeout_help)->check(number_in(0.0, 86400.0))->capture_default_str();
-}
-
-CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
-  auto* sub = app.add_subcommand(
-      "triage",
-      "Find the slow node or link of a cluster: counters on every node, all_reduce and "
-      "alltoall sweeps, the pairwise matrix, confirmation with known-good partners, counters "
-      "again; then suspects with their evidence chain and the next action");
-  sub->footer(kTriageFooter);
-  sub->add_option("--hostfile", o.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
-      ->check(CLI::ExistingFile);
-  auto* from = sub->add_option("--from", o.from,
-                                "Offline: judge collected outputs instead of running tests (files or directories, "
-                                "DIR/<host>/... names the host; formats detected as by `fabdiag import`)");
-  from->excludes("--hostfile");
-  sub->add_option("--mpirun", o.mpirun, "mpirun program to use with --hostfile");
-  sub->add_option("--mpirun-args-file", o.mpirun_args_file,
-                  "File of extra mpirun arguments, one per line (emucluster writes STATE/mpirun-args)")
-      ->check(CLI::ExistingFile);
-  sub->add_option("--mpirun-arg", o.mpirun_args, "One extra mpirun argument (repeatable)")->allow_extra_args(false);
-  add_run_control_flags(sub, o.checkpoint, o.timeout_s,
-                        "Seconds before the walk is cut (partial result, exit 4); with --hostfile the silent "
-                        "host is then named; 0 = no deadline");
-  sub->add_option("--pair-size", o.pair_size, "Pair test message size per direction (e.g. 1M, 4M)");
-  sub->add_option("--pair-iters", o.pair_iters, "Exchanges per pair test")->check(CLI::Range(1, 1000));
-  sub->add_option("--sweep-min", o.sweep_min, "Smallest collective size (-b)");
-  sub->add_option("--sweep-max", o.sweep_max, "Largest collective size (-e)");
-  sub->add_option("--bench-iters", o.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
-  sub->add_flag("--no-sweeps", o.no_sweeps, "Skip the all_reduce/alltoall sweeps");
-  sub->add_flag("--worker", o.worker, "Internal: run as one MPI rank of a --hostfile launch")->group("");
-  add_triage_decision_options(sub, o);
-  return sub;
-}
-
-CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
-  auto* sub = app.add_subcommand(
-      "bench",
-      "Collective benchmark over a size sweep, like nccl-tests: time, algbw, busbw, data check "
-      "and per-rank times.\nRun under MPI, e.g.: mpirun -np 8 fabdiag bench all_reduce -b 1M -e 64M");
-  sub->add_option("collective", o.collective,
-                  "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
-                  "sendrecv, gather, scatter or hypercube (a power-of-two rank count)")
-      ->required()
-      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast",
-                             "reduce", "sendrecv", "gather", "scatter", "hypercube"}));
-  sub->add_option("-b,--min-bytes", o.min_bytes,
-                  "Smallest message size: bytes with optional K/M/G suffix (default 8)");
-  sub->add_option("-e,--max-bytes", o.max_bytes,
-                  "Largest message size (default 64M); sizes go min, min*f, ... <= max");
-  sub->add_option("-f,--step-factor", o.factor,
-                  "Multiplication factor between sizes (default 2)")
-      ->check(number_in(2, 1099511627776.0));
-  sub->add_option("-w,--warmup", o.warmup_iters,
-                  "Untimed iterations per size before timing (default 5)");
-  sub->add_option("-n,--iters", o.iters,
-                  "Timed iterations per size; time = their average, max over ranks (default 20)");
-  sub->add_option("--dtype", o.dtype, "Element type: float (default), double, int32, int64, uint8 (not for reductions)")
-      ->check(CLI::IsMember({"float", "double", "int32", "int64", "uint8"}));
-  sub->add_option("--backend", o.backend, "mpi: host memory, MPI collectives (default); nccl: GPUs through NCCL, "
-                  "one process (-g), exit 3 where it cannot run")->check(CLI::IsMember({"mpi", "nccl"}));
-  sub->add_option("-g,--gpus", o.gpus, "GPUs 0..N-1 one process drives with --backend nccl (default 1)");
-  sub->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
-      ->check(CLI::Range(0, 1 << 20));
-  sub->add_option("-G,--cuda-graph", o.graph_launches,
-                  "--backend nccl: capture the -n calls of each size into a CUDA graph and launch it N "
-                  "times (nccl-tests -G N; default 0 = no graph)")
-      ->check(CLI::Range(0, 10000));
-  add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
-                        "Seconds before the sweep is cut: the sizes that finished are printed, marked "
-                        "partial, exit 4 (0 = no deadline)");
-  return sub;
-}
-
-CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
-  auto* sub = app.add_subcommand(
-      "pairwise",
-      "Node x node bandwidth matrix: round-robin rounds of concurrent bidirectional pairs, then "
-      "slow nodes and links.\nRun one rank per node, e.g.: mpirun -np 8 --map-by node fabdiag pairwise");
-  sub->add_option("--size", o.size, "Bytes sent each way per exchange, K/M/G suffixes (default 4M)");
-  sub->add_option("-n,--iters", o.iters, "Timed exchanges per pair (default 5)");
-  sub->add_option("-w,--warmup", o.warmup_iters, "Untimed exchanges per pair before timing (default 1)");
-  sub->add_option("--backend", o.backend, "mpi (default) or nccl (not in this build: exits 3)")
-      ->check(CLI::IsMember({"mpi", "nccl"}));
-  sub->add_option("--node-ratio", o.node_ratio,
-                  "A node whose median over >= 3 partners is below this fraction of the "
-                  "fleet median is slow (default 0.5)")
-      ->check(number_in(0.0, 1.0));
-  sub->add_option("--pair-ratio", o.pair_ratio,
-                  "A pair below this fraction of the fleet median, between two healthy "
-                  "nodes, is a slow link (default 0.15; 0.6-0.75 on real fabrics)")
-      ->check(number_in(0.0, 1.0));
-  add_run_control_flags(sub, o.run.checkpoint, o.run.timeout_s,
-                        "Seconds before the rounds are cut: the rounds that finished are printed, marked "
-                        "partial, exit 4 (0 = no deadline)");
-  return sub;
-}
-
-// Every subcommand, in the order `fabdiag --help` lists them; import's own subcommands only
-// when `import_formats` (may_run_import()).
 Commands add_commands(CLI::App& app, Options& opts, bool import_formats) {
   Commands cmds;
   cmds.doctor = add_doctor_command(app);
@@ -490,7 +388,7 @@ std::optional<int> parse_args(CLI::App& app, int argc, char** argv) {
     return exit_after_help(app, e);
   } catch (const CLI::ExtrasError& e) {
     print_error(std::string("unknown subcommand or argument: ") + e.what() +
-                "\nRun 'fabdiag --help' for the list of subcommands.");
+                " (run 'fabdiag --help' for the list of subcommands)");
     return kExitUsage;
   } catch (const CLI::ParseError& e) {
     app.exit(e);
@@ -578,8 +476,10 @@ int run(int argc, char** argv) {
     print_error("--format nccl-tests is supported by `fabdiag bench` only; use table, json or md");
     return kExitUsage;
   }
-  if (g.format == "prometheus" && !cmds.counters->parsed()) {
-    print_error("--format prometheus is supported by `fabdiag counters` only; use table, json or md");
+  const bool baseline_diff = cmds.baseline->parsed() && opts.baseline.action == "diff";
+  if (g.format == "prometheus" && !cmds.counters->parsed() && !baseline_diff) {
+    print_error("--format prometheus is supported by `fabdiag counters` and `fabdiag baseline diff` only; use table, "
+                "json or md");
     return kExitUsage;
   }
   return dispatch(cmds, opts);

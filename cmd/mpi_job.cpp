@@ -12,11 +12,12 @@
 #include "core/exit_codes.h"
 #include "core/text.h"
 #include "perf/capabilities.h"
+#include "perf/nccl_bench.h"
 
 namespace fabdiag::cmd {
 
 std::optional<int> refuse_unavailable_backend(const std::string& backend) {
-  if (backend != "nccl") return std::nullopt;
+  if (backend != "nccl" || perf::nccl_backend_compiled()) return std::nullopt;
   print_error(perf::nccl_backend_unavailable_reason());
   return kExitMissingCapability;
 }
@@ -80,8 +81,11 @@ int fail_mpi_run(perf::MpiSession& session, const Error& e, PartialRun* run) {
   }
   // Errors of perf/ already name the rank as their source ("rank 0 (node01): ..."): once.
   const std::string who = comm.describe_rank(comm.rank());
-  print_error(e.source == who ? e.to_string() : who + ": " + e.to_string());
-  const int rc = run ? run->fail(e) : kExitInternal;
+  // ("rank 1 (node02) GPU 1: ..." from the NCCL backend starts with it too).
+  print_error(e.source.rfind(who, 0) == 0 ? e.to_string() : who + ": " + e.to_string());
+  // Another rank's failed step (an MPI or NCCL call: kUnavailable) is a failed step of the job,
+  // exit 4 like rank 0's; anything else there is unexpected.
+  const int rc = run ? run->fail(e) : e.code == ErrorCode::kUnavailable ? kExitPartial : kExitInternal;
   if (comm.size() > 1) session.abort(rc);
   return rc;
 }

@@ -13,8 +13,9 @@
 
 namespace fabdiag::cmd {
 
-/// --backend of bench and pairwise: nullopt for "mpi"; for "nccl", which this build cannot run,
-/// prints perf::nccl_backend_unavailable_reason() and returns kExitMissingCapability.
+/// --backend of pairwise and triage: nullopt for "mpi" and for "nccl" in a build with the NCCL
+/// backend; for "nccl" in a build without it, prints perf::nccl_backend_unavailable_reason()
+/// and returns kExitMissingCapability.
 std::optional<int> refuse_unavailable_backend(const std::string& backend);
 
 /// Opens MPI (perf::MpiSession::open). On failure prints the reason and returns nullptr; the
@@ -43,7 +44,8 @@ Progress rank0_progress(const GlobalOptions& g, const perf::Comm& comm);
 /// Reports `e` from this rank on stderr and returns the exit code: kExitUsage for
 /// kInvalidArgument (every rank sees the same options, so all return it together). Otherwise,
 /// on the reporting rank (`run` given), the last finished steps are delivered cut by `e`
-/// (PartialRun::fail) and the exit code is kExitPartial; on another rank it is kExitInternal.
+/// (PartialRun::fail) and the exit code is kExitPartial; on another rank it is kExitPartial for
+/// a failed call (kUnavailable: MPI, NCCL, CUDA) and kExitInternal otherwise.
 /// The job is then aborted with that code when it has more than one rank, since the other
 /// ranks may be blocked in a collective.
 int fail_mpi_run(perf::MpiSession& session, const Error& e, PartialRun* run = nullptr);

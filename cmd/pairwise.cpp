@@ -1,5 +1,6 @@
 // `fabdiag pairwise`: parse and check the flags before MPI starts, run the round-robin pair
-// rounds on MPI_COMM_WORLD, analyse the matrix, and let rank 0 print the matrix, the per-node
+// rounds on MPI_COMM_WORLD (host memory) or, with --backend nccl, on one GPU per rank through
+// NCCL (cmd/nccl_job.h), analyse the matrix, and let rank 0 print the matrix, the per-node
 // medians and the verdict (or the fabdiag.pairwise/1 document).
 #include <chrono>
 #include <cmath>
@@ -7,6 +8,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/mpi_job.h"
+#include "cmd/nccl_job.h"
 #include "core/exit_codes.h"
 #include "perf/pairwise.h"
 #include "perf/pairwise_analysis.h"
@@ -115,6 +117,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   po.size_bytes = *size;
   po.iters = o.iters;
   po.warmup_iters = o.warmup_iters;
+  po.split_pairs = o.pair_comm == "split";
   if (auto st = perf::validate_pairwise_options(po); !st) {
     return usage_error_once(st.error().message);
   }
@@ -125,7 +128,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   thresholds.pair_ratio = o.pair_ratio;
 
   env.params = {{"size_bytes", *size},          {"iters", o.iters},
-                {"warmup", o.warmup_iters},     {"backend", o.backend},
+                {"warmup", o.warmup_iters},     {"backend", o.backend}, {"pair_comm", o.pair_comm},
                 {"node_ratio", o.node_ratio},   {"pair_ratio", o.pair_ratio},
                 {"min_partners", thresholds.min_partners}, {"timeout_s", o.run.timeout_s}};
   // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
@@ -138,7 +141,15 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   if (launcher_rank().value_or(0) == 0) start_watching();
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;
-  perf::Comm& comm = session->world();
+  // --backend nccl: the pair exchanges are ncclSend/ncclRecv between the GPUs of the paired
+  // ranks (one rank per node, each on its local rank's GPU), timed by CUDA events.
+  std::unique_ptr<perf::NcclWorld> nccl;
+  if (o.backend == "nccl") {
+    nccl = open_nccl_world_or_report(*session);
+    if (!nccl) return kExitMissingCapability;
+    add_nccl_world_params(env.params, *nccl);
+  }
+  perf::Comm& comm = nccl ? nccl->comm() : session->world();
   if (comm.rank() != 0) run.reset();  // a launcher that numbers ranks unlike MPI
   if (comm.rank() == 0 && !run) start_watching();
   if (comm.size() < 2) {

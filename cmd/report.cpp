@@ -1,10 +1,15 @@
 // `fabdiag report FILE...`: saved result documents (bench, pairwise, triage, baseline diff,
 // accept, import with parts) read into one report model and rendered as a table, Markdown,
 // JSON (fabdiag.report/1), JUnit XML or one self-contained HTML page.
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include "cmd/commands.h"
 #include "cmd/input.h"
+#include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "report/html.h"
 #include "report/junit.h"
@@ -44,11 +49,33 @@ std::optional<int> read_one(const std::string& file, ReportModel& model) {
   return std::nullopt;
 }
 
+// The files once each: a file given twice (or under two names: a link, ./x and x) counts once,
+// by its real path; each repeat is noted on stderr. A path that does not resolve is kept (its
+// reading names the error).
+std::vector<std::string> distinct_files(const std::vector<std::string>& files) {
+  std::map<std::string, std::string> given_as;  // real path -> the name it was first given as
+  std::vector<std::string> out;
+  for (const auto& f : files) {
+    std::error_code ec;
+    std::string real = f == "-" ? f : std::filesystem::canonical(f, ec).string();
+    if (ec) real = f;
+    auto [first, fresh] = given_as.emplace(real, f);
+    if (fresh) {
+      out.push_back(f);
+      continue;
+    }
+    std::fprintf(stderr, "fabdiag: note: %s: the same file as %s (%s), read once\n", escape_line(f).c_str(),
+                 escape_line(first->second).c_str(), escape_line(real).c_str());
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_report(const GlobalOptions& g, const ReportOptions& o) {
   ReportModel model;
-  for (const auto& f : o.files)
+  const std::vector<std::string> files = distinct_files(o.files);
+  for (const auto& f : files)
     if (auto rc = read_one(f, model)) return *rc;
   if (model.sources.empty()) {  // no document at all: nothing to report on (as `import`: exit 2)
     for (const auto& e : model.errors) print_error(e.error.to_string());
@@ -56,7 +83,7 @@ int run_report(const GlobalOptions& g, const ReportOptions& o) {
   }
   const std::string title = !o.title.empty() ? o.title
                             : model.sources.size() == 1 ? "fabdiag report: " + model.sources[0].file
-                                                        : "fabdiag report: " + std::to_string(o.files.size()) + " files";
+                                                        : "fabdiag report: " + std::to_string(files.size()) + " files";
   const Envelope env = report_envelope(model);
   const Format format = resolve_format(g);
   const std::string text = format == Format::kHtml    ? render_html(model, title)

@@ -9,16 +9,19 @@
 #include "cmd/commands.h"
 #include "cmd/input.h"
 #include "cmd/mpi_job.h"
-#include "cmd/triage_view.h"
+#include "cmd/nccl_job.h"
 #include "cmd/partial_run.h"
+#include "cmd/triage_view.h"
 #include "core/atomic_file.h"
 #include "core/environment.h"
+#include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "core/run_cut.h"
 #include "core/subprocess.h"
 #include "import/fabric_topology.h"
 #include "perf/comm.h"
 #include "perf/sweep.h"
+#include "triage/deadline.h"
 #include "triage/launcher.h"
 #include "triage/mpi_cluster.h"
 #include "triage/walk.h"
@@ -51,10 +54,13 @@ std::string self_exe() {
 
 Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   triage::WalkParams p;
-  p.localize.node_ratio = o.node_ratio;
+  // An explicit --node-ratio wins; without it the threshold adapts to the screen's spread.
+  if (o.node_ratio > 0) p.localize.node_ratio = o.node_ratio;
+  else p.localize.adaptive.on = true;
   p.localize.pair_ratio = o.pair_ratio;
   if (o.expected_rate > 0) p.localize.reference_bytes_per_s = o.expected_rate;
-  auto pair = perf::parse_size_bytes(o.pair_size);
+  if (o.pair_size == "auto") p.pair_sizing = triage::PairSizingParams{};
+  auto pair = perf::parse_size_bytes(o.pair_size == "auto" ? "1M" : o.pair_size);
   if (!pair) return pair.error().with_context("--pair-size");
   auto bmin = perf::parse_size_bytes(o.sweep_min);
   if (!bmin) return bmin.error().with_context("--sweep-min");
@@ -63,6 +69,7 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   if (*bmin > *bmax) return make_error(ErrorCode::kInvalidArgument, "--sweep-min is larger than --sweep-max");
   p.pair_size_bytes = *pair;
   p.pair_iters = o.pair_iters;
+  p.dead_after_s = o.dead_after_s;
   if (!o.topology.empty()) {  // read here, so a bad file is refused (exit 2, FILE:LINE) before mpirun starts
     auto text = read_input(o.topology);
     if (!text) return text.error().with_context("--topology");
@@ -83,6 +90,16 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   return p;
 }
 
+// The nodes a walk will have, for its default deadline: the hostfile's hosts, else the MPI job's
+// size from the launcher's environment (Open MPI, PMI); 16 when neither says.
+int walk_nodes(const TriageOptions& o) {
+  if (!o.hostfile.empty() && !o.worker)
+    if (auto h = triage::read_hostfile(o.hostfile); h.ok()) return static_cast<int>(h->size());
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (auto v = process_environment().get(var); v && !v->empty()) return std::max(2, std::atoi(v->c_str()));
+  return 16;
+}
+
 // The fabdiag.triage/1 envelope of a walk report (whole or so far) on top of `base` (schema,
 // started_at, params).
 Envelope triage_envelope(const Envelope& base, const triage::TriageReport& rep) {
@@ -94,12 +111,29 @@ Envelope triage_envelope(const Envelope& base, const triage::TriageReport& rep) 
   return env;
 }
 
+// The params the walk chose itself: the node ratio (fixed or adaptive, and why) and the pair
+// size (given or sized), from the screen's record in data.pairwise.
+void record_chosen_params(Envelope& env) {
+  const auto& pw = env.data.value("pairwise", nlohmann::json::object());
+  if (!pw.is_object()) return;
+  if (pw.contains("node_threshold")) {
+    const auto& t = pw["node_threshold"];
+    env.params["node_ratio"] = t.value("ratio", nlohmann::json(nullptr));
+    if (t.value("source", "") == "adaptive") env.params["node_ratio_source"] = "adaptive";
+    else if (env.params.value("node_ratio_source", "") != "flag") env.params["node_ratio_source"] = "fixed";
+    env.params["node_ratio_why"] = t.value("why", "");
+  }
+  if (pw.contains("size_bytes")) env.params["pair_size_bytes"] = pw["size_bytes"];
+  env.params["pair_size_source"] = pw.contains("pair_sizing") ? "auto" : "fixed";
+}
+
 // Rank 0's side of the walk: the walk itself, each step published to `run`, the result.
 Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params, perf::Comm& comm,
                        const triage::NodeReadOptions& node, const Envelope& base, PartialRun& run) {
   Progress plain = stderr_progress(g);
   Progress progress = [plain](const std::string& line) { plain("triage: " + line); };
   triage::MpiCluster cluster(comm, node, progress);
+  cluster.set_pair_limits(params.dead_after_s, 10);  // a dead pair is named, the walk goes on
   auto on_step = [&](const triage::TriageReport& so_far, const std::string& during, const std::string& not_run) {
     RunState st{triage_envelope(base, so_far), {}, during, not_run};
     st.doc = triage_document(st.env);
@@ -108,18 +142,24 @@ Envelope walk_on_rank0(const GlobalOptions& g, const triage::WalkParams& params,
   triage::TriageReport rep = triage::run_walk(cluster, params, triage::judge_counter_snapshots, progress, on_step);
   auto st = cluster.finish();
   if (!st.ok()) rep.errors.push_back(st.error());
-  return triage_envelope(base, rep);
+  Envelope env = triage_envelope(base, rep);
+  record_chosen_params(env);
+  return env;
 }
 
 int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::WalkParams& params) {
   auto started = std::chrono::steady_clock::now();
   Envelope base = make_envelope("fabdiag.triage/1");
   base.params = {{"pair_size_bytes", params.pair_size_bytes}, {"pair_iters", params.pair_iters},
-                 {"node_ratio", params.localize.node_ratio}, {"pair_ratio", params.localize.pair_ratio},
+                 {"node_ratio", params.localize.adaptive.on ? nlohmann::json("adaptive") : nlohmann::json(params.localize.node_ratio)},
+                 {"node_ratio_source", params.localize.adaptive.on ? "adaptive" : "flag"},
+                 {"pair_ratio", params.localize.pair_ratio},
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
                  {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
-                 {"timeout_s", o.timeout_s}};
+                 {"timeout_s", o.timeout_s}, {"dead_after_s", params.dead_after_s},
+                 {"backend", o.backend}};
   if (params.topology) base.params["topology"] = fabric_topology_json(*params.topology);
+  if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
   // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
   // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
   // streams every step to it and the launcher keeps the deadline.
@@ -134,7 +174,15 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
     print_error("cannot start MPI: " + session.error().to_string());
     return kExitMissingCapability;
   }
-  perf::Comm& comm = (*session)->world();
+  // --backend nccl: the sweeps and pair tests run on one GPU per rank through NCCL; the triage
+  // steps and counter snapshots still travel over MPI (the NCCL Comm's host side).
+  std::unique_ptr<perf::NcclWorld> nccl;
+  if (o.backend == "nccl") {
+    nccl = open_nccl_world_or_report(**session);
+    if (!nccl) return kExitMissingCapability;
+    add_nccl_world_params(base.params, *nccl);
+  }
+  perf::Comm& comm = nccl ? nccl->comm() : (*session)->world();
   const std::string& host = comm.hosts()[static_cast<size_t>(comm.rank())];
   auto sysfs = triage::expand_host_placeholder(g.sysfs_root, host);
   auto procfs = triage::expand_host_placeholder(g.procfs_root, host);
@@ -152,7 +200,7 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
   if (comm.rank() != 0) {
     run.reset();  // a launcher that numbers ranks unlike MPI
     auto st = triage::serve_followers(comm, node);
-    if (!st.ok()) std::cerr << "fabdiag: rank " << comm.rank() << " (" << host << "): " << st.error().to_string() << "\n";
+    if (!st.ok()) std::cerr << "fabdiag: rank " << comm.rank() << " (" << escape_line(host) << "): " << escape_line(st.error().to_string()) << "\n";
     return st.ok() ? kExitOk : kExitPartial;
   }
   if (!run) start_watching();
@@ -191,8 +239,9 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
                       "--sweep-min", o.sweep_min, "--sweep-max", o.sweep_max,
                       "--bench-iters", std::to_string(o.bench_iters),
                       "--timeout", std::to_string(o.timeout_s),  // for its params: the launcher keeps the deadline
-                      "--node-ratio", std::to_string(o.node_ratio), "--pair-ratio", std::to_string(o.pair_ratio),
-                      "--expected-rate", std::to_string(o.expected_rate)};
+                      "--dead-after", std::to_string(o.dead_after_s),
+                      "--pair-ratio", std::to_string(o.pair_ratio), "--expected-rate", std::to_string(o.expected_rate)};
+  if (o.node_ratio > 0) spec.worker_args.insert(spec.worker_args.end(), {"--node-ratio", std::to_string(o.node_ratio)});
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
   if (!o.topology.empty()) {  // rank 0 reads it again, from mpirun's working directory or not
     std::string path = o.topology;
@@ -202,6 +251,7 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
     }
     spec.worker_args.insert(spec.worker_args.end(), {"--topology", path});
   }
+  if (o.backend != "mpi") spec.worker_args.insert(spec.worker_args.end(), {"--backend", o.backend});
   if (!g.procfs_root.empty() && g.procfs_root != "/proc")
     spec.worker_args.insert(spec.worker_args.begin(), {"--procfs-root", g.procfs_root});
   if (g.quiet) spec.worker_args.insert(spec.worker_args.begin(), "--quiet");
@@ -289,7 +339,7 @@ int run_launcher(const GlobalOptions& g, const TriageOptions& o) {
     if (!g.quiet || line.rfind("fabdiag:", 0) != 0) std::cerr << line << "\n";
   };
   watch.progress = [&](const std::string& line) {
-    if (!g.quiet) std::cerr << "fabdiag: triage: " << line << "\n";
+    if (!g.quiet) std::cerr << "fabdiag: triage: " << escape_line(line) << "\n";
   };
   auto started = std::chrono::steady_clock::now();
   auto launch = triage::run_launch(system_process_runner(), *spec, *hosts, o.timeout_s, watch);
@@ -315,8 +365,10 @@ int run_triage(const GlobalOptions& g, const TriageOptions& o) {
   }
   if (!o.worker)
     if (auto rc = refuse_unwritable_outputs(g, o.checkpoint)) return *rc;
-  if (!o.hostfile.empty() && !o.worker) return run_launcher(g, o);
-  return run_worker(g, o, *params);
+  TriageOptions with_deadline = o;  // --timeout not given: derived from the nodes, sizes and rounds
+  if (o.timeout_s < 0) with_deadline.timeout_s = triage::default_deadline_s(walk_nodes(o), *params);
+  if (!o.hostfile.empty() && !o.worker) return run_launcher(g, with_deadline);
+  return run_worker(g, with_deadline, *params);
 }
 
 }  // namespace fabdiag::cmd

@@ -174,7 +174,7 @@ Section verdict_section(const triage::OfflineVerdict& v) {
 int run_triage_from(const GlobalOptions& g, const TriageOptions& o) {
   auto started = std::chrono::steady_clock::now();
   Pile pile;
-  if (auto rc = read_pile(g, ImportAnyOptions{o.from, "", 200, std::nullopt}, pile)) return *rc;
+  if (auto rc = read_pile(g, ImportAnyOptions{o.from, "", 200, std::nullopt, kFromUnclaimedHint}, pile)) return *rc;
   Hosted hosted = hosted_findings(pile);
   triage::OfflineVerdict verdict = triage::judge_offline(hosted.findings, hosted.hosts);
   verdict.not_judged = hosted.unread;

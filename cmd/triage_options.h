@@ -14,8 +14,8 @@ namespace fabdiag::cmd {
 /// LocalizeParams and WalkParams::topology.
 inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
   sub->add_option("--node-ratio", o.node_ratio,
-                  "Slow node: median pair rate below this x the reference (default 0.5, tuned to the emulated "
-                  "cluster; 0.88 on a real fabric finds 0.85x nodes, docs/localization.md#rules-for-deciding-under-noise)")
+                  "Slow node: median pair rate below this x the reference. Default: adaptive, 1 - 4 x the robust "
+                  "spread of the screen's node medians, within [0.5, 0.88] (docs/localization.md#the-node-threshold)")
       ->check(number_in(0.01, 1.0));
   sub->add_option("--pair-ratio", o.pair_ratio, "Slow pair: rate below this x the pair reference (default 0.15; 0.6 on a real fabric)")
       ->check(number_in(0.01, 1.0));

@@ -1,5 +1,6 @@
 #include "cmd/triage_view.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -47,7 +48,9 @@ Section verdict_section(const Envelope& env) {
   for (const auto& s : suspects) {
     std::string who;
     for (const auto& h : s.value("hosts", nlohmann::json::array())) who += (who.empty() ? "" : " <-> ") + h.get<std::string>();
-    verdict.lines.push_back("SUSPECT " + s.value("kind", "") + " " + who + "  (layer " + s.value("layer", "") + ")");
+    const std::string kind = (s.value("dead", false) ? "dead " : "") + s.value("kind", "");
+    const std::string direction = s.contains("direction") ? "  direction: " + s.value("direction", "") : "";
+    verdict.lines.push_back("SUSPECT " + kind + " " + who + direction + "  (layer " + s.value("layer", "") + ")");
     for (const auto& e : s.value("evidence", nlohmann::json::array())) verdict.lines.push_back(evidence_line(e));
     verdict.lines.push_back("    -> " + s.value("action", ""));
   }
@@ -58,6 +61,28 @@ Section verdict_section(const Envelope& env) {
   return verdict;
 }
 
+// One unit for a rate column of a sweep: GB/s when its largest value reaches 1 GB/s, else MB/s
+// (an emulated link reads "4.61", not "0.00461 GB/s"); the unit goes in the column's name.
+struct RateUnit {
+  double bytes_per_s = 1e9;
+  const char* name = "GB/s";
+};
+
+RateUnit rate_unit(const nlohmann::json& results, const char* key) {
+  double top = 0;
+  for (const auto& r : results) top = std::max(top, std::fabs(r.value(key, 0.0)));
+  return top >= 1e9 || top == 0 ? RateUnit{} : RateUnit{1e6, "MB/s"};
+}
+
+// A rate in `u`: two decimals (nccl-tests' way) from 1 up, three significant digits below.
+std::string rate_cell(double bytes_per_s, const RateUnit& u) {
+  const double v = bytes_per_s / u.bytes_per_s;
+  if (v != 0 && std::fabs(v) < 1) return format_sig(v, 3);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
 // The collective sweeps, one table each; nullopt when none ran.
 std::optional<Section> bench_section(const nlohmann::json& d) {
   Section bench;
@@ -65,12 +90,13 @@ std::optional<Section> bench_section(const nlohmann::json& d) {
   for (const auto& b : d.value("bench", nlohmann::json::array())) {
     Table t;
     t.title = b.value("collective", "") + " on " + std::to_string(b.value("ranks", 0)) + " ranks";
-    t.columns = {"size", "time", "algbw", "busbw", "wrong"};
+    const auto results = b.value("results", nlohmann::json::array());
+    const RateUnit alg = rate_unit(results, "algbw_bytes_per_s"), bus = rate_unit(results, "busbw_bytes_per_s");
+    t.columns = {"size", "time", std::string("algbw (") + alg.name + ")", std::string("busbw (") + bus.name + ")", "wrong"};
     t.align = {Align::kRight, Align::kRight, Align::kRight, Align::kRight, Align::kRight};
-    for (const auto& r : b.value("results", nlohmann::json::array()))
+    for (const auto& r : results)
       t.rows.push_back({format_bytes_iec(r.value("size_bytes", 0.0)), format_seconds(r.value("time_s", 0.0)),
-                        format_gbytes_per_s(r.value("algbw_bytes_per_s", 0.0)),
-                        format_gbytes_per_s(r.value("busbw_bytes_per_s", 0.0)),
+                        rate_cell(r.value("algbw_bytes_per_s", 0.0), alg), rate_cell(r.value("busbw_bytes_per_s", 0.0), bus),
                         std::to_string(r.value("wrong_elements", 0))});
     bench.tables.push_back(t);
   }

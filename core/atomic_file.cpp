@@ -12,6 +12,8 @@
 #include <sstream>
 #include <vector>
 
+#include "core/device_input.h"
+
 namespace fabdiag {
 
 namespace {
@@ -140,6 +142,10 @@ Result<std::string> read_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return make_error(ErrorCode::kInvalidArgument, "is a directory, expected a file", path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0)
+    if (std::string kind = endless_input_kind(st.st_mode, st.st_rdev); !kind.empty())
+      return make_error(ErrorCode::kInvalidArgument, endless_input_message(kind), path);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) return io_error(errno ? errno : ENOENT, "cannot open", path);

@@ -111,22 +111,35 @@ bool is_plain(std::string_view s) {
 }  // namespace
 
 void JsonWriter::key(std::string_view k) {
+  if (is_plain(k)) {
+    plain_key(k);
+    return;
+  }
   assert(!stack_.empty() && stack_.back().object);
   Frame& f = stack_.back();
+  if (f.count++ > 0) out_ += ',';
+  if (pretty_) newline_indent(f.indent + step_);
+  escaped(k);
+  out_.append(": ", pretty_ ? 2 : 1);
+}
+
+void JsonWriter::plain_key(std::string_view k) {
+  assert(!stack_.empty() && stack_.back().object);
+  assert(is_plain(k));
+  Frame& f = stack_.back();
   const bool comma = f.count++ > 0;
-  if (!is_plain(k)) {
+  // `,\n<indent>"k": ` assembled on the stack and appended at once (a resize would fill the
+  // bytes with zeros first); a name too long for the buffer takes the general path.
+  const size_t indent = pretty_ ? f.indent + step_ : 0;
+  char buf[256];
+  if (indent + k.size() + 8 > sizeof buf) {
     if (comma) out_ += ',';
     if (pretty_) newline_indent(f.indent + step_);
-    escaped(k);
+    quoted(k);
     out_.append(": ", pretty_ ? 2 : 1);
     return;
   }
-  // The common case, a plain key: `,\n<indent>"k": ` grown and written at once.
-  const size_t indent = pretty_ ? f.indent + step_ : 0;
-  const size_t n = (comma ? 1 : 0) + (pretty_ ? 1 + indent : 0) + k.size() + (pretty_ ? 4 : 3);
-  const size_t at = out_.size();
-  out_.resize(at + n);
-  char* p = out_.data() + at;
+  char* p = buf;
   if (comma) *p++ = ',';
   if (pretty_) {
     *p++ = '\n';
@@ -138,22 +151,30 @@ void JsonWriter::key(std::string_view k) {
   p += k.size();
   *p++ = '"';
   *p++ = ':';
-  if (pretty_) *p = ' ';
+  if (pretty_) *p++ = ' ';
+  out_.append(buf, static_cast<size_t>(p - buf));
+}
+
+void JsonWriter::quoted(std::string_view s) {
+  out_ += '"';
+  out_.append(s);
+  out_ += '"';
 }
 
 void JsonWriter::escaped(std::string_view s) {
   // Anything but plain text (control characters, UTF-8, invalid bytes) goes through
   // nlohmann's own serializer.
   if (is_plain(s)) {
-    const size_t at = out_.size();
-    out_.resize(at + s.size() + 2);  // one growth for the quotes and the text
-    char* p = out_.data() + at;
-    p[0] = '"';
-    std::memcpy(p + 1, s.data(), s.size());
-    p[s.size() + 1] = '"';
+    quoted(s);
     return;
   }
   serializer().s.dump(nlohmann::json(std::string(s)), pretty_, false, step_, 0);
+}
+
+void JsonWriter::plain_string(std::string_view s) {
+  assert(is_plain(s));
+  before_value();
+  quoted(s);
 }
 
 void JsonWriter::string(std::string_view s) {

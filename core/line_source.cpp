@@ -2,16 +2,21 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 
+#include "core/device_input.h"
+
 namespace fabdiag {
 namespace {
 
 constexpr size_t kChunkBytes = size_t{64} << 10;
+// Bytes of one line skipped past its cut before the input is taken for no text at all.
+constexpr size_t kMaxSkippedBytes = size_t{64} << 20;
 
 Error open_error(int err, const std::string& path) {
   ErrorCode code = err == ENOENT                                      ? ErrorCode::kNotFound
@@ -48,6 +53,18 @@ std::unique_ptr<LineSource> reader_source(std::shared_ptr<FdReader> r) {
 
 }  // namespace
 
+std::string endless_input_kind(mode_t mode, dev_t rdev) {
+  if (S_ISCHR(mode) && major(rdev) == 1 && minor(rdev) == 3) return "";  // /dev/null: empty
+  if (S_ISCHR(mode)) return "character device";
+  if (S_ISBLK(mode)) return "block device";
+  if (S_ISSOCK(mode)) return "socket";
+  return "";
+}
+
+std::string endless_input_message(const std::string& kind) {
+  return "is a " + kind + ", not a file: it may never end; give a saved output (or pipe it to '-')";
+}
+
 ChunkLineSource::ChunkLineSource(ChunkReader read, size_t max_line)
     : read_(std::move(read)), max_line_(max_line) {}
 
@@ -70,6 +87,7 @@ bool ChunkLineSource::refill() {
 std::optional<std::string_view> ChunkLineSource::next() {
   line_.clear();
   bool any = false, cut = false, ended = false;
+  size_t skipped = 0;  // bytes of this line past max_line_
   while (!ended) {
     if (pos_ == len_ && !refill()) break;
     any = true;
@@ -82,6 +100,18 @@ std::optional<std::string_view> ChunkLineSource::next() {
     if (n > room) cut = true;
     line_.append(start, std::min(n, room));
     pos_ += n;
+    skipped += n - std::min(n, room);
+    if (skipped > kMaxSkippedBytes) {
+      // No newline in 64 MiB past the cut (a stream of NULs, '-' fed from /dev/zero): not a text
+      // tool's output; reading stops instead of skipping a line that may never end.
+      error_ = make_error(ErrorCode::kParse,
+                          "line " + std::to_string(line_no_ + 1) + " runs past " + std::to_string((max_line_ + kMaxSkippedBytes) >> 20) +
+                              " MiB without a newline: not the text of a tool; reading stopped",
+                          "");
+      eof_ = true;
+      pos_ = len_;
+      break;
+    }
     if (nl) {
       ++pos_;
       ended = true;
@@ -113,6 +143,10 @@ Result<std::unique_ptr<LineSource>> open_line_source(const std::string& path) {
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     ::close(fd);
     return make_error(ErrorCode::kInvalidArgument, "is a directory, expected a file", path);
+  }
+  if (std::string kind = endless_input_kind(st.st_mode, st.st_rdev); !kind.empty()) {
+    ::close(fd);
+    return make_error(ErrorCode::kInvalidArgument, endless_input_message(kind), path);
   }
   return reader_source(std::make_shared<FdReader>(fd, true, path));
 }

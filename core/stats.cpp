@@ -40,12 +40,15 @@ std::optional<double> modified_z(double x, const std::vector<double>& values) {
   auto m = median(values);
   auto mad = median_abs_deviation(values);
   if (!m || !mad) return std::nullopt;
-  if (*mad == 0) {
-    if (x == *m) return 0.0;
-    return x > *m ? std::numeric_limits<double>::infinity()
-                  : -std::numeric_limits<double>::infinity();
+  return modified_z(x, *m, *mad);
+}
+
+double modified_z(double x, double median, double mad) {
+  if (mad == 0) {
+    if (x == median) return 0.0;
+    return x > median ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
   }
-  return 0.6745 * (x - *m) / *mad;
+  return 0.6745 * (x - median) / mad;
 }
 
 }  // namespace fabdiag

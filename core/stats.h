@@ -19,6 +19,10 @@ std::optional<double> median_abs_deviation(const std::vector<double>& values);
 /// MAD is 0 and x differs, nullopt when `values` has no finite entries.
 std::optional<double> modified_z(double x, const std::vector<double>& values);
 
+/// The same score from a precomputed median and MAD of the reference values, for judging many
+/// values against one set in O(1) each (same 0 / -inf / +inf rules when mad is 0).
+double modified_z(double x, double median, double mad);
+
 /// q-quantile (0..1) with linear interpolation over the finite values; nullopt when none.
 std::optional<double> quantile(std::vector<double> values, double q);
 

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "core/escape_line.h"
+
 namespace fabdiag {
 
 namespace {
@@ -91,6 +93,10 @@ std::string escape_nonprintable(std::string_view s) {
 
 std::string escape_controls(std::string_view s) {
   return escape_bytes(s, [](unsigned char c) { return c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f); });
+}
+
+std::string escape_line(std::string_view s) {
+  return escape_bytes(s, [](unsigned char c) { return c == '\t' || (c >= 0x20 && c != 0x7f); });
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep) {

@@ -4,6 +4,7 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/nul_bytes.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
@@ -77,8 +78,14 @@ Result<DcgmiImport> import_dcgmi(LineSource& lines, const std::string& source, c
   DcgmiImport imp;
   imp.source = source;
   Reader r{imp, {}, {}, {}, 0, {}};
+  NulTally nuls;
   auto st = for_each_whole_line(
-      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      lines, source,
+      [&](std::string_view l, size_t n) {
+        nuls.see(l, n);
+        r.line(l, n);
+      },
+      imp.gaps,
       [&](std::string_view l, size_t n) { r.other.add(n, l); });
   if (!st) return st.error();
   finish_dcgm_diag(r.diag, imp);
@@ -87,13 +94,14 @@ Result<DcgmiImport> import_dcgmi(LineSource& lines, const std::string& source, c
                                   std::to_string(imp.tests_not_kept) + " dcgmi diag rows past the first " +
                                       std::to_string(imp.tests.size()) + " tests not kept",
                                   source));
-  if (r.evidence == 0 || lines.nul_bytes() > 0) {
+  if (r.evidence == 0) {
     Error e = not_this_format(
         "dcgmi output (`dcgmi nvlink --link-status` \"gpuId N:\" with link states, or a `dcgmi diag` result table)",
         source, r.other);
     if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
     return e;
   }
+  add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   return imp;
 }
 

@@ -10,7 +10,11 @@
 #include "import/ibnetdiscover.h"
 #include "import/ibnodes.h"
 #include "import/ibportstate.h"
+#include "import/imb.h"
+#include "import/mpigraph.h"
+#include "import/nvsmi_dmon.h"
 #include "import/nvsmi_query.h"
+#include "import/osu.h"
 #include "import/rdma_link.h"
 #include "import/show_gids.h"
 #include "import/syslog.h"
@@ -94,6 +98,10 @@ ToolText structured_marker(std::string_view t) {
   if (starts_with_any(t, {"Port Rx ", "Port Tx "}) && has(t, " PFC0")) return ToolText::kSonicPfc;
   if (starts_with(t, "#bytes") && has(t, "#iterations")) return ToolText::kPerftest;
   if (ends_with(t, " BW Test") || ends_with(t, " Latency Test")) return ToolText::kPerftest;
+  if (is_osu_title(t) || is_osu_header(t)) return ToolText::kOsu;
+  if (is_imb_marker(t) || (starts_with(t, "#bytes") && has(t, "#repetitions"))) return ToolText::kImb;
+  if (is_mpigraph_marker(t)) return ToolText::kMpiGraph;
+  if (is_nvsmi_dmon_header(t)) return ToolText::kNvsmiDmon;
   if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
       (starts_with(t, "Interface:") && has(t, ", via: ")))
     return ToolText::kLldpctl;
@@ -179,6 +187,10 @@ const char* describe(ToolText tool) {
     case ToolText::kShowGids: return "show_gids output";
     case ToolText::kIbportstate: return "ibportstate output";
     case ToolText::kIbnodes: return "ibhosts/ibswitches/ibnodes output";
+    case ToolText::kOsu: return "OSU micro-benchmarks output";
+    case ToolText::kImb: return "Intel MPI Benchmarks output";
+    case ToolText::kMpiGraph: return "mpiGraph output";
+    case ToolText::kNvsmiDmon: return "`nvidia-smi dmon` output";
     case ToolText::kPairsList: return "a list of pairs (\"hostA,hostB  GB/s\")";
   }
   return "unknown";

@@ -50,6 +50,10 @@ enum class ToolText {
   kShowGids,       ///< Mellanox `show_gids` ("DEV PORT INDEX GID IPv4 VER DEV" table, its rows, "n_gids_found=N")
   kIbportstate,    ///< infiniband-diags `ibportstate` / `smpquery portinfo` ("# Port info: Lid 3 port 1", "Switch PortInfo:")
   kIbnodes,        ///< infiniband-diags `ibhosts` / `ibswitches` / `ibnodes` ("Ca\t: 0x... ports 2 \"node41 HCA-1\"")
+  kOsu,            ///< OSU micro-benchmarks ("# OSU MPI Bandwidth Test v7.2", "# Size  Bandwidth (MB/s)")
+  kImb,            ///< Intel MPI Benchmarks ("Intel(R) MPI Benchmarks" banner, "# Benchmarking PingPong", "#bytes #repetitions")
+  kMpiGraph,       ///< LLNL mpiGraph ("START mpiGraph v1.5", "Send max\t2805.4", "END mpiGraph")
+  kNvsmiDmon,      ///< `nvidia-smi dmon` ("# gpu   pwr gtemp mtemp    sm ..." header and its units line)
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.

@@ -64,7 +64,7 @@ std::optional<int64_t> ranks_implied(const std::string& collective, double facto
 nlohmann::json to_bench_data(const NcclTestsTable& table) {
   nlohmann::json j = nlohmann::json::object();
   j["collective"] = table.collective;
-  j["backend"] = "nccl";
+  j["backend"] = table.backend;
   j["dtype"] = table.rows.empty() ? "" : table.rows.front().dtype;
   j["ranks"] = table.rank_hosts.empty() ? nlohmann::json(nullptr)
                                         : nlohmann::json(table.rank_hosts.size());

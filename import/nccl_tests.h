@@ -112,6 +112,12 @@ struct NcclTestsTable {
   /// NCCL_VERSION_CODE of nccl-headers= / nccl-library= (22803 = 2.28.3), or JSON nccl_version.
   std::optional<int64_t> nccl_headers_code, nccl_library_code;
   std::string source_format = "text";   ///< "text", "json" (-J file) or "json-pr318".
+  /// "nccl"; "mpi" for fabdiag's own `bench --backend mpi --format nccl-tests` table, whose
+  /// "# fabdiag: backend mpi" line says so (report/nccl_tests_table.h).
+  std::string backend = "nccl";
+  /// The table's "# fabdiag: PARTIAL: ..." line (fabdiag's own table of a cut run): a partial
+  /// sweep, kept even with no row; false for nccl-tests output.
+  bool partial = false;
   bool header_inferred = false;         ///< No header line: the columns come from the rows' shape.
   bool summary_cut = false;             ///< The "# Avg bus bandwidth" line is cut (no value).
   /// The command line that ran the program, when the input shows it ("NCCL_P2P_DISABLE=1
@@ -176,7 +182,7 @@ Result<NcclTestsImport> parse_nccl_tests(std::string_view text, const std::strin
 /// nullopt for names nccl-tests does not have.
 std::optional<std::string> normalize_collective_name(std::string_view name);
 
-/// The fabdiag.bench/1 data object of one table: collective, backend "nccl", dtype, ranks
+/// The fabdiag.bench/1 data object of one table: collective, backend ("nccl", or the table's own), dtype, ranks
 /// (null when the input does not list ranks), hosts (per rank), warmup, iters (null when not
 /// printed), busbw_factor, busbw_resolution_bytes_per_s, results[] (out-of-place values as
 /// size_bytes/count/time_s/algbw_bytes_per_s/busbw_bytes_per_s/wrong_elements/per_rank_time_s

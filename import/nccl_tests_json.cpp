@@ -97,8 +97,9 @@ std::optional<uint64_t> wrong_of(const json& o, const char* k) {
   return static_cast<uint64_t>(*v);
 }
 
+// v x f in base units; nullopt when v is absent, negative or v x f is not finite (1e308 GB/s).
 std::optional<double> scaled(std::optional<double> v, double f) {
-  if (!v || *v < 0) return std::nullopt;
+  if (!v || *v < 0 || !std::isfinite(*v * f)) return std::nullopt;
   return *v * f;
 }
 

@@ -1,6 +1,7 @@
 // The streaming reader of nccl-tests output (import/nccl_tests.h: parse_nccl_tests()).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <set>
@@ -28,6 +29,7 @@ struct Pending {
   std::string nccl_version;
   TestsVersion tests;
   CommandLine command;
+  std::string backend = "nccl";  // "# fabdiag: backend mpi" (fabdiag's own tables)
 };
 
 
@@ -73,6 +75,7 @@ class Parser {
   void open_table(Columns columns, size_t line_no);
   void close_table(size_t line);
   void flush_held();
+  void drop_contradicting_counts(NcclTestsTable& t);
   void keep(NcclTestsTable t);
   void summarise(const NcclTestsTable& t);
   std::string collective_of(const NcclTestsTable& t) const;
@@ -129,7 +132,7 @@ void Parser::line(std::string_view raw, size_t line_no) {
   if (is_column_header(t)) return column_header(t, content, line_no);
   if (hashed) return hashed_line(content, t, line_no);
   // Not a '#' line: a data row of the open table (or of one without a header), or log output.
-  if (parse_u64(t[0])) {
+  if (is_digits(t[0])) {  // a size, even one too big for 64 bits (a gap, never log output)
     if (!open_ || !columns_)
       if (auto c = columns_from_row_shape(t)) {
         close_table(line_no);
@@ -151,9 +154,11 @@ void Parser::line(std::string_view raw, size_t line_no) {
 }
 
 void Parser::data_row(const std::vector<std::string>& t, const std::string& content, size_t line_no) {
-  auto row = parse_row(*columns_, t);
+  std::string why;
+  auto row = parse_row(*columns_, t, &why);
   if (!row) {
-    gap("row does not match the table's columns", "row does not match the table's columns; skipped: " + content, line_no);
+    const bool shape = starts_with(why, "row does not match");
+    gap(shape ? why : "row with a value that cannot be read", why + "; " + (shape ? "" : "row ") + "skipped: " + content, line_no);
   } else if (open_->rows.size() >= kMaxRowsPerTable) {
     gap("rows", "more than " + std::to_string(kMaxRowsPerTable) + " rows in one table; row skipped", line_no);
   } else {
@@ -229,6 +234,7 @@ void Parser::open_table(Columns columns, size_t line_no) {
     if (r.host.empty()) r.host = prefix_host_;  // the line's "HOST: " when the rank line names none
   for (const auto& r : pending_.ranks) table.rank_hosts.push_back(r.host);
   table.ranks = std::move(pending_.ranks);
+  table.backend = pending_.backend;
   table.warmup_iters = pending_.warmup_iters;
   table.iters = pending_.iters;
   table.nccl_version = pending_.nccl_version;
@@ -279,6 +285,12 @@ void Parser::hashed_line(const std::string& content, const std::vector<std::stri
     std::string prog = t.size() > 3 ? t[3] : "";
     NcclTestsTable* last = open_ ? &*open_ : held_ ? &*held_ : nullptr;
     if (last && normalize_collective_name(prog)) last->program = prog;
+  } else if (starts_with(content, "fabdiag: backend ")) {
+    if (t.size() > 2 && (t[2] == "mpi" || t[2] == "nccl")) pending_.backend = t[2];
+  } else if (starts_with(content, "fabdiag: PARTIAL:")) {
+    // fabdiag's own table of a cut run (report/nccl_tests_table.h): the sizes that finished.
+    if (open_) open_->partial = true;
+    gap("partial", "the run was cut: " + content.substr(18), line_no);
   } else if (starts_with(content, "Collective test starting:")) {
     if (t.size() > 3 && normalize_collective_name(t[3])) pending_.program = t[3];
   } else if (auto tv = parse_tests_version(t)) {
@@ -299,7 +311,7 @@ void Parser::hashed_line(const std::string& content, const std::vector<std::stri
 
 void Parser::close_table(size_t line) {
   if (!open_) return;
-  if (open_->rows.empty()) {
+  if (open_->rows.empty() && !open_->partial) {
     gap("empty table", "result table has a header but no data rows", open_->header_line);
   } else {
     if (!open_has_summary_)
@@ -320,6 +332,7 @@ void Parser::flush_held() {
   NcclTestsTable t = std::move(*held_);
   held_.reset();
   t.collective = collective_of(t);
+  drop_contradicting_counts(t);
   bool wrong = has_wrong_results(t);
   bool room = max_ == 0 || out_.tables.size() < max_ + wrong_listed_;
   if (!room && wrong && wrong_listed_ < max_) {
@@ -329,6 +342,36 @@ void Parser::flush_held() {
   if (room) return keep(std::move(t));
   summarise(t);
   if (wrong) ++out_.not_listed.wrong_tables;
+}
+
+// nccl-tests prints size = count x the type's bytes (common.cu: count = size / wordSize) for
+// all_reduce, broadcast, reduce, sendrecv; for the collectives whose count is per rank
+// (all_gather, reduce_scatter, alltoall, gather, scatter, hypercube: paramcount = count / nranks)
+// size = count x bytes x ranks, and fabdiag's own tables print count x bytes = size. A row that
+// fits neither is corrupted (a gap naming its line), never a measurement.
+void Parser::drop_contradicting_counts(NcclTestsTable& t) {
+  static const std::set<std::string> kPerRank = {"all_gather", "reduce_scatter", "alltoall", "gather", "scatter", "hypercube"};
+  const bool per_rank = kPerRank.count(t.collective) || t.collective == "unknown";
+  const uint64_t ranks = t.ranks.size();
+  auto fits = [&](const NcclTestsRow& r) {
+    const uint64_t bytes = dtype_bytes(r.dtype);
+    if (bytes == 0) return true;  // a type nccl-tests does not print: nothing to hold it against
+    if (r.count > UINT64_MAX / bytes) return false;
+    const uint64_t element_bytes = r.count * bytes;
+    if (element_bytes == r.size_bytes) return true;
+    if (!per_rank || element_bytes == 0 || r.size_bytes % element_bytes != 0) return false;
+    return ranks == 0 || r.size_bytes / element_bytes == ranks;
+  };
+  auto kept = std::remove_if(t.rows.begin(), t.rows.end(), [&](const NcclTestsRow& r) {
+    if (fits(r)) return false;
+    gap("count", "count " + std::to_string(r.count) + " x " + std::to_string(dtype_bytes(r.dtype)) + " bytes (" + r.dtype +
+                     ") contradicts size " + std::to_string(r.size_bytes) + " bytes" +
+                     (per_rank ? " (nor is it a per-rank count of " + (ranks ? std::to_string(ranks) : std::string("some")) + " ranks)" : "") +
+                     "; row skipped",
+        r.line);
+    return true;
+  });
+  t.rows.erase(kept, t.rows.end());
 }
 
 std::string Parser::collective_of(const NcclTestsTable& t) const {

@@ -36,20 +36,31 @@ bool is_half_name(const std::string& n) {
 bool is_not_measured(const std::string& tok) { return tok == "N/A" || tok == "n/a" || tok == "-"; }
 
 // The data types nccl-tests prints in its "type" column.
-bool is_dtype(const std::string& t) {
-  for (const char* k : {"int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16",
-                        "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"})
-    if (t == k) return true;
-  return false;
-}
+bool is_dtype(const std::string& t) { return detail::dtype_bytes(t) != 0; }
 
 // "2025-01-01" followed by "12:00:00": the timestamp column of -T rows.
 bool is_timestamp_pair(const std::string& date, const std::string& time) {
   return date.size() == 10 && date[4] == '-' && date[7] == '-' && time.size() == 8 && time[2] == ':';
 }
 
-// One half's cells; nullopt when a numeric cell is neither a number nor "N/A".
-std::optional<NcclTestsHalf> parse_half(const std::vector<std::string>& names, const std::vector<std::string>& cells) {
+// Sets *why (when given) and answers nullopt: a row that cannot be read, and why.
+template <typename T>
+std::optional<T> refuse(std::string* why, std::string text) {
+  if (why) *why = std::move(text);
+  return std::nullopt;
+}
+
+// The unit factor of a half's column (the value printed x factor = SI base units).
+double factor_of(const std::string& n) {
+  if (is_time_name(n) || n == "i_min" || n == "i_max" || n == "i_p99") return 1e-6;  // printed in microseconds
+  if (n == "algbw" || n == "busbw") return 1e9;                                      // printed in GB/s = 1e9 B/s
+  return 1;
+}
+
+// One half's cells; nullopt (and *why) when a numeric cell is neither a number nor "N/A", or a
+// number out of range.
+std::optional<NcclTestsHalf> parse_half(const std::vector<std::string>& names, const std::vector<std::string>& cells,
+                                        std::string* why) {
   NcclTestsHalf h;
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& n = names[i];
@@ -57,23 +68,25 @@ std::optional<NcclTestsHalf> parse_half(const std::vector<std::string>& names, c
     if (is_not_measured(cell)) continue;
     if (n == "#wrong" || n == "wrong") {
       auto v = parse_u64(cell);
-      if (!v) return std::nullopt;
+      if (!v) return refuse<NcclTestsHalf>(why, n + " '" + cell + "' is not a whole number of elements");
       h.wrong_elements = *v;
       continue;
     }
     auto v = parse_double(cell);
-    if (!v) return std::nullopt;
-    // A time or bandwidth that is not a finite, non-negative number is a corrupted row, never
-    // a measurement to baseline (nan, inf, 1e400, -5 us).
-    if (n != "error" && !(std::isfinite(*v) && *v >= 0)) return std::nullopt;
-    if (is_time_name(n)) h.time_s = *v * 1e-6;              // printed in microseconds
-    else if (n == "algbw") h.algbw_bytes_per_s = *v * 1e9;  // printed in GB/s = 1e9 B/s
-    else if (n == "busbw") h.busbw_bytes_per_s = *v * 1e9;
-    else if (n == "error") h.max_error = *v;
-    else if (n == "i_min") h.iter_min_s = *v * 1e-6;
-    else if (n == "i_max") h.iter_max_s = *v * 1e-6;
-    else if (n == "i_p99") h.iter_p99_s = *v * 1e-6;
-    else if (n == "i_cv%") h.iter_cv_pct = *v;
+    if (!v) return refuse<NcclTestsHalf>(why, n + " '" + cell + "' is not a number");
+    // A time or bandwidth that is not a finite, non-negative number in base units is a
+    // corrupted row, never a measurement to baseline (nan, inf, 1e400, -5 us, 1e308 GB/s).
+    const double base = *v * factor_of(n);
+    if (!std::isfinite(base) || (n != "error" && base < 0))
+      return refuse<NcclTestsHalf>(why, n + " " + cell + " is out of range");
+    if (is_time_name(n)) h.time_s = base;
+    else if (n == "algbw") h.algbw_bytes_per_s = base;
+    else if (n == "busbw") h.busbw_bytes_per_s = base;
+    else if (n == "error") h.max_error = base;
+    else if (n == "i_min") h.iter_min_s = base;
+    else if (n == "i_max") h.iter_max_s = base;
+    else if (n == "i_p99") h.iter_p99_s = base;
+    else if (n == "i_cv%") h.iter_cv_pct = base;
   }
   return h;
 }
@@ -92,6 +105,20 @@ std::optional<std::string> normalize_collective_name(std::string_view name) {
 }
 
 namespace detail {
+
+bool is_digits(const std::string& tok) {
+  return !tok.empty() && std::all_of(tok.begin(), tok.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+}
+
+uint64_t dtype_bytes(const std::string& dtype) {
+  // nccl-tests' type names (src/common.cu test_typenames) and ncclTypeSize of NCCL's src/include/collectives.h.
+  for (const char* k : {"int8", "uint8", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"})
+    if (dtype == k) return 1;
+  if (dtype == "half" || dtype == "bfloat16") return 2;
+  if (dtype == "int32" || dtype == "uint32" || dtype == "float") return 4;
+  if (dtype == "int64" || dtype == "uint64" || dtype == "double") return 8;
+  return 0;
+}
 
 std::string program_of(std::string_view token) {
   std::string_view base = basename_of(token);
@@ -149,16 +176,21 @@ std::optional<Columns> columns_from_row_shape(const std::vector<std::string>& t)
   return c;
 }
 
-std::optional<NcclTestsRow> parse_row(const Columns& c, std::vector<std::string> t) {
+std::optional<NcclTestsRow> parse_row(const Columns& c, std::vector<std::string> t, std::string* why) {
   if (c.timestamp && t.size() >= 2 && is_timestamp_pair(t[t.size() - 2], t.back())) t.resize(t.size() - 2);
   size_t tail = c.tail_size();
-  if (t.size() < 3 + tail) return std::nullopt;
+  const std::string shape = "row does not match the table's columns";
+  if (t.size() < 3 + tail) return refuse<NcclTestsRow>(why, shape);
   size_t front_n = t.size() - tail;  // size, count, type and the optional text columns
-  if (front_n - 3 > c.front.size()) return std::nullopt;
+  if (front_n - 3 > c.front.size()) return refuse<NcclTestsRow>(why, shape);
   NcclTestsRow r;
   auto size = parse_u64(t[0]);
   auto count = parse_u64(t[1]);
-  if (!size || !count) return std::nullopt;
+  for (int i : {0, 1})
+    if (!(i == 0 ? size : count))
+      return refuse<NcclTestsRow>(why, std::string(i == 0 ? "size" : "count") + " '" + t[i] + "' " +
+                                           (is_digits(t[i]) ? "does not fit 64 bits (above 18446744073709551615)"
+                                                            : "is not a whole number"));
   r.size_bytes = *size;
   r.count = *count;
   r.dtype = t[2];
@@ -172,12 +204,12 @@ std::optional<NcclTestsRow> parse_row(const Columns& c, std::vector<std::string>
   }
   std::vector<std::string> h1(t.begin() + static_cast<long>(front_n),
                               t.begin() + static_cast<long>(front_n + c.half1.size()));
-  auto out_of_place = parse_half(c.half1, h1);
+  auto out_of_place = parse_half(c.half1, h1, why);
   if (!out_of_place) return std::nullopt;
   r.out_of_place = *out_of_place;
   if (!c.half2.empty()) {
     std::vector<std::string> h2(t.begin() + static_cast<long>(front_n + c.half1.size()), t.end());
-    auto in_place = parse_half(c.half2, h2);
+    auto in_place = parse_half(c.half2, h2, why);
     if (!in_place) return std::nullopt;
     r.in_place = *in_place;
   }

@@ -41,8 +41,16 @@ std::optional<Columns> columns_from_header(const std::vector<std::string>& t);
 /// time algbw busbw error x2) with a known data type; nullopt otherwise.
 std::optional<Columns> columns_from_row_shape(const std::vector<std::string>& t);
 
-/// One data row against its table's columns; nullopt when it does not fit them.
-std::optional<NcclTestsRow> parse_row(const Columns& c, std::vector<std::string> t);
+/// One data row against its table's columns; nullopt when it does not fit them, or holds a
+/// number out of range (a size or count above 2^64-1, a time or bandwidth that is not finite in
+/// seconds or bytes/s: 1e308 GB/s), and then *why (when given) says which cell.
+std::optional<NcclTestsRow> parse_row(const Columns& c, std::vector<std::string> t, std::string* why = nullptr);
+
+/// Whether `t` is one or more ASCII digits (a data row's size, even one too big for 64 bits).
+bool is_digits(const std::string& t);
+
+/// Bytes of one element of nccl-tests' data type ("float" 4, "bfloat16" 2, "f8e4m3" 1); 0 when unknown.
+uint64_t dtype_bytes(const std::string& dtype);
 
 /// "nThread 1 nGpus 1 ... warmup iters: 5 iters: 20 agg iters: 1 ...": warmup and iters.
 void parse_nthread_line(const std::vector<std::string>& t, std::optional<int64_t>& warmup,

@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/format_detect.h"
+#include "import/nul_bytes.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
@@ -152,8 +153,14 @@ Result<NvsmiNvlinkImport> import_nvsmi_nvlink(LineSource& lines, const std::stri
   NvsmiNvlinkImport imp;
   imp.source = source;
   Reader r{imp, nullptr, 0, {}, {}, {}};
+  NulTally nuls;
   auto st = for_each_whole_line(
-      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      lines, source,
+      [&](std::string_view l, size_t n) {
+        nuls.see(l, n);
+        r.line(l, n);
+      },
+      imp.gaps,
       [&](std::string_view l, size_t n) { r.other.add(n, l); });
   if (!st) return st.error();
   if (r.orphan.count)
@@ -166,7 +173,7 @@ Result<NvsmiNvlinkImport> import_nvsmi_nvlink(LineSource& lines, const std::stri
                                   "more than " + std::to_string(kMaxGpus) + " GPUs: " + std::to_string(r.overflow.count) +
                                       " link line(s) of the GPUs past them not read",
                                   line_source(source, r.overflow.first)));
-  if (r.evidence == 0 || lines.nul_bytes() > 0) {
+  if (r.evidence == 0) {
     Error e = not_this_format(
         "`nvidia-smi nvlink -s` or `-e` output (\"GPU N: <name> (UUID: ...)\" then \"Link N: 25 GB/s\", "
         "\"Link N: <inactive>\" or \"Link N: Replay Errors: 0\")",
@@ -174,6 +181,7 @@ Result<NvsmiNvlinkImport> import_nvsmi_nvlink(LineSource& lines, const std::stri
     if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
     return e;
   }
+  add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   return imp;
 }
 

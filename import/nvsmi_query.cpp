@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/host_prefix.h"
+#include "import/nul_bytes.h"
 #include "import/whole_lines.h"
 #include "probes/topo/pci.h"
 
@@ -362,11 +363,17 @@ Result<NvsmiQueryImport> import_nvsmi_query(LineSource& lines, const std::string
   NvsmiQueryImport imp;
   imp.source = source;
   Reader r{imp, {}, 0, {}, {}, {}};
+  NulTally nuls;
   auto st = for_each_whole_line(
-      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      lines, source,
+      [&](std::string_view l, size_t n) {
+        nuls.see(l, n);
+        r.line(l, n);
+      },
+      imp.gaps,
       [&](std::string_view l, size_t n) { r.cut.add(n, l); });
   if (!st) return st.error();
-  if (r.evidence == 0 || imp.gpus.empty() || lines.nul_bytes() > 0) {
+  if (r.evidence == 0 || imp.gpus.empty()) {
     Error e = not_this_format(
         "`nvidia-smi -q` output (\"==============NVSMI LOG==============\", \"GPU 00000000:18:00.0\" blocks, "
         "or their PCI / ECC Errors / Remapped Rows / Clocks Event Reasons sections)",
@@ -374,6 +381,7 @@ Result<NvsmiQueryImport> import_nvsmi_query(LineSource& lines, const std::string
     if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
     return e;
   }
+  add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   r.assign_indexes();
   r.cut_blocks();
   unreadable_numbers(imp);

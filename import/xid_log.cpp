@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/format_detect.h"
+#include "import/nul_bytes.h"
 #include "import/syslog.h"
 #include "import/whole_lines.h"
 #include "import/xid_catalog.h"
@@ -176,8 +177,14 @@ Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source
   XidLogImport imp;
   imp.source = source;
   Reader r{imp, {}, {}};
+  NulTally nuls;
   auto st = for_each_whole_line(
-      lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
+      lines, source,
+      [&](std::string_view l, size_t n) {
+        nuls.see(l, n);
+        r.line(l, n);
+      },
+      imp.gaps,
       [&](std::string_view l, size_t n) { r.other.add(n, l); });
   if (!st) return st.error();
   if (r.overflow.count)
@@ -186,12 +193,13 @@ Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source
                                       " Xid line(s) of the GPUs past them not read",
                                   line_source(source, r.overflow.first)));
   bool log = imp.xid_lines > 0 || (imp.lines > 0 && imp.logged_lines * 2 > imp.lines);
-  if (!log || lines.nul_bytes() > 0) {
+  if (!log) {
     Error e = not_this_format("a kernel log (dmesg, journal or syslog lines; Xid reports \"NVRM: Xid (PCI:...): N, ...\")",
                               source, r.other);
     if (lines.nul_bytes()) e.message += " (binary data: " + std::to_string(lines.nul_bytes()) + " NUL bytes)";
     return e;
   }
+  add_nul_gap(imp.gaps, source, nuls);  // NULs are not emptiness: the rest was read
   return imp;
 }
 

@@ -12,6 +12,15 @@ std::string Comm::describe_rank(int r) const {
   return out;
 }
 
+Result<Comm::ExchangeTimes> Comm::exchange_timed(const void* send, void* recv, size_t count, int peer,
+                                                DataType dtype, double, double, const WaitHeartbeat&) {
+  const double t0 = wall_time_s();
+  // A null buffer is a direction not taken (a one-way test), as in the MPI backend.
+  if (auto st = sendrecv(send, send ? count : 0, peer, recv, recv ? count : 0, peer, dtype); !st) return st.error();
+  const double t = wall_time_s() - t0;
+  return ExchangeTimes{t, t, true};
+}
+
 Result<void*> Comm::allocate_device(size_t) {
   return make_error(ErrorCode::kUnsupported, "this backend has no device memory", describe_rank(rank()));
 }
@@ -24,6 +33,10 @@ Status Comm::copy_to_device(void*, const void*, size_t) {
 
 Status Comm::copy_from_device(void*, const void*, size_t) {
   return make_error(ErrorCode::kUnsupported, "this backend has no device memory", describe_rank(rank()));
+}
+
+Result<std::unique_ptr<Comm>> Comm::split(int, int) {
+  return make_error(ErrorCode::kUnsupported, "this backend cannot split its ranks into groups", describe_rank(rank()));
 }
 
 Status Comm::start_timer() {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -72,6 +73,26 @@ class Comm {
   /// ranks must make the matching call.
   virtual Status sendrecv(const void* send, size_t send_count, int dest, void* recv,
                           size_t recv_count, int source, DataType dtype) = 0;
+  /// What exchange_timed() measured: seconds from its call to the completion of the receive
+  /// and of the send (each direction on its own, as mpiGraph times them), and whether both
+  /// completed before the give-up time.
+  struct ExchangeTimes {
+    double recv_done_s = 0;  ///< Receive complete (the peer's data arrived): that direction's time.
+    double send_done_s = 0;  ///< Send complete (the buffer may be reused; data may still be in flight).
+    bool completed = true;   ///< False: given up after `give_up_after_s`; the requests stay posted.
+  };
+  /// Called while exchange_timed() waits, about every `heartbeat_s`: seconds waited so far.
+  using WaitHeartbeat = std::function<void(double waited_s)>;
+  /// Point to point (not collective): sends `count` elements to `peer` and receives `count` from
+  /// it at the same time, timing each direction's completion (MPI_Isend + MPI_Irecv, polled
+  /// with MPI_Test). With give_up_after_s > 0 it stops waiting after that many seconds and
+  /// returns completed = false; the requests are left posted, so the caller must keep both
+  /// buffers alive for the rest of the process. A null `send` or `recv` is a direction not taken
+  /// (a one-way transfer; that time is 0). Default: sendrecv(), both times equal, never gives up
+  /// (in-process backends complete or fail).
+  virtual Result<ExchangeTimes> exchange_timed(const void* send, void* recv, size_t count, int peer,
+                                               DataType dtype, double give_up_after_s,
+                                               double heartbeat_s, const WaitHeartbeat& heartbeat);
   /// recv at `root`[r*count + i] = send of rank r [i]; send has `count`, the root's recv
   /// n*count elements; recv is not written on other ranks. Default: kUnsupported.
   virtual Status gather(const void* send, void* recv, size_t count, DataType dtype, int root);
@@ -135,6 +156,14 @@ class Comm {
   };
   /// This rank's device. Default: {-1, "", "host memory"}.
   virtual DeviceInfo device_info();
+
+  /// Collective: a Comm over the ranks that pass the same `color` (>= 0), ranked by (`key`,
+  /// rank() here), with those ranks' hosts; a rank passing color < 0 takes part and gets
+  /// nullptr. The new Comm is independent of this one (either may be used, in the order the
+  /// ranks agree on). MPI: MPI_Comm_split. NCCL with one rank per process: ncclCommSplit (or
+  /// ncclCommInitRank over a new unique id) with the host side split over MPI. Default:
+  /// kUnsupported (the simulated and the one-process NCCL Comms).
+  virtual Result<std::unique_ptr<Comm>> split(int color, int key);
 
   /// "rank 3 (node03)": how errors and findings name a rank.
   std::string describe_rank(int r) const;

@@ -37,10 +37,19 @@ std::string mpi_error_text(int rc) {
 
 class MpiComm final : public Comm {
  public:
-  MpiComm() {
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  /// `comm`: MPI_COMM_WORLD, or a communicator of split() that this object frees.
+  explicit MpiComm(MPI_Comm comm) : comm_(comm) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
   }
+  ~MpiComm() override {
+    if (comm_ == MPI_COMM_WORLD) return;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Comm_free(&comm_);
+  }
+  MpiComm(const MpiComm&) = delete;
+  MpiComm& operator=(const MpiComm&) = delete;
 
   /// Collective: fills hosts_ (called once by MpiSession::open).
   Status gather_hosts() {
@@ -55,12 +64,22 @@ class MpiComm final : public Comm {
   const std::vector<std::string>& hosts() const override { return hosts_; }
   double wall_time_s() override { return MPI_Wtime(); }
 
-  Status barrier() override { return check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+  Result<std::unique_ptr<Comm>> split(int color, int key) override {
+    MPI_Comm sub = MPI_COMM_NULL;
+    if (auto st = check(MPI_Comm_split(comm_, color < 0 ? MPI_UNDEFINED : color, key, &sub), "MPI_Comm_split"); !st)
+      return st.error();
+    if (sub == MPI_COMM_NULL) return std::unique_ptr<Comm>();
+    auto c = std::make_unique<MpiComm>(sub);
+    if (auto st = c->gather_hosts(); !st) return st.error().with_context("host names of a split group");
+    return std::unique_ptr<Comm>(std::move(c));
+  }
+
+  Status barrier() override { return check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
   Result<std::vector<std::string>> allgather_strings(const std::string& mine) override {
     int len = static_cast<int>(mine.size());
     std::vector<int> lens(static_cast<size_t>(size_));
-    if (auto st = check(MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD),
+    if (auto st = check(MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm_),
                         "MPI_Allgather");
         !st)
       return st.error();
@@ -68,7 +87,7 @@ class MpiComm final : public Comm {
     if (total > INT_MAX) return too_large("MPI_Allgatherv", total);
     std::string buf(static_cast<size_t>(total), '\0');
     if (auto st = check(MPI_Allgatherv(mine.data(), len, MPI_CHAR, buf.data(), lens.data(),
-                                       displs.data(), MPI_CHAR, MPI_COMM_WORLD),
+                                       displs.data(), MPI_CHAR, comm_),
                         "MPI_Allgatherv");
         !st)
       return st.error();
@@ -79,7 +98,7 @@ class MpiComm final : public Comm {
     if (auto st = check_root(root, "gather"); !st) return st.error();
     int len = static_cast<int>(mine.size());
     std::vector<int> lens(rank_ == root ? static_cast<size_t>(size_) : 0);
-    if (auto st = check(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, MPI_COMM_WORLD),
+    if (auto st = check(MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, comm_),
                         "MPI_Gather");
         !st)
       return st.error();
@@ -87,7 +106,7 @@ class MpiComm final : public Comm {
     if (total > INT_MAX) return too_large("MPI_Gatherv", total);
     std::string buf(static_cast<size_t>(total), '\0');
     if (auto st = check(MPI_Gatherv(mine.data(), len, MPI_CHAR, buf.data(), lens.data(),
-                                    displs.data(), MPI_CHAR, root, MPI_COMM_WORLD),
+                                    displs.data(), MPI_CHAR, root, comm_),
                         "MPI_Gatherv");
         !st)
       return st.error();
@@ -97,12 +116,12 @@ class MpiComm final : public Comm {
   Result<std::string> broadcast_string(const std::string& value, int root) override {
     if (auto st = check_root(root, "broadcast"); !st) return st.error();
     long long len = rank_ == root ? static_cast<long long>(value.size()) : 0;
-    if (auto st = check(MPI_Bcast(&len, 1, MPI_LONG_LONG, root, MPI_COMM_WORLD), "MPI_Bcast");
+    if (auto st = check(MPI_Bcast(&len, 1, MPI_LONG_LONG, root, comm_), "MPI_Bcast");
         !st)
       return st.error();
     if (len > INT_MAX) return too_large("MPI_Bcast", len);
     std::string buf = rank_ == root ? value : std::string(static_cast<size_t>(len), '\0');
-    if (auto st = check(MPI_Bcast(buf.data(), static_cast<int>(len), MPI_CHAR, root, MPI_COMM_WORLD),
+    if (auto st = check(MPI_Bcast(buf.data(), static_cast<int>(len), MPI_CHAR, root, comm_),
                         "MPI_Bcast");
         !st)
       return st.error();
@@ -112,7 +131,7 @@ class MpiComm final : public Comm {
   Result<std::vector<double>> allgather_double(double mine) override {
     std::vector<double> out(static_cast<size_t>(size_));
     if (auto st = check(MPI_Allgather(&mine, 1, MPI_DOUBLE, out.data(), 1, MPI_DOUBLE,
-                                      MPI_COMM_WORLD),
+                                      comm_),
                         "MPI_Allgather");
         !st)
       return st.error();
@@ -140,7 +159,7 @@ class MpiComm final : public Comm {
     if (auto st = check_count(count, "MPI_Bcast"); !st) return st;
     // The root sends from its send buffer; MPI_Bcast does not write the root's buffer.
     void* buf = rank_ == root ? const_cast<void*>(send) : recv;
-    return check(MPI_Bcast(buf, static_cast<int>(count), mpi_type(dtype), root, MPI_COMM_WORLD),
+    return check(MPI_Bcast(buf, static_cast<int>(count), mpi_type(dtype), root, comm_),
                  "MPI_Bcast");
   }
 
@@ -148,7 +167,7 @@ class MpiComm final : public Comm {
     if (auto st = check_root(root, "reduce"); !st) return st;
     if (auto st = check_count(count, "MPI_Reduce"); !st) return st;
     return check(MPI_Reduce(send, recv, static_cast<int>(count), mpi_type(dtype), MPI_SUM, root,
-                            MPI_COMM_WORLD),
+                            comm_),
                  "MPI_Reduce");
   }
 
@@ -171,8 +190,47 @@ class MpiComm final : public Comm {
                         describe_rank(rank_));
     return check(MPI_Sendrecv(send, static_cast<int>(send_count), mpi_type(dtype), dest, 0, recv,
                               static_cast<int>(recv_count), mpi_type(dtype), source, 0,
-                              MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                              comm_, MPI_STATUS_IGNORE),
                  "MPI_Sendrecv with " + describe_rank(dest));
+  }
+
+  Result<ExchangeTimes> exchange_timed(const void* send, void* recv, size_t count, int peer, DataType dtype,
+                                       double give_up_after_s, double heartbeat_s,
+                                       const WaitHeartbeat& heartbeat) override {
+    if (auto st = check_count(count, "MPI_Isend"); !st) return st.error();
+    if (peer < 0 || peer >= size_)
+      return make_error(ErrorCode::kInvalidArgument, "exchange peer " + std::to_string(peer) + " out of range",
+                        describe_rank(rank_));
+    const int c = static_cast<int>(count);
+    MPI_Request req[2];
+    const double t0 = MPI_Wtime();
+    double done_s[2] = {-1, -1};
+    // Tag 1: a request left posted after a give-up never matches a sendrecv (tag 0). A null
+    // buffer is a direction not taken (a one-way test): done at once.
+    if (!recv) done_s[0] = 0;
+    else if (auto st = check(MPI_Irecv(recv, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[0]), "MPI_Irecv"); !st)
+      return st.error();
+    if (!send) done_s[1] = 0;
+    else if (auto st = check(MPI_Isend(send, c, mpi_type(dtype), peer, 1, MPI_COMM_WORLD, &req[1]), "MPI_Isend"); !st)
+      return st.error();
+    double next_beat_s = heartbeat_s > 0 ? heartbeat_s : 1e300;
+    for (;;) {
+      for (int k = 0; k < 2; ++k) {
+        if (done_s[k] >= 0) continue;
+        int flag = 0;
+        if (auto st = check(MPI_Test(&req[k], &flag, MPI_STATUS_IGNORE), "MPI_Test with " + describe_rank(peer)); !st)
+          return st.error();
+        if (flag) done_s[k] = MPI_Wtime() - t0;
+      }
+      if (done_s[0] >= 0 && done_s[1] >= 0) return ExchangeTimes{done_s[0], done_s[1], true};
+      const double waited_s = MPI_Wtime() - t0;
+      if (give_up_after_s > 0 && waited_s >= give_up_after_s)
+        return ExchangeTimes{done_s[0] >= 0 ? done_s[0] : waited_s, done_s[1] >= 0 ? done_s[1] : waited_s, false};
+      if (waited_s >= next_beat_s) {
+        if (heartbeat) heartbeat(waited_s);
+        next_beat_s += heartbeat_s;
+      }
+    }
   }
 
  private:
@@ -185,7 +243,7 @@ class MpiComm final : public Comm {
   using SumCall = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
   Status summed(SumCall call, const char* name, const void* send, void* recv, size_t count, DataType dtype) const {
     if (auto st = check_count(count, name); !st) return st;
-    return check(call(send, recv, static_cast<int>(count), mpi_type(dtype), MPI_SUM, MPI_COMM_WORLD), name);
+    return check(call(send, recv, static_cast<int>(count), mpi_type(dtype), MPI_SUM, comm_), name);
   }
   // MPI_Allgather, MPI_Alltoall: `count` elements to and from every rank.
   using ExchangeCall = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
@@ -193,7 +251,7 @@ class MpiComm final : public Comm {
                    DataType dtype) const {
     if (auto st = check_count(count, name); !st) return st;
     const int c = static_cast<int>(count);
-    return check(call(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), MPI_COMM_WORLD), name);
+    return check(call(send, c, mpi_type(dtype), recv, c, mpi_type(dtype), comm_), name);
   }
   // MPI_Gather, MPI_Scatter: `count` elements to or from every rank at `root`.
   using RootedCall = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm);
@@ -244,6 +302,7 @@ class MpiComm final : public Comm {
                       describe_rank(rank_));
   }
 
+  MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
   std::vector<std::string> hosts_;
@@ -272,7 +331,7 @@ Result<std::unique_ptr<MpiSession>> MpiSession::open() {
     s->impl_->initialized_here = true;
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  s->impl_->world = std::make_unique<MpiComm>();
+  s->impl_->world = std::make_unique<MpiComm>(MPI_COMM_WORLD);
   if (auto st = s->impl_->world->gather_hosts(); !st)
     return st.error().with_context("gathering host names of all ranks");
   return s;

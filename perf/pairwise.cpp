@@ -6,6 +6,7 @@
 #include <new>
 
 #include "perf/iterations.h"
+#include "perf/pair_link.h"
 
 namespace fabdiag::perf {
 
@@ -40,49 +41,120 @@ Status validate_pairwise_options(const PairwiseOptions& o) {
   return validate_iterations(o.iters, o.warmup_iters);
 }
 
+namespace {
+
+// Buffers of exchanges given up on: their requests stay posted, so MPI may still write or read
+// them until the process ends.
+std::vector<std::vector<unsigned char>>& given_up_buffers() {
+  static auto* kept = new std::vector<std::vector<unsigned char>>();
+  return *kept;
+}
+
+// This rank's part of a pair test with `peer`: each exchange is two one-way transfers, the lower
+// rank's send first, each timed on its receiver and answered by a 1-byte token from the receiver,
+// so the sender cannot start the next transfer before its data arrived. One direction at a time,
+// because at once the acknowledgements of the incoming flow queue behind a slow egress and the
+// receive direction looks slow too (measured on the emulated cluster: 9 MB/s in and 12 MB/s out
+// of a node whose egress alone was at 100 Mbit/s; without the token, 12.5 MB/s both ways: the
+// receive timer ran while the node's own send was still draining). Returns the sum of this
+// rank's timed receive times (s), or minus the seconds waited when the test was given up.
+Result<double> run_my_pair_test(Comm& comm, int peer, const PairwiseOptions& o) {
+  const int me = comm.rank();
+  std::vector<unsigned char> send, recv;
+  try {
+    send.assign(o.size_bytes, static_cast<unsigned char>(me));
+    recv.assign(o.size_bytes, 0);
+  } catch (const std::bad_alloc&) {
+    return make_error(ErrorCode::kUnavailable,
+                      "cannot allocate 2 x " + std::to_string(o.size_bytes) + " bytes for the pair test; lower --size",
+                      comm.describe_rank(me));
+  }
+  const std::string with = "exchange with " + comm.describe_rank(peer);
+  const double t0 = comm.wall_time_s();
+  double recv_s = 0;
+  for (int i = 0; i < 4 * (o.warmup_iters + o.iters); ++i) {
+    const bool is_token = i % 2 == 1;
+    const bool i_send = ((i / 2) % 2 == 0) == (me < peer) ? !is_token : is_token;  // even transfers: the lower rank sends
+    const double spent_s = comm.wall_time_s() - t0;
+    double left_s = 0;
+    if (o.give_up_after_s > 0) left_s = std::max(1e-3, o.give_up_after_s - spent_s);
+    auto beat = [&](double waited_s) {
+      if (o.on_wait)
+        o.on_wait(comm.describe_rank(me) + ": " + with + " not complete after " +
+                  std::to_string(static_cast<int>(spent_s + waited_s)) + " s" +
+                  (o.give_up_after_s > 0 ? " (gives up at " + std::to_string(static_cast<int>(o.give_up_after_s)) + " s)" : ""));
+    };
+    // The token is the first byte of the buffers, which outlive a given-up request.
+    auto t = comm.exchange_timed(i_send ? send.data() : nullptr, i_send ? nullptr : recv.data(), is_token ? 1 : o.size_bytes, peer,
+                                 DataType::kUint8, left_s, o.heartbeat_s, beat);
+    if (!t.ok()) return t.error().with_context(i < 4 * o.warmup_iters ? "warm-up " + with : "timed " + with);
+    if (!t->completed) {
+      given_up_buffers().push_back(std::move(send));
+      given_up_buffers().push_back(std::move(recv));
+      return -std::max(1e-3, comm.wall_time_s() - t0);
+    }
+    if (i >= 4 * o.warmup_iters && !i_send && !is_token) recv_s += t->recv_done_s;
+  }
+  return recv_s;
+}
+
+// The pair test on a Comm whose buffers live on the device (NCCL): both directions at once
+// (ncclSend + ncclRecv in one group), timed by the Comm's timer (CUDA events on the GPU's
+// stream: NCCL's calls return before the data has moved), so both directions get the same
+// rate and no direction is told apart; no give-up (the walk's deadline bounds it). Returns the
+// seconds of the timed exchanges.
+Result<double> run_my_device_pair_test(Comm& link, int link_peer, const std::string& peer_name,
+                                       const PairwiseOptions& o) {
+  PairBuffers buf(link);
+  if (auto st = buf.make(o.size_bytes, static_cast<unsigned char>(link.rank())); !st) return st.error();
+  auto exchange = [&]() -> Status {
+    return link.sendrecv(buf.send, o.size_bytes, link_peer, buf.recv, o.size_bytes, link_peer, DataType::kUint8);
+  };
+  const std::string with = "exchange with " + peer_name;
+  for (int w = 0; w < o.warmup_iters; ++w)
+    if (auto st = exchange(); !st) return st.error().with_context("warm-up " + with);
+  if (auto st = link.start_timer(); !st) return st.error().with_context("timed " + with);
+  for (int i = 0; i < o.iters; ++i)
+    if (auto st = exchange(); !st) return st.error().with_context("timed " + with);
+  auto t = link.stop_timer_s();
+  if (!t) return t.error().with_context("timed " + with);
+  return *t;
+}
+
+}  // namespace
+
 Result<std::vector<PairMeasurement>> run_pair_round(Comm& comm, const std::vector<RankPair>& pairs,
                                                     const PairwiseOptions& o) {
   if (auto st = validate_pairwise_options(o); !st) return st.error();
   if (auto st = validate_disjoint_pairs(pairs, comm.size()); !st) return st.error();
   const int me = comm.rank();
   const int peer = peer_of(pairs, me);
-  std::vector<unsigned char> send, recv;
-  if (peer >= 0) {
-    try {
-      send.assign(o.size_bytes, static_cast<unsigned char>(me));
-      recv.assign(o.size_bytes, 0);
-    } catch (const std::bad_alloc&) {
-      return make_error(ErrorCode::kUnavailable,
-                        "cannot allocate 2 x " + std::to_string(o.size_bytes) +
-                            " bytes for the pair test; lower --size",
-                        comm.describe_rank(me));
-    }
-  }
-  auto exchange = [&]() -> Status {
-    return comm.sendrecv(send.data(), o.size_bytes, peer, recv.data(), o.size_bytes, peer,
-                         DataType::kUint8);
-  };
-  const std::string with = peer >= 0 ? "exchange with " + comm.describe_rank(peer) : "";
-  if (peer >= 0)
-    for (int w = 0; w < o.warmup_iters; ++w)
-      if (auto st = exchange(); !st) return st.error().with_context("warm-up " + with);
+  auto pair_comm = pair_communicator(comm, pairs, o.split_pairs);
+  if (!pair_comm) return pair_comm.error();
+  // Where this rank's exchange runs: the pair's own communicator (ranks 0 and 1), or `comm`.
+  Comm& link = *pair_comm ? **pair_comm : comm;
+  const int link_peer = *pair_comm ? 1 - link.rank() : peer;
   if (auto st = comm.barrier(); !st) return st.error().with_context("barrier before a pair round");
-  double my_time_s = 0;
+  double mine = 0;  // receive time (s); < 0: given up after -mine s
   if (peer >= 0) {
-    const double t0 = comm.wall_time_s();
-    for (int i = 0; i < o.iters; ++i)
-      if (auto st = exchange(); !st) return st.error().with_context("timed " + with);
-    my_time_s = comm.wall_time_s() - t0;
+    auto r = link.uses_device_buffers() ? run_my_device_pair_test(link, link_peer, comm.describe_rank(peer), o)
+                                        : run_my_pair_test(link, link_peer, o);
+    if (!r.ok()) return r.error();
+    mine = *r;
   }
-  auto times = comm.allgather_double(my_time_s);
+  auto times = comm.allgather_double(mine);
   if (!times) return times.error().with_context("collecting pair times");
   const double bytes = static_cast<double>(o.size_bytes) * o.iters;
-  auto rate = [&](int r) {
-    double t = (*times)[static_cast<size_t>(r)];
-    return t > 0 ? bytes / t : NAN;
-  };
+  auto t = [&](int r) { return (*times)[static_cast<size_t>(r)]; };
   std::vector<PairMeasurement> out;
-  for (const auto& [a, b] : pairs) out.push_back({a, b, rate(a), rate(b)});
+  for (const auto& [a, b] : pairs) {
+    PairMeasurement m{a, b, t(b) > 0 ? bytes / t(b) : NAN, t(a) > 0 ? bytes / t(a) : NAN, 0};
+    if (t(a) < 0 || t(b) < 0) {
+      m.no_completion_s = std::max(-t(a), -t(b));
+      m.a_to_b_bytes_per_s = m.b_to_a_bytes_per_s = NAN;
+    }
+    out.push_back(m);
+  }
   return out;
 }
 

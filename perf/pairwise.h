@@ -28,24 +28,42 @@ struct PairwiseOptions {
   uint64_t size_bytes = 4ull << 20;  ///< --size: bytes sent each way per exchange
   int iters = 5;                     ///< -n: timed exchanges per pair
   int warmup_iters = 1;              ///< -w: untimed exchanges per pair before timing
+  /// A pair whose exchanges (warm-up and timed) have not all completed after this many seconds
+  /// is given up: a dead link or host (PairMeasurement::no_completion_s). 0 = wait forever.
+  double give_up_after_s = 0;
+  double heartbeat_s = 10;  ///< While a rank waits on its peer, `on_wait` about this often.
+  /// Called on a waiting rank ("node05: exchange with rank 7 (node08) not complete after 10 s"):
+  /// the heartbeat on stderr of a step that waits. May be empty.
+  Progress on_wait;
+  /// --pair-comm split: each round first splits the Comm into one communicator per pair
+  /// (Comm::split: MPI_Comm_split; for NCCL ncclCommSplit), and each pair exchanges on its own
+  /// (NCCL then sets up channels for that pair alone). Default: the pairs exchange on the
+  /// shared Comm (NCCL: ncclSend/ncclRecv between the two ranks of the world communicator).
+  bool split_pairs = false;
 };
 
 /// Errors (kInvalidArgument): size_bytes 0 or > 2^31-1 (MPI int count), iters < 1 or
 /// warmup_iters < 0 (validate_iterations()).
 Status validate_pairwise_options(const PairwiseOptions& o);
 
-/// One measured pair: bytes/s per direction of the bidirectional exchange, each timed on the
-/// sending rank (size_bytes * iters / that rank's loop time). NaN when not measured.
+/// One measured pair: bytes/s per direction of the bidirectional exchange, each direction timed
+/// on its receiving rank (size_bytes * iters / the sum of that rank's receive completion times,
+/// Comm::exchange_timed), so an egress-only fault shows in one direction only, as in mpiGraph's
+/// separate send and receive matrices. NaN when not measured.
 struct PairMeasurement {
   int a = -1;
   int b = -1;
   double a_to_b_bytes_per_s = 0;
   double b_to_a_bytes_per_s = 0;
+  /// > 0: the exchange did not complete within this many seconds (give_up_after_s) on at least
+  /// one end: a dead link or host; both rates are then NaN.
+  double no_completion_s = 0;
 };
 
 /// Collective over `comm`: every rank in `pairs` exchanges with its peer at the same time
-/// (warm-up, barrier, timed loop of MPI_Sendrecv), ranks not in a pair only take part in the
-/// barriers; then the times are gathered, so every rank returns every pair's result, in the
+/// (warm-up, barrier, timed loop of Comm::sendrecv between Comm::start_timer and stop_timer_s,
+/// in host or device memory as the Comm takes it), ranks not in a pair only take part in the
+/// barriers (and in the split, with options.split_pairs); then the times are gathered, so every rank returns every pair's result, in the
 /// order of `pairs`. Errors: kInvalidArgument (pairs not disjoint / out of range, options),
 /// kUnavailable (allocation or MPI failure, naming rank and host).
 Result<std::vector<PairMeasurement>> run_pair_round(Comm& comm, const std::vector<RankPair>& pairs,

@@ -10,7 +10,7 @@ namespace {
 Error bad_size(std::string_view text, const std::string& why) {
   return make_error(ErrorCode::kInvalidArgument,
                     "invalid size \"" + std::string(text) + "\": " + why +
-                        " (use bytes with an optional K, M or G suffix: 8, 1K, 4M, 1G)");
+                        " (use bytes with an optional binary suffix K, M, G or T, any case, B or iB after it allowed: 8, 1K, 4M, 1G, 2TiB)");
 }
 
 std::string lower(std::string_view s) {

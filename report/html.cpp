@@ -69,15 +69,40 @@ void nodes_table(std::ostringstream& o, const ReportModel& m) {
   o << "</table>\n";
 }
 
+// Above kMaxLinkRows links (1500 hosts: 1.1 million pairs) the table lists the links that did not
+// pass and the slowest that did, up to kMaxLinkRows, and says how many it leaves out.
+constexpr size_t kMaxLinkRows = 2000;
+
+std::vector<const Verdict*> links_listed(const ReportModel& m) {
+  std::vector<const Verdict*> out;
+  for (const auto& v : m.links) out.push_back(&v);
+  if (out.size() <= kMaxLinkRows) return out;
+  auto rank = [](const Verdict* v) { return v->status == Outcome::kPass ? 1 : 0; };
+  std::stable_sort(out.begin(), out.end(), [&](const Verdict* a, const Verdict* b) {
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
+    return rank(a) == 1 && a->margin_pct.value_or(0) < b->margin_pct.value_or(0);
+  });
+  out.resize(kMaxLinkRows);
+  return out;
+}
+
 void links_table(std::ostringstream& o, const ReportModel& m) {
   if (m.links.empty()) return;
-  o << "<h2>Links</h2>\n<table id=\"links\"><tr><th>link</th><th>status</th><th>measured</th><th>expected</th>"
+  const auto listed = links_listed(m);
+  o << "<h2>Links</h2>\n";
+  if (listed.size() < m.links.size())
+    o << "<p class=\"legend-note\" id=\"links-not-listed\">" << m.links.size() - listed.size() << " of " << m.links.size()
+      << " links not listed: those that did not pass come first, then the passing ones with the least margin; "
+         "the JSON report lists every link.</p>\n";
+  o << "<table id=\"links\"><tr><th>link</th><th>status</th><th>measured</th><th>expected</th>"
        "<th>margin</th><th>why</th></tr>\n";
-  for (const auto& v : m.links)
+  for (const Verdict* vp : listed) {
+    const Verdict& v = *vp;
     o << "<tr class=\"link " << to_string(v.status) << "\" data-subject=\"" << esc(v.subject) << "\"><td>" << esc(v.subject)
       << "</td><td class=\"status\">" << to_string(v.status) << "</td><td class=\"num\">" << esc(format_measure(v.measured, v.unit))
       << "</td><td class=\"num\">" << esc(format_measure(v.expected, v.unit)) << "</td><td class=\"num\">" << esc(margin_text(v))
       << "</td><td>" << esc(v.reason) << "</td></tr>\n";
+  }
   o << "</table>\n";
 }
 
@@ -87,8 +112,9 @@ void pictures(std::ostringstream& o, const ReportModel& m) {
          "red = slowest measured pair, green = fastest; outlined cells and red names: the suspects.</p>\n";
     for (size_t i = 0; i < m.heatmaps.size(); ++i) {
       const auto& h = m.heatmaps[i];
-      o << "<h3>" << esc(h.title) << "</h3>\n"
-        << svg_heatmap(h, i == 0 ? "pairwise-heatmap" : "pairwise-heatmap-" + std::to_string(i + 1));
+      o << "<h3>" << esc(h.title) << "</h3>\n";
+      if (const std::string note = heatmap_note(h); !note.empty()) o << "<p class=\"legend-note heatmap-blocks\">" << esc(note) << "</p>\n";
+      o << svg_heatmap(h, i == 0 ? "pairwise-heatmap" : "pairwise-heatmap-" + std::to_string(i + 1));
     }
     o << "</section>\n";
   }

@@ -48,12 +48,18 @@ bool rooted(const std::string& collective) {
 void preamble(std::ostringstream& out, const Envelope& env, const std::string& program) {
   const nlohmann::json& d = env.data;
   const nlohmann::json& p = env.params;
+  // A run cut before its first size has no warmup/iters in data yet: the run's settings are in params.
+  auto setting = [&](const char* key) {
+    const long long v = int_member(d, key, 0);
+    return v > 0 ? v : int_member(p, key, 0);
+  };
   out << "# Collective test starting: " << program << "\n";
   out << printf_string("# nThread 1 nGpus %lld minBytes %lld maxBytes %lld step: %lld(factor) warmup iters: %lld "
                        "iters: %lld agg iters: 1 validation: 1 graph: %lld unalign: 0\n",
                        int_member(p, "gpus", 1), int_member(p, "min_bytes", 0), int_member(p, "max_bytes", 0),
-                       int_member(p, "step_factor", 2), int_member(d, "warmup", 0), int_member(d, "iters", 0),
-                       int_member(d, "graph_launches", 0));
+                       int_member(p, "step_factor", 2), setting("warmup"), setting("iters"), setting("graph_launches"));
+  // Not nccl-tests' line: `fabdiag import nccl-tests` reads it back (an MPI table stays backend mpi).
+  out << "# fabdiag: backend " << escape_controls(string_member(d, "backend", string_member(p, "backend", "nccl"))) << "\n";
   out << "#\n# Using devices\n";
   const nlohmann::json hosts = d.value("hosts", nlohmann::json::array());
   const nlohmann::json devices = d.value("devices", nlohmann::json::array());

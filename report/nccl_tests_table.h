@@ -6,6 +6,7 @@
 // Layout (widths as nccl-tests prints them):
 //   # Collective test starting: <coll>_perf
 //   # nThread 1 nGpus N minBytes B maxBytes E step: F(factor) warmup iters: W iters: I agg iters: 1 validation: 1 graph: G unalign: 0
+//   # fabdiag: backend mpi|nccl
 //   #
 //   # Using devices
 //   #  Rank  0 Group  0 Pid   1234 on     node01 device  0 [0000:0f:00] NVIDIA H200
@@ -21,7 +22,10 @@
 // fabdiag measures out-of-place only: the in-place half is "N/A" (nccl-tests' spelling of "not
 // measured", which the importer reads as absent). time = the slowest rank's average per call
 // (nccl-tests averages over ranks), algbw/busbw in GB/s = 1e9 bytes/s. The average bus
-// bandwidth is over the printed rows. A cut run ends with "# fabdiag: PARTIAL: <reason>", and
+// bandwidth is over the printed rows. W, I and G are the run's settings (params) when no size
+// finished. The backend line is fabdiag's own: the importer reads it back, as it reads the
+// PARTIAL line as a gap of a partial table (kept even with no row). A cut run ends with
+// "# fabdiag: PARTIAL: <reason>", and
 // findings follow the footer as "# fabdiag: <severity> <code>: <message>" lines (comments to
 // nccl-tests readers).
 #pragma once

@@ -1,6 +1,7 @@
 #include "report/result_model.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -128,15 +129,47 @@ size_t add_source(ReportModel& m, const std::string& file, const std::string& sc
   return m.sources.size() - 1;
 }
 
-// Reads one schema's data; a member of the wrong type costs that document's verdicts, not the
-// report: the gap is named in errors[].
+// Appends what one document gave (`part`, read with m's sources) to m; curves of the same
+// collective are joined (bands kept sorted by size).
+void merge_into(ReportModel& m, ReportModel&& part) {
+  auto append = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
+  append(m.nodes, part.nodes);
+  append(m.links, part.links);
+  append(m.checks, part.checks);
+  append(m.heatmaps, part.heatmaps);
+  append(m.chains, part.chains);
+  append(m.findings, part.findings);
+  append(m.errors, part.errors);
+  for (auto& c : part.curves) {
+    auto it = std::find_if(m.curves.begin(), m.curves.end(), [&](const Curve& x) { return x.collective == c.collective; });
+    if (it == m.curves.end()) {
+      m.curves.push_back(std::move(c));
+      continue;
+    }
+    append(it->series, c.series);
+    append(it->band, c.band);
+    std::stable_sort(it->band.begin(), it->band.end(),
+                     [](const BandPoint& a, const BandPoint& b) { return a.size_bytes < b.size_bytes; });
+  }
+}
+
+// Reads one schema's data; a member of the wrong type (a JSON type error, MalformedMember)
+// costs that document's verdicts, not the report: nothing of the document is kept but the gap,
+// named in errors[] with the file and the key.
 void read_guarded(ReportModel& m, size_t src, const std::string& file, const std::string& schema,
                   const nlohmann::json& data) {
+  ReportModel part;
+  part.sources = m.sources;
+  std::string what;
   try {
-    read_data(m, src, file, schema, data);
+    read_data(part, src, file, schema, data);
   } catch (const nlohmann::json::exception& e) {
-    m.errors.push_back({src, make_error(ErrorCode::kParse, std::string("malformed ") + schema + " data: " + e.what(), file)});
+    what = e.what();
+  } catch (const MalformedMember& e) {
+    what = e.what();
   }
+  if (what.empty()) merge_into(m, std::move(part));
+  else m.errors.push_back({src, make_error(ErrorCode::kParse, "malformed " + schema + " data: " + what, file)});
 }
 
 }  // namespace

@@ -131,7 +131,8 @@ bool is_report_schema(const std::string& schema);
 /// Reads `env` (from `file`) into `model`: its verdicts, matrices, curves, suspects, findings
 /// and errors. A fabdiag.import/1 with parts[] is read part by part (each part a source named
 /// "FILE part N"). Data of a known schema that lacks members gives fewer verdicts, never an
-/// exception. Findings at warn or above become failing checks (except for accept, whose checks
+/// exception; a member of the wrong type (`hosts` a string) drops that document's verdicts and
+/// adds an error naming the file and the key (a gap). Findings at warn or above become failing checks (except for accept, whose checks
 /// are its own); nodes and links named only by checks get a verdict of their worst check.
 void add_document(ReportModel& model, const std::string& file, const Envelope& env);
 

@@ -8,10 +8,20 @@
 
 namespace fabdiag::report_detail {
 
+namespace {
+
+// Throws MalformedMember for j[key] of type `got` where `expected` belongs.
+[[noreturn]] void wrong_type(const char* key, const char* expected, const nlohmann::json& got) {
+  throw MalformedMember(std::string(key) + ": expected " + expected + ", got " + got.type_name());
+}
+
+}  // namespace
+
 std::optional<double> number_at(const nlohmann::json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
   auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!it->is_number()) wrong_type(key, "a number", *it);
   const double v = it->get<double>();
   return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
@@ -19,20 +29,27 @@ std::optional<double> number_at(const nlohmann::json& j, const char* key) {
 std::string string_at(const nlohmann::json& j, const char* key) {
   if (!j.is_object()) return "";
   auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+  if (it == j.end() || it->is_null()) return "";
+  if (!it->is_string()) wrong_type(key, "a string", *it);
+  return it->get<std::string>();
 }
 
 const nlohmann::json& array_at(const nlohmann::json& j, const char* key) {
   static const nlohmann::json kEmpty = nlohmann::json::array();
   if (!j.is_object()) return kEmpty;
   auto it = j.find(key);
-  return it != j.end() && it->is_array() ? *it : kEmpty;
+  if (it == j.end() || it->is_null()) return kEmpty;
+  if (!it->is_array()) wrong_type(key, "a list", *it);
+  return *it;
 }
 
 std::vector<std::string> strings_at(const nlohmann::json& j, const char* key) {
   std::vector<std::string> out;
-  for (const auto& s : array_at(j, key))
-    if (s.is_string()) out.push_back(s.get<std::string>());
+  for (const auto& s : array_at(j, key)) {
+    if (s.is_null()) continue;
+    if (!s.is_string()) wrong_type((std::string(key) + "[]").c_str(), "a list of strings", s);
+    out.push_back(s.get<std::string>());
+  }
   return out;
 }
 

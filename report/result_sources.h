@@ -1,9 +1,12 @@
 // The readers of each schema's data into the report model (report/result_sources.cpp), and
 // the JSON accessors they share; report/result_model.cpp calls them. Every reader tolerates
-// missing or mistyped members (fewer verdicts, no exception).
+// missing or null members (fewer verdicts); a member of the wrong type (`hosts` a string, not a
+// list) throws MalformedMember, which costs that document's verdicts: the report names the file
+// and the key in errors[] (a gap, exit 4), never renders it as if it were empty.
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,13 +16,19 @@
 
 namespace fabdiag::report_detail {
 
-/// j[key] as a number; nullopt when absent, null or not a number.
+/// A member of a result document that is there with the wrong JSON type; what() is
+/// "KEY: expected WHAT, got TYPE".
+struct MalformedMember : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// j[key] as a number; nullopt when absent, null or not finite. Another type throws MalformedMember.
 std::optional<double> number_at(const nlohmann::json& j, const char* key);
-/// j[key] as a string; "" when absent or not a string.
+/// j[key] as a string; "" when absent or null. Another type throws MalformedMember.
 std::string string_at(const nlohmann::json& j, const char* key);
-/// j[key] when it is an array, else an empty array.
+/// j[key] when it is an array; an empty array when absent or null. Another type throws MalformedMember.
 const nlohmann::json& array_at(const nlohmann::json& j, const char* key);
-/// Strings of an array member (non-strings skipped).
+/// Strings of an array member (array_at; null items skipped, an item of another type throws MalformedMember).
 std::vector<std::string> strings_at(const nlohmann::json& j, const char* key);
 /// The evidence[] member as Evidence (items that are not objects skipped).
 std::vector<Evidence> evidence_at(const nlohmann::json& j, const char* key);

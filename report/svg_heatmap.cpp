@@ -27,10 +27,52 @@ std::string colour(double t) {
 
 }  // namespace
 
+size_t heatmap_block_hosts(const Heatmap& h) {
+  const size_t n = h.hosts.size();
+  return n <= kHeatmapMaxSide ? 1 : (n + kHeatmapMaxSide - 1) / kHeatmapMaxSide;
+}
+
+std::string heatmap_note(const Heatmap& h) {
+  const size_t b = heatmap_block_hosts(h);
+  if (b == 1) return "";
+  return std::to_string(h.hosts.size()) + " hosts: each cell is a block of up to " + std::to_string(b) + " x " +
+         std::to_string(b) + " hosts (in the matrix's host order) coloured by its slowest measured pair, named in "
+         "its mouse-over; the nodes and links tables, and the JSON, hold every host and pair.";
+}
+
+namespace {
+
+// One cell of the drawn grid: hosts [r0, r1) sending to [c0, c1); its slowest measured pair.
+struct Block {
+  bool measured = false;
+  double bytes_per_s = 0;
+  size_t src = 0, dst = 0;
+  bool suspect = false;
+};
+
+Block block_of(const Heatmap& h, size_t r0, size_t r1, size_t c0, size_t c1) {
+  Block b;
+  for (size_t i = r0; i < r1; ++i)
+    for (size_t j = c0; j < c1; ++j) {
+      if (i != j && !b.suspect && suspect_pair(h, h.hosts[i], h.hosts[j])) b.suspect = true;
+      if (i >= h.bytes_per_s.size() || j >= h.bytes_per_s[i].size() || !h.bytes_per_s[i][j]) continue;
+      const double v = *h.bytes_per_s[i][j];
+      if (!b.measured || v < b.bytes_per_s) b.measured = true, b.bytes_per_s = v, b.src = i, b.dst = j;
+    }
+  return b;
+}
+
+std::string span_name(const Heatmap& h, size_t a, size_t b) {
+  return b - a == 1 ? h.hosts[a] : h.hosts[a] + ".." + h.hosts[b - 1];
+}
+
+}  // namespace
+
 std::string svg_heatmap(const Heatmap& h, const std::string& id) {
   const size_t n = h.hosts.size();
+  const size_t per = heatmap_block_hosts(h);  // hosts per drawn row/column
+  const size_t side_cells = (n + per - 1) / per;
   constexpr int kCell = 28, kLabel = 110;
-  constexpr size_t kAllCellsUpTo = 64;  // beyond: only measured cells (a 1000-node matrix is mostly empty)
   double lo = 0, hi = 0;
   bool any = false;
   for (const auto& row : h.bytes_per_s)
@@ -39,35 +81,43 @@ std::string svg_heatmap(const Heatmap& h, const std::string& id) {
         lo = any ? std::min(lo, *c) : *c, hi = any ? std::max(hi, *c) : *c;
         any = true;
       }
-  const int side = kLabel + static_cast<int>(n) * kCell;
+  const int side = kLabel + static_cast<int>(side_cells) * kCell;
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"" << xml_escape(id) << "\" class=\"heatmap\" data-hosts=\"" << n
-    << "\" width=\"" << side + 10 << "\" height=\"" << side + 10 << "\" viewBox=\"0 0 " << side + 10 << " " << side + 10
-    << "\" role=\"img\" aria-label=\"" << xml_escape(h.title) << "\">\n";
-  for (size_t i = 0; i < n; ++i) {
-    const std::string cls = has(h.suspect_hosts, h.hosts[i]) ? "host suspect" : "host";
-    const int mid = kLabel + static_cast<int>(i) * kCell + kCell / 2;
-    o << "<text class=\"" << cls << " row-label\" data-host=\"" << xml_escape(h.hosts[i]) << "\" x=\"" << kLabel - 6
-      << "\" y=\"" << mid + 4 << "\" text-anchor=\"end\">" << xml_escape(h.hosts[i]) << "</text>\n";
-    o << "<text class=\"" << cls << " col-label\" data-host=\"" << xml_escape(h.hosts[i]) << "\" transform=\"translate("
-      << mid + 4 << "," << kLabel - 6 << ") rotate(-60)\">" << xml_escape(h.hosts[i]) << "</text>\n";
+    << "\" data-block-hosts=\"" << per << "\" width=\"" << side + 10 << "\" height=\"" << side + 10 << "\" viewBox=\"0 0 "
+    << side + 10 << " " << side + 10 << "\" role=\"img\" aria-label=\"" << xml_escape(h.title) << "\">\n";
+  if (per > 1) o << "<desc>" << xml_escape(heatmap_note(h)) << "</desc>\n";
+  for (size_t k = 0; k < side_cells; ++k) {
+    const size_t a = k * per, b = std::min(n, a + per);
+    bool suspect = false;
+    for (size_t i = a; i < b && !suspect; ++i) suspect = has(h.suspect_hosts, h.hosts[i]);
+    const std::string cls = suspect ? "host suspect" : "host";
+    const std::string name = span_name(h, a, b);
+    const int mid = kLabel + static_cast<int>(k) * kCell + kCell / 2;
+    o << "<text class=\"" << cls << " row-label\" data-host=\"" << xml_escape(name) << "\" x=\"" << kLabel - 6
+      << "\" y=\"" << mid + 4 << "\" text-anchor=\"end\">" << xml_escape(name) << "</text>\n";
+    o << "<text class=\"" << cls << " col-label\" data-host=\"" << xml_escape(name) << "\" transform=\"translate("
+      << mid + 4 << "," << kLabel - 6 << ") rotate(-60)\">" << xml_escape(name) << "</text>\n";
   }
-  for (size_t i = 0; i < n; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      // A plain bool and double (not a copied optional: GCC 12 warns maybe-uninitialized on it).
-      const bool v = i < h.bytes_per_s.size() && j < h.bytes_per_s[i].size() && h.bytes_per_s[i][j].has_value();
-      const double value = v ? *h.bytes_per_s[i][j] : 0.0;
-      if (!v && n > kAllCellsUpTo) continue;
+  for (size_t bi = 0; bi < side_cells; ++bi)
+    for (size_t bj = 0; bj < side_cells; ++bj) {
+      const size_t r0 = bi * per, r1 = std::min(n, r0 + per), c0 = bj * per, c1 = std::min(n, c0 + per);
+      const Block b = block_of(h, r0, r1, c0, c1);
+      const bool diag = bi == bj && per == 1;
       std::string cls = "cell";
-      if (i == j) cls += " diag";
-      else if (!v) cls += " missing";
-      if (i != j && suspect_pair(h, h.hosts[i], h.hosts[j])) cls += " suspect";
-      const std::string fill = v ? colour(hi > lo ? (value - lo) / (hi - lo) : 1.0) : i == j ? "#ffffff" : "#d0d0d0";
-      o << "<rect class=\"" << cls << "\" data-src=\"" << xml_escape(h.hosts[i]) << "\" data-dst=\""
-        << xml_escape(h.hosts[j]) << "\"" << (v ? " data-bytes-per-s=\"" + xml_number(value) + "\"" : "") << " x=\""
-        << kLabel + static_cast<int>(j) * kCell << "\" y=\"" << kLabel + static_cast<int>(i) * kCell << "\" width=\""
-        << kCell - 1 << "\" height=\"" << kCell - 1 << "\" fill=\"" << fill << "\">";
-      o << "<title>" << xml_escape(h.hosts[i] + " -> " + h.hosts[j] + ": " + (v ? format_gbytes_per_s(value) : i == j ? "-" : "not measured"))
+      if (diag) cls += " diag";
+      else if (!b.measured) cls += " missing";
+      if (b.suspect) cls += " suspect";
+      const std::string fill = b.measured ? colour(hi > lo ? (b.bytes_per_s - lo) / (hi - lo) : 1.0) : diag ? "#ffffff" : "#d0d0d0";
+      const std::string src = per == 1 ? h.hosts[r0] : span_name(h, r0, r1), dst = per == 1 ? h.hosts[c0] : span_name(h, c0, c1);
+      std::string title = src + " -> " + dst + ": ";
+      if (!b.measured) title += diag ? "-" : "not measured";
+      else if (per == 1) title += format_gbytes_per_s(b.bytes_per_s);
+      else title += "slowest " + h.hosts[b.src] + " -> " + h.hosts[b.dst] + " " + format_gbytes_per_s(b.bytes_per_s);
+      o << "<rect class=\"" << cls << "\" data-src=\"" << xml_escape(src) << "\" data-dst=\"" << xml_escape(dst) << "\""
+        << (b.measured ? " data-bytes-per-s=\"" + xml_number(b.bytes_per_s) + "\"" : "") << " x=\""
+        << kLabel + static_cast<int>(bj) * kCell << "\" y=\"" << kLabel + static_cast<int>(bi) * kCell << "\" width=\""
+        << kCell - 1 << "\" height=\"" << kCell - 1 << "\" fill=\"" << fill << "\"><title>" << xml_escape(title)
         << "</title></rect>\n";
     }
   o << "</svg>\n";

@@ -10,6 +10,7 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "triage/votes.h"
 
 namespace fabdiag::triage {
 
@@ -18,6 +19,7 @@ LocalizeParams fabric_params() {
   p.node_ratio = 0.88;
   p.pair_ratio = 0.6;
   p.ref_quantile = 0.9;
+  p.fast_veto_ratio = 0.97;
   return p;
 }
 
@@ -37,16 +39,39 @@ std::pair<int, int> ordered(int a, int b) { return a < b ? std::make_pair(a, b) 
 
 bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
+// [node] -> whether it is in `members` (ids outside 0..nodes-1 are ignored): O(1) membership
+// for loops over every pair of a large screen.
+std::vector<char> member_flags(int nodes, const std::vector<int>& members) {
+  std::vector<char> in(static_cast<size_t>(std::max(nodes, 0)), 0);
+  for (int x : members)
+    if (x >= 0 && x < nodes) in[static_cast<size_t>(x)] = 1;
+  return in;
+}
+
 // Bandwidth noise is multiplicative (a busy core halves a rate; it does not subtract a constant),
 // so outliers are judged on log values: on a linear scale a rate of 0 is only about
 // 0.6745 * median / MAD below the median, and a noisy round could never flag anything.
-std::optional<double> log_modz(double x, const std::vector<double>& values) {
-  if (!(x > 0)) return -std::numeric_limits<double>::infinity();
-  std::vector<double> logs;
-  for (double v : values)
-    if (v > 0) logs.push_back(std::log(v));
-  return modified_z(std::log(x), logs);
-}
+// The median and MAD of the reference set are computed once, so judging every node or pair of a
+// 16k-node screen costs O(N log N), not one sort per value (docs/localization.md#the-screen).
+class LogModz {
+ public:
+  explicit LogModz(const std::vector<double>& values) {
+    std::vector<double> logs;
+    logs.reserve(values.size());
+    for (double v : values)
+      if (v > 0) logs.push_back(std::log(v));
+    median_ = median(logs);
+    if (median_) mad_ = median_abs_deviation(logs);
+  }
+  std::optional<double> operator()(double x) const {
+    if (!(x > 0)) return -std::numeric_limits<double>::infinity();
+    if (!median_ || !mad_) return std::nullopt;
+    return modified_z(std::log(x), *median_, *mad_);
+  }
+
+ private:
+  std::optional<double> median_, mad_;
+};
 
 }  // namespace
 
@@ -70,19 +95,25 @@ PairValues pair_medians(int nodes, const std::vector<PairSample>& samples) {
 std::vector<std::vector<double>> partner_values(int nodes, const PairValues& pair_value,
                                                 const std::vector<int>& exclude) {
   std::vector<std::vector<double>> by_node(static_cast<size_t>(nodes));
+  const auto excluded = member_flags(nodes, exclude);
   for (const auto& [k, v] : pair_value) {
-    if (!contains(exclude, k.second)) by_node[static_cast<size_t>(k.first)].push_back(v);
-    if (!contains(exclude, k.first)) by_node[static_cast<size_t>(k.second)].push_back(v);
+    if (!excluded[static_cast<size_t>(k.second)]) by_node[static_cast<size_t>(k.first)].push_back(v);
+    if (!excluded[static_cast<size_t>(k.first)]) by_node[static_cast<size_t>(k.second)].push_back(v);
   }
   return by_node;
 }
 
-// Pass 1: nodes slow by ratio alone (median below node_ratio x the median node).
-std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
+// The medians of the nodes with at least min_partners partners.
+std::vector<double> judged_medians(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
   std::vector<double> meds;
   for (const auto& v : all_partners)
     if (static_cast<int>(v.size()) >= p.min_partners) meds.push_back(*median(v));
-  double ref = median(meds).value_or(NAN);
+  return meds;
+}
+
+// Pass 1: nodes slow by ratio alone (median below node_ratio x the median node).
+std::vector<int> slow_by_ratio(const std::vector<std::vector<double>>& all_partners, const LocalizeParams& p) {
+  double ref = median(judged_medians(all_partners, p)).value_or(NAN);
   std::vector<int> slow;
   for (size_t i = 0; i < all_partners.size(); ++i) {
     const auto& v = all_partners[i];
@@ -123,13 +154,14 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
     if (static_cast<int>(all.size()) >= p.min_partners) judged_medians.push_back(*median(v));
   }
   set_reference(s, judged_medians, p);
+  const LogModz node_z(judged_medians);
   for (int i = 0; i < nodes; ++i) {
     double m = s.node_median_bytes_per_s[static_cast<size_t>(i)];
     if (s.partners[static_cast<size_t>(i)] < p.min_partners) {
       s.too_few_partners.push_back(i);
       continue;
     }
-    auto z = log_modz(m, judged_medians);
+    auto z = node_z(m);
     if (z) s.node_modz[static_cast<size_t>(i)] = *z;
     if (!std::isfinite(s.node_ref_bytes_per_s)) continue;
     double ratio = m / s.node_ref_bytes_per_s;
@@ -143,12 +175,14 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
 // class for the pair reference.
 void judge_links(Screen& s, const PairValues& pair_value, const LocalizeParams& p) {
   std::vector<double> healthy;
+  const auto cand = member_flags(s.nodes, s.node_candidates);
   for (const auto& [k, v] : pair_value)
-    if (!contains(s.node_candidates, k.first) && !contains(s.node_candidates, k.second))
+    if (!cand[static_cast<size_t>(k.first)] && !cand[static_cast<size_t>(k.second)])
       healthy.push_back(v);
   if (auto r = median(healthy)) s.pair_ref_bytes_per_s = *r;
+  const LogModz pair_z(healthy);
   for (const auto& [k, v] : pair_value) {
-    bool a_cand = contains(s.node_candidates, k.first), b_cand = contains(s.node_candidates, k.second);
+    bool a_cand = cand[static_cast<size_t>(k.first)], b_cand = cand[static_cast<size_t>(k.second)];
     if (a_cand && b_cand) continue;
     if (a_cand || b_cand) {
       // A node candidate may be a healthy end of a slow link whose noise pulled its median
@@ -158,20 +192,26 @@ void judge_links(Screen& s, const PairValues& pair_value, const LocalizeParams& 
       if (std::isfinite(own) && v < p.pair_ratio * own) s.link_candidates.push_back(k);
       continue;
     }
-    auto z = log_modz(v, healthy);
+    auto z = pair_z(v);
     if (std::isfinite(s.pair_ref_bytes_per_s) && v < p.pair_ratio * s.pair_ref_bytes_per_s && z &&
         *z < p.modz_limit)
       s.link_candidates.push_back(k);
   }
+  // Darkest first: the confirmation gives them its rounds first when candidates share an end.
+  std::stable_sort(s.link_candidates.begin(), s.link_candidates.end(),
+                   [&](const PairKey& x, const PairKey& y) { return pair_value.at(x) < pair_value.at(y); });
 }
 
 // Nodes that are neither a candidate, nor a candidate link's end, nor unjudged.
 std::vector<int> good_nodes(const Screen& s) {
   std::vector<int> good;
+  std::vector<int> ends;
+  for (const auto& l : s.link_candidates) ends.insert(ends.end(), {l.first, l.second});
+  const auto link_end = member_flags(s.nodes, ends), cand = member_flags(s.nodes, s.node_candidates),
+             unjudged = member_flags(s.nodes, s.too_few_partners);
   for (int i = 0; i < s.nodes; ++i) {
-    bool link_end = std::any_of(s.link_candidates.begin(), s.link_candidates.end(),
-                                [&](const auto& l) { return l.first == i || l.second == i; });
-    if (!contains(s.node_candidates, i) && !link_end && !contains(s.too_few_partners, i)) good.push_back(i);
+    const auto k = static_cast<size_t>(i);
+    if (!cand[k] && !link_end[k] && !unjudged[k]) good.push_back(i);
   }
   return good;
 }
@@ -186,9 +226,13 @@ Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const Loc
   // every node again over partners outside that set, so that several slow nodes do not drag the
   // medians of healthy nodes down with them (docs/localization.md#reference-contamination).
   auto all_partners = partner_values(nodes, pair_value, {});
-  auto clean_partners = partner_values(nodes, pair_value, slow_by_ratio(all_partners, p));
-  judge_nodes(s, all_partners, clean_partners, p);
-  judge_links(s, pair_value, p);
+  // The node ratio in use: fixed, or adapted to this round's spread (triage/threshold.h).
+  s.node_threshold = node_threshold(judged_medians(all_partners, p), p.node_ratio, p.adaptive);
+  LocalizeParams q = p;
+  q.node_ratio = s.node_threshold.ratio;
+  auto clean_partners = partner_values(nodes, pair_value, slow_by_ratio(all_partners, q));
+  judge_nodes(s, all_partners, clean_partners, q);
+  judge_links(s, pair_value, q);
   s.good = good_nodes(s);
   return s;
 }
@@ -241,14 +285,23 @@ bool any_left(const auto& left) {
 }
 
 // Confirmation rounds: greedy, node-disjoint, until every suspect and link has its repeats
-// (links sharing an end need more rounds), bounded so a noisy screen cannot run forever.
-void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, const std::vector<PairKey>& links,
+// (links sharing an end need more rounds), bounded so a noisy screen cannot run forever. A
+// screen candidate's screen result is its first vote (triage/votes.h), so it needs one test less
+// than a node taken in on counter evidence alone.
+void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, const Screen& s,
                         const LocalizeParams& p, std::vector<PlannedRound>& rounds) {
+  const std::vector<PairKey>& links = s.link_candidates;
   std::map<int, int> node_left;
-  for (int n : suspects) node_left[n] = p.confirm_repeats;
-  std::map<PairKey, int> link_left;
-  for (const auto& l : links) link_left[l] = p.confirm_repeats;
-  for (int k = 0; k < p.confirm_repeats * 3; ++k) {
+  for (int n : suspects) node_left[n] = confirm_tests_needed(contains(s.node_candidates, n), p);
+  std::vector<std::pair<PairKey, int>> link_left;  // in the screen's order: darkest first
+  for (const auto& l : links) link_left.emplace_back(l, link_retests_needed(p));
+  // Round budget: what one subject needs (2 with the defaults). A subject crowded out of a round
+  // (two link candidates sharing an end, a link at a node candidate) gets fewer tests and is
+  // inconclusive, instead of every verdict waiting for it (docs/localization.md#confirmation).
+  int budget = 0;
+  for (const auto& [n, left] : node_left) budget = std::max(budget, left);
+  for (const auto& [l, left] : link_left) budget = std::max(budget, left);
+  for (int k = 0; k < budget; ++k) {
     if (!any_left(node_left) && !any_left(link_left)) break;
     PlannedRound r;
     std::set<int> used;
@@ -275,14 +328,14 @@ void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, cons
   }
 }
 
-// Each end of each link candidate meets a fresh good partner once.
-void add_clear_end_rounds(Planner& planner, const std::vector<PairKey>& links, const LocalizeParams& p,
+// Each end of a link candidate that the screen did not judge (too few partners) meets a fresh
+// good partner once; the other ends passed the screen over their partners (end_ok()).
+void add_clear_end_rounds(Planner& planner, const Screen& s, const LocalizeParams& p,
                           std::vector<PlannedRound>& rounds) {
   std::vector<std::pair<PairKey, int>> ends;
-  for (const auto& l : links) {
-    ends.push_back({l, l.first});
-    ends.push_back({l, l.second});
-  }
+  for (const auto& l : s.link_candidates)
+    for (int end : {l.first, l.second})
+      if (contains(s.too_few_partners, end)) ends.push_back({l, end});  // the screen did not judge it
   for (int k = 0; k < p.confirm_repeats * 3 && !ends.empty(); ++k) {
     PlannedRound r;
     std::set<int> used;
@@ -318,8 +371,8 @@ std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParam
   std::vector<PlannedRound> rounds;
   if (suspects.empty() && s.link_candidates.empty()) return rounds;
   Planner planner(std::move(good));
-  add_confirm_rounds(planner, suspects, s.link_candidates, p, rounds);
-  add_clear_end_rounds(planner, s.link_candidates, p, rounds);
+  add_confirm_rounds(planner, suspects, s, p, rounds);
+  add_clear_end_rounds(planner, s, p, rounds);
   return rounds;
 }
 
@@ -394,6 +447,10 @@ int votes_below(const Tally& t, double ratio) {
   return static_cast<int>(std::count_if(t.ratios.begin(), t.ratios.end(), [&](double r) { return r < ratio; }));
 }
 
+int votes_at_or_above(const Tally& t, double ratio) {
+  return static_cast<int>(t.ratios.size()) - votes_below(t, ratio);
+}
+
 // Nodes (screen candidates and hard suspects: every kConfirmNode subject in the plan).
 void decide_nodes(const Screen& s, const std::vector<PlannedRound>& plan, Tallies& t, const LocalizeParams& p,
                   Localization& out) {
@@ -404,28 +461,37 @@ void decide_nodes(const Screen& s, const std::vector<PlannedRound>& plan, Tallie
   for (int c : s.node_candidates) node_subjects.insert(c);
   for (int n : node_subjects) {
     const Tally& nt = t.node[n];
-    int votes = votes_below(nt, p.node_ratio);
-    int trials = static_cast<int>(nt.ratios.size());
+    const int slow_tests = votes_below(nt, p.node_ratio), tests = static_cast<int>(nt.ratios.size());
+    VoteCount v = count_votes(contains(s.node_candidates, n), slow_tests, tests);
+    v.fast = std::isfinite(p.fast_veto_ratio) ? votes_at_or_above(nt, p.fast_veto_ratio) : 0;
     double screen_ratio = s.node_median_bytes_per_s[static_cast<size_t>(n)] / s.node_ref_bytes_per_s;
-    if (votes >= p.confirm_votes) {
-      out.suspects.push_back(Suspect{"node", {n}, screen_ratio, median(nt.ratios).value_or(NAN), votes, trials, nt.tests, nt.ratios});
-    } else if (trials - votes > p.confirm_repeats - p.confirm_votes || trials >= p.confirm_repeats) {
-      out.cleared.emplace_back(n, "passed " + std::to_string(trials - votes) + " of " +
-                                      std::to_string(trials) + " tests with known-good partners");
-    } else {
-      out.inconclusive.push_back("node {" + std::to_string(n) + "}: only " + std::to_string(trials) +
-                                 " confirmation tests ran (" + std::to_string(votes) + " slow); need " +
-                                 std::to_string(p.confirm_votes) + " slow of " + std::to_string(p.confirm_repeats));
+    switch (judge_votes(v, slow_tests, p)) {
+      case VoteVerdict::kSuspect:
+        out.suspects.push_back(Suspect{"node", {n}, screen_ratio, median(nt.ratios).value_or(NAN), v.slow, v.total, nt.tests, nt.ratios});
+        break;
+      case VoteVerdict::kCleared:
+        out.cleared.emplace_back(n, "passed " + std::to_string(tests - slow_tests) + " of " +
+                                        std::to_string(tests) + " tests with known-good partners");
+        break;
+      case VoteVerdict::kInconclusive:
+        out.inconclusive.push_back("node {" + std::to_string(n) + "}: only " + std::to_string(tests) +
+                                   " confirmation tests ran (" + std::to_string(slow_tests) + " slow); need " +
+                                   std::to_string(p.confirm_votes) + " slow votes of " +
+                                   std::to_string(p.confirm_repeats) + ", the screen's included");
     }
   }
 }
 
-// Whether one end of link `l` passed with a fresh partner: 1 yes, -1 no, 0 unknown.
-int end_ok(const Tallies& t, const PairKey& l, int end, const LocalizeParams& p) {
+// Whether one end of link `l` passed with other partners: 1 yes, -1 no, 0 unknown. An end the
+// screen judged and did not make a node candidate already passed over its partners there (the
+// mpiGraph signature: the cell is dark, the row is not); a node candidate end is judged by its
+// confirmation tests; an unjudged end by its fresh-partner test.
+int end_ok(const Screen& s, const Tallies& t, const PairKey& l, int end, const LocalizeParams& p) {
   auto it = t.end.find({l, end});
   if (it == t.end.end() || it->second.ratios.empty()) {
     auto nt = t.node.find(end);  // a cleared node candidate: its confirmation tests
-    if (nt == t.node.end() || nt->second.ratios.empty()) return 0;  // unknown
+    if (nt == t.node.end() || nt->second.ratios.empty())
+      return contains(s.node_candidates, end) || contains(s.too_few_partners, end) ? 0 : 1;
     return median(nt->second.ratios).value() >= p.pair_ratio ? 1 : -1;
   }
   // The end already passed the screen (median over all its partners); the fresh-partner test
@@ -443,26 +509,26 @@ void decide_links(const Screen& s, Tallies& t, const LocalizeParams& p, Localiza
   for (const auto& l : s.link_candidates) {
     if (is_node_suspect(l.first) || is_node_suspect(l.second)) continue;  // explained by the node
     const Tally& lt = t.link[l];
-    int votes = votes_below(lt, p.pair_ratio);
-    int trials = static_cast<int>(lt.ratios.size());
-    int ea = end_ok(t, l, l.first, p), eb = end_ok(t, l, l.second, p);
+    const int slow_tests = votes_below(lt, p.pair_ratio), tests = static_cast<int>(lt.ratios.size());
+    const VoteVerdict verdict = judge_link_retests(slow_tests, tests, p);
+    int ea = end_ok(s, t, l, l.first, p), eb = end_ok(s, t, l, l.second, p);
     std::string name = "{" + std::to_string(l.first) + "}<->{" + std::to_string(l.second) + "}";
-    if (votes >= p.confirm_votes && ea == 1 && eb == 1) {
-      Suspect sp{"link", {l.first, l.second}, NAN, median(lt.ratios).value_or(NAN), votes, trials, lt.tests, lt.ratios};
+    if (verdict == VoteVerdict::kSuspect && ea == 1 && eb == 1) {
+      Suspect sp{"link", {l.first, l.second}, NAN, median(lt.ratios).value_or(NAN), slow_tests, tests, lt.tests, lt.ratios};
       for (int end : {l.first, l.second}) {
         const Tally& e = t.end[{l, end}];
         sp.tests.insert(sp.tests.end(), e.tests.begin(), e.tests.end());
         sp.test_ratios.insert(sp.test_ratios.end(), e.ratios.begin(), e.ratios.end());
       }
       out.suspects.push_back(std::move(sp));
-    } else if (votes >= p.confirm_votes) {
-      out.inconclusive.push_back("link " + name + " stayed slow in " + std::to_string(votes) + " of " +
-                                 std::to_string(trials) + " re-tests, but an end could not be cleared with a fresh partner");
-    } else if (trials >= p.confirm_votes) {
-      out.cleared.emplace_back(l.first, "link " + name + " was fast in " + std::to_string(trials - votes) +
-                                            " of " + std::to_string(trials) + " re-tests (screen dip was noise)");
+    } else if (verdict == VoteVerdict::kSuspect) {
+      out.inconclusive.push_back("link " + name + " stayed slow in " + std::to_string(slow_tests) + " of " +
+                                 std::to_string(tests) + " re-tests, but an end could not be cleared with a fresh partner");
+    } else if (verdict == VoteVerdict::kCleared) {
+      out.cleared.emplace_back(l.first, "link " + name + " was fast in " + std::to_string(tests - slow_tests) +
+                                            " of " + std::to_string(tests) + " re-tests (screen dip was noise)");
     } else {
-      out.inconclusive.push_back("link " + name + ": only " + std::to_string(trials) + " re-tests ran");
+      out.inconclusive.push_back("link " + name + ": only " + std::to_string(tests) + " re-tests ran");
     }
   }
 }
@@ -470,7 +536,9 @@ void decide_links(const Screen& s, Tallies& t, const LocalizeParams& p, Localiza
 }  // namespace
 
 Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
-                    const std::vector<PairSample>& confirm, const LocalizeParams& p) {
+                    const std::vector<PairSample>& confirm, const LocalizeParams& params) {
+  LocalizeParams p = params;  // the screen's node ratio (fixed or adaptive) judges the votes too
+  if (std::isfinite(s.node_threshold.ratio)) p.node_ratio = s.node_threshold.ratio;
   Localization out;
   ConfirmSamples samples(confirm);
   Tallies t = tally(plan, samples, round_references(s, plan, samples));
@@ -511,6 +579,9 @@ std::string name_nodes(const std::string& text, const std::vector<std::string>& 
 void to_json(nlohmann::json& j, const PairSample& s) {
   j = nlohmann::json{{"a", s.a}, {"b", s.b}, {"round", s.round}};
   j["bytes_per_s"] = std::isfinite(s.bytes_per_s) ? nlohmann::json(s.bytes_per_s) : nlohmann::json(nullptr);
+  if (std::isfinite(s.a_to_b_bytes_per_s)) j["a_to_b_bytes_per_s"] = s.a_to_b_bytes_per_s;  // each direction alone
+  if (std::isfinite(s.b_to_a_bytes_per_s)) j["b_to_a_bytes_per_s"] = s.b_to_a_bytes_per_s;
+  if (s.no_completion_s > 0) j["no_completion_s"] = s.no_completion_s;  // a dead link or host
 }
 
 void to_json(nlohmann::json& j, const Suspect& s) {

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "triage/threshold.h"
+
 namespace fabdiag::triage {
 
 /// One bidirectional pair test between node indexes a and b.
@@ -22,12 +24,20 @@ struct PairSample {
   int b = 0;
   double bytes_per_s = NAN;  ///< Per direction; NaN when the test did not complete.
   int round = 0;             ///< Round id (tests in one round ran concurrently).
+  double a_to_b_bytes_per_s = NAN;  ///< Direction a -> b alone (timed at b); NaN when unknown.
+  double b_to_a_bytes_per_s = NAN;  ///< Direction b -> a alone (timed at a); NaN when unknown.
+  /// > 0: the test did not complete within this many seconds (a dead link or host); bytes_per_s
+  /// is then NaN, so the screen and the decision leave the pair out (triage/dead_pairs.h names it).
+  double no_completion_s = 0;
 };
 
 /// Thresholds. Defaults are the emulated-cluster values of docs/localization.md#parameters; a real
 /// fabric wants fabric_params() (node_ratio 0.88, pair_ratio 0.6).
 struct LocalizeParams {
-  double node_ratio = 0.5;    ///< Node median / reference below this = slow node.
+  double node_ratio = 0.5;    ///< Node median / reference below this = slow node (when not adaptive).
+  /// Adaptive node ratio from the broad round's spread (triage/threshold.h); when on, the
+  /// screen's Screen::node_threshold replaces node_ratio in the screen and the confirmation.
+  AdaptiveThreshold adaptive;
   double pair_ratio = 0.15;   ///< One pair / reference below this = slow pair.
   double watch_ratio = 0.95;  ///< Not a candidate but below this and past modz_limit: "watch".
   /// External reference (bytes/s per direction of one pair test): a stored baseline or a
@@ -42,9 +52,15 @@ struct LocalizeParams {
   int min_partners = 3;       ///< A node is judged on at least this many distinct partners.
   int confirm_repeats = 3;    ///< Confirmation tests per suspect.
   int confirm_votes = 2;      ///< Of which at least this many must flag.
+  /// A node confirmation test at or above this x its round's reference clears the node whatever
+  /// its slow votes (triage/votes.h): on a fabric with 3 % noise a slow node never tests that
+  /// fast, while a healthy node whose screen and one test were halved by ECMP collisions does.
+  /// NaN: off (the emulated cluster's 2x noise lifts slow nodes that high); 0.97 in fabric_params().
+  double fast_veto_ratio = NAN;
 };
 
-/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch".
+/// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch"; a
+/// confirmation test at 0.97x or above clears a node (fast_veto_ratio).
 LocalizeParams fabric_params();
 
 /// A node close to the threshold: not a candidate, reported with its ratio.
@@ -58,6 +74,7 @@ struct Watch {
 struct Screen {
   int nodes = 0;
   double node_ref_bytes_per_s = NAN;             ///< Reference: external, else ref_quantile of node medians.
+  NodeThreshold node_threshold;                  ///< The node ratio in use (fixed or adaptive) and why.
   bool external_reference = false;               ///< node_ref_bytes_per_s came from params.
   double cluster_ratio = NAN;                    ///< Median node median / external reference (NaN without one).
   std::vector<Watch> watch;                      ///< Near misses (see LocalizeParams::watch_ratio).
@@ -66,7 +83,7 @@ struct Screen {
   std::vector<double> node_modz;                 ///< [node] modified z of the node median.
   std::vector<int> partners;                     ///< [node] distinct partners measured.
   std::vector<int> node_candidates;
-  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates.
+  std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates; darkest pair first.
   std::vector<int> good;                         ///< Neither a candidate nor a candidate link end.
   std::vector<int> too_few_partners;             ///< Not judged: fewer than min_partners.
 };
@@ -116,8 +133,8 @@ struct Suspect {
   std::vector<int> nodes;         ///< One node, the two ends of a link or pair, or every node.
   double screen_ratio = NAN;      ///< Screen value / screen reference.
   double confirm_ratio = NAN;     ///< Median ratio of the confirmation tests.
-  int votes = 0;                  ///< Confirmation tests that flagged.
-  int trials = 0;                 ///< Confirmation tests run.
+  int votes = 0;                  ///< Slow votes: the screen's (a candidate's) plus the confirmation tests that flagged (triage/votes.h).
+  int trials = 0;                 ///< Votes cast: the screen's plus the confirmation tests run.
   std::vector<PairSample> tests;  ///< Confirmation tests (screen tests are in the matrix).
   std::vector<double> test_ratios;  ///< Parallel to tests: value / that round's reference.
 };

@@ -1,6 +1,7 @@
 #include "triage/mpi_cluster.h"
 
 #include <cmath>
+#include <iostream>
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,7 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     o.iters = cmd.value("iters", 5);
     auto r = perf::run_collective_bench(comm, o, comm.rank() == 0 ? progress : no_progress());
     if (!r.ok()) return r.error();
+    if (comm.uses_device_buffers()) r->backend = "nccl";  // triage --backend nccl (the default says "mpi")
     nlohmann::json j = *r;
     return j;
   }
@@ -56,13 +58,18 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     o.size_bytes = cmd.value("size_bytes", uint64_t{1} << 20);
     o.iters = cmd.value("iters", 3);
     o.warmup_iters = 1;
+    o.give_up_after_s = cmd.value("give_up_after_s", 0.0);
+    o.heartbeat_s = cmd.value("heartbeat_s", 10.0);
+    o.on_wait = [](const std::string& line) { std::cerr << "fabdiag: triage: " << line << std::endl; };
     auto r = perf::run_pair_round(comm, pairs, o);
     if (!r.ok()) return r.error();
+    auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
     nlohmann::json out = nlohmann::json::array();
     for (const auto& m : *r) {
-      // The slower direction bounds the exchange; an egress-only fault shows in one direction.
+      // The slower direction bounds the exchange; each direction is kept for triage/direction.h.
       double v = std::fmin(m.a_to_b_bytes_per_s, m.b_to_a_bytes_per_s);
-      out.push_back({{"a", m.a}, {"b", m.b}, {"bytes_per_s", std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr)}});
+      out.push_back({{"a", m.a}, {"b", m.b}, {"bytes_per_s", num(v)}, {"a_to_b", num(m.a_to_b_bytes_per_s)},
+                     {"b_to_a", num(m.b_to_a_bytes_per_s)}, {"no_completion_s", m.no_completion_s}});
     }
     return out;
   }
@@ -112,14 +119,28 @@ Result<nlohmann::json> MpiCluster::run_collective(const CollectiveSpec& spec) {
 
 Result<std::vector<PairSample>> MpiCluster::run_round(const std::vector<std::pair<int, int>>& pairs, int round_id,
                                                       uint64_t size_bytes, int iters) {
-  auto r = broadcast_and_run(comm_, node_, {{"op", "round"}, {"pairs", pairs}, {"size_bytes", size_bytes}, {"iters", iters}},
+  auto r = broadcast_and_run(comm_, node_,
+                             {{"op", "round"}, {"pairs", pairs}, {"size_bytes", size_bytes}, {"iters", iters},
+                              {"give_up_after_s", give_up_after_s_}, {"heartbeat_s", heartbeat_s_}},
                              progress_);
   if (!r.ok()) return r.error();
+  auto num = [](const nlohmann::json& x, const char* key) {
+    return x.contains(key) && x.at(key).is_number() ? x.at(key).get<double>() : NAN;
+  };
   std::vector<PairSample> out;
-  for (const auto& x : *r)
-    out.push_back(PairSample{x.at("a").get<int>(), x.at("b").get<int>(),
-                             x.at("bytes_per_s").is_number() ? x.at("bytes_per_s").get<double>() : NAN, round_id});
+  for (const auto& x : *r) {
+    PairSample s{x.at("a").get<int>(), x.at("b").get<int>(), num(x, "bytes_per_s"), round_id};
+    s.a_to_b_bytes_per_s = num(x, "a_to_b");
+    s.b_to_a_bytes_per_s = num(x, "b_to_a");
+    s.no_completion_s = x.value("no_completion_s", 0.0);
+    out.push_back(s);
+  }
   return out;
+}
+
+void MpiCluster::set_pair_limits(double give_up_after_s, double heartbeat_s) {
+  give_up_after_s_ = give_up_after_s;
+  heartbeat_s_ = heartbeat_s;
 }
 
 Status MpiCluster::finish() {

@@ -35,6 +35,10 @@ class MpiCluster : public ClusterRunner {
   Result<nlohmann::json> run_collective(const CollectiveSpec& spec) override;
   Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs, int round_id,
                                             uint64_t size_bytes, int iters) override;
+  /// Pair tests of later rounds give up after `give_up_after_s` (0 = never; the pair is then
+  /// returned with PairSample::no_completion_s set) and their waiting ranks print a heartbeat
+  /// line on stderr every `heartbeat_s`. Default: never give up, heartbeat every 10 s.
+  void set_pair_limits(double give_up_after_s, double heartbeat_s);
   /// Releases the followers (they return from serve_followers). Call exactly once at the end.
   Status finish();
 
@@ -42,6 +46,8 @@ class MpiCluster : public ClusterRunner {
   perf::Comm& comm_;
   NodeReadOptions node_;
   Progress progress_;
+  double give_up_after_s_ = 0;
+  double heartbeat_s_ = 10;
 };
 
 /// Ranks other than 0: executes broadcast commands until rank 0 calls finish(). Errors: a

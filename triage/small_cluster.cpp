@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/stats.h"
+#include "triage/direction.h"
 
 namespace fabdiag::triage {
 
@@ -25,6 +26,13 @@ bool judge_two(const std::vector<PairSample>& samples, const LocalizeParams& p, 
   double v = pair_value(samples, 0, 1);
   if (!std::isfinite(v)) return false;
   if (!(std::isfinite(p.reference_bytes_per_s) && p.reference_bytes_per_s > 0)) {
+    // One direction far below the other needs no reference: one of the two ends is at fault.
+    const NodeDirection d = pair_direction(0, 1, samples, p.node_ratio);
+    if (d.direction == "send" || d.direction == "recv") {
+      const double slow = std::min(d.send_bytes_per_s, d.recv_bytes_per_s);
+      out.suspects.push_back(Suspect{"pair", {0, 1}, slow / std::max(d.send_bytes_per_s, d.recv_bytes_per_s), NAN, 0, 0, {}, {}});
+      return true;
+    }
     out.inconclusive.push_back("two nodes give one pair and nothing to compare it with: pass an expected rate "
                                "(a baseline or the link's spec) to judge {0}<->{1}");
     return true;

@@ -10,8 +10,10 @@
 #include "core/stats.h"
 #include "core/text.h"
 #include "perf/pairwise.h"
+#include "triage/dead_direction_report.h"
 #include "triage/matchings.h"
 #include "triage/small_cluster.h"
+#include "triage/suspect_findings.h"
 #include "triage/uplink_report.h"
 
 namespace fabdiag::triage {
@@ -58,20 +60,23 @@ struct Walk {
   const WalkStepSink& on_step;
   TriageReport& rep;
   int n = 0;                // nodes
+  uint64_t pair_size_bytes = 0;  // of every pair test: params.pair_size_bytes, or as pair sizing chose
   Clock::time_point t0{};   // the first counter snapshot: start of the counter windows
   Snapshots before;         // that snapshot, per node
   const ScreenRun* screen = nullptr;    // the screen so far, once it started
   const ConfirmRun* confirm = nullptr;  // the confirmation so far, once it started
+  std::vector<PairSample> tested;       // every pair test so far (screen and confirmation)
 };
 
-// The stages of the walk, in order: what a cut names as not run.
-enum class Stage { kCountersBefore, kSweeps, kScreen, kCountersMid, kConfirm, kCountersAfter };
+// The stages of the walk, in order: what a cut names as not run. The screen runs before the
+// collective sweeps: a dead pair stalls a collective forever, a pair test gives up on it.
+enum class Stage { kCountersBefore, kScreen, kSweeps, kCountersMid, kConfirm, kCountersAfter };
 
 // The stages after `s`, for a cut's "not run".
 std::string stages_after(const Walk& w, Stage s) {
   std::vector<std::string> parts;
-  if (s < Stage::kSweeps && !w.params.sweeps.empty()) parts.push_back("the collective sweeps");
   if (s < Stage::kScreen) parts.push_back("the pairwise screen");
+  if (s < Stage::kSweeps && !w.params.sweeps.empty()) parts.push_back("the collective sweeps");
   if (s < Stage::kCountersMid) parts.push_back("counters after the screen");
   if (s < Stage::kConfirm) parts.push_back("the confirmation");
   if (s < Stage::kCountersAfter) parts.push_back("the final counters");
@@ -101,6 +106,8 @@ struct ScreenRun {
   LeafMap leaves;       // --topology: each node's leaf (empty without one)
   UplinkScreen uplinks; // leaf-uplink suspects judged from the screen
   std::vector<int> explained;  // node candidates explained by an uplink suspect
+  uint64_t size_bytes = 0;      // pair test size (per direction)
+  nlohmann::json sizing;        // how it was chosen (PairSizing), null when fixed
 };
 
 // The confirmation as run: the planned rounds and their samples (round = plan round).
@@ -123,6 +130,12 @@ void counters_before(Walk& w) {
 // ---- L0/L1: collective sweeps ----
 void run_sweeps(Walk& w) {
   const auto& sweeps = w.params.sweeps;
+  const auto dead = judge_dead(w.n, w.tested);
+  if (!dead.empty() && !sweeps.empty()) {  // a collective over a dead pair would never return
+    w.rep.inconclusive.push_back("collective sweeps not run: " + dead_text(dead[0], w.rep.hosts) +
+                                 " would stall them");
+    return;
+  }
   for (size_t k = 0; k < sweeps.size(); ++k) {
     const auto& sweep = sweeps[k];
     std::vector<std::string> later;
@@ -145,13 +158,38 @@ std::optional<std::vector<PairSample>> run_pair_round(Walk& w, const std::vector
   const Stage st = std::string(stage) == "pairwise" ? Stage::kScreen : Stage::kConfirm;
   publish(w, std::string(stage) + " round " + std::to_string(r + 1) + " of " + std::to_string(rounds),
           after_item(w, st, std::string(stage) + " round", r, rounds));
+  const auto dead = judge_dead(w.n, w.tested);  // never tested again: it would wait behind the first test
+  std::vector<std::pair<int, int>> live;
+  for (const auto& [a, b] : pairs)
+    if (!known_dead(a, b, dead)) live.emplace_back(a, b);
   w.progress(std::string(label) + ": round " + std::to_string(r + 1) + "/" + std::to_string(rounds) + " (" +
-             std::to_string(pairs.size()) + " pairs)");
-  auto res = w.cluster.run_round(pairs, w.rep.rounds, w.params.pair_size_bytes, w.params.pair_iters);
+             std::to_string(live.size()) + " pairs)");
+  if (live.empty()) return std::vector<PairSample>{};
+  auto res = w.cluster.run_round(live, w.rep.rounds, w.pair_size_bytes, w.params.pair_iters);
   ++w.rep.rounds;
-  if (res.ok()) return *res;
+  if (res.ok()) {
+    w.tested.insert(w.tested.end(), res->begin(), res->end());
+    return *res;
+  }
   w.rep.errors.push_back(res.error().with_context(std::string(stage) + " round " + std::to_string(r + 1)));
   return std::nullopt;
+}
+
+// The screen's first round at growing sizes until the rates settle (triage/pair_sizing.h); the
+// size found serves every later pair test. Returns the round at that size.
+std::optional<std::vector<PairSample>> size_first_round(Walk& w, ScreenRun& s) {
+  auto measure = [&](uint64_t size) {
+    w.pair_size_bytes = size;
+    w.progress("pairwise: sizing the pair tests: " + std::to_string(size >> 10) + " KiB per direction");
+    return run_pair_round(w, s.schedule[0], "pairwise", "pairwise", 0, s.schedule.size());
+  };
+  PairSizing ps = size_pair_tests(measure, w.params.pair_iters, *w.params.pair_sizing);
+  w.pair_size_bytes = ps.size_bytes;
+  s.size_bytes = ps.size_bytes;
+  s.sizing = ps;
+  w.progress("pairwise: pair tests of " + std::to_string(ps.size_bytes >> 10) + " KiB per direction (" + ps.stop + ")");
+  if (ps.samples.empty()) return std::nullopt;
+  return ps.samples;
 }
 
 // ---- L2 screen: round-robin pairs ----
@@ -164,9 +202,11 @@ ScreenRun run_screen(Walk& w) {
   if (s.full) s.schedule = perf::round_robin_schedule(w.n);
   else if (!s.leaves.empty()) s.schedule = leaf_matchings(s.leaves, w.params.matching_rounds, w.params.seed);
   else s.schedule = random_matchings(w.n, w.params.matching_rounds, w.params.seed);
+  s.size_bytes = w.pair_size_bytes;
   w.screen = &s;  // run_walk points it at the returned copy
   for (size_t r = 0; r < s.schedule.size(); ++r) {
-    auto res = run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
+    auto res = r == 0 && w.params.pair_sizing ? size_first_round(w, s)
+                                              : run_pair_round(w, s.schedule[r], "pairwise", "pairwise", r, s.schedule.size());
     if (!res) continue;
     for (const auto& x : *res) {
       s.samples.push_back(x);
@@ -271,20 +311,21 @@ Evidence pair_evidence(const TriageReport& rep, const PairSample& t, double rati
   e.value = t.bytes_per_s;
   e.unit = "bytes/s";
   e.value_text = "ratio " + std::to_string(ratio).substr(0, 5) + " of the round's reference";
-  e.source = "pairwise MPI_Sendrecv, both directions at once";
+  e.source = "pair test: each direction alone, timed on its receiver (the slower direction)";
   return e;
 }
 
 // A slow node confirmed with known-good partners, with its counter evidence.
 void fill_node_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport& rep, const Screen& screen,
-                       const LocalizeParams& lp, const NodeFindings& node_findings) {
+                       const NodeFindings& node_findings) {
   int x = sp.nodes[0];
   Evidence e;
   e.metric = "median pair bandwidth of " + ts.hosts[0] + " over " + std::to_string(screen.partners[static_cast<size_t>(x)]) + " partners";
   e.value = screen.node_median_bytes_per_s[static_cast<size_t>(x)];
   e.unit = "bytes/s";
-  e.threshold = lp.node_ratio * screen.node_ref_bytes_per_s;
-  e.threshold_text = std::to_string(lp.node_ratio).substr(0, 4) + " x the reference";
+  const double tau = screen.node_threshold.ratio;  // fixed or adaptive (triage/threshold.h)
+  e.threshold = tau * screen.node_ref_bytes_per_s;
+  e.threshold_text = std::to_string(tau).substr(0, 5) + " x the reference (" + screen.node_threshold.source + ")";
   e.source = "pairwise screen (round-robin)";
   ts.evidence.push_back(e);
   for (size_t k = 0; k < sp.tests.size(); ++k)
@@ -348,8 +389,12 @@ Evidence ratio_evidence(const Suspect& sp, const std::string& what) {
 
 // ---- decision: suspects, cleared, inconclusive ----
 void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization& loc, const LocalizeParams& lp,
-                     const NodeFindings& node_findings) {
+                     const NodeFindings& node_findings, const std::vector<PairSample>& tested) {
   std::set<int> named;
+  for (const auto& d : judge_dead(static_cast<int>(rep.hosts.size()), tested)) {  // never completed
+    rep.suspects.push_back(dead_suspect(d, rep.hosts));
+    if (d.kind == "node") named.insert(d.nodes[0]);
+  }
   for (const auto& sp : loc.suspects) {
     TriageSuspect ts;
     ts.kind = sp.kind;
@@ -361,7 +406,7 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
       ts.action = "Both pairs with " + ts.hosts[0] + " are slow while the other pair is not: check its NICs with `fabdiag check`.";
     } else if (sp.kind == "node") {
       named.insert(sp.nodes[0]);
-      fill_node_suspect(ts, sp, rep, sr.screen, lp, node_findings);
+      fill_node_suspect(ts, sp, rep, sr.screen, node_findings);
     } else if (sp.kind == "pair") {
       ts.evidence.push_back(ratio_evidence(sp, "the only pair, against the reference"));
       ts.action = "One of these two is slow (two nodes cannot tell which): test each with a third, known-good node.";
@@ -372,6 +417,8 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
     } else {
       fill_link_suspect(ts, sp, rep, sr, lp);
     }
+    if (sp.kind == "node") add_direction(ts, node_direction(sp.nodes[0], tested, lp.node_ratio));
+    if (sp.kind == "pair") add_direction(ts, pair_direction(sp.nodes[0], sp.nodes[1], tested, lp.node_ratio));
     rep.suspects.push_back(std::move(ts));
   }
   for (const auto& us : sr.uplinks.suspects) {  // leaf uplinks: the hosts' counters as evidence
@@ -395,43 +442,6 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
     if (!named.count(wt.node)) rep.watch.push_back({host_of(rep, wt.node), wt.ratio});
 }
 
-// ---- findings: one per suspect, then the counter findings (warn and up) ----
-Finding suspect_finding(const TriageSuspect& s) {
-  Finding f;
-  f.severity = Severity::kError;
-  f.layer = s.layer;
-  f.code = s.kind == "link" ? "slow_link" : (s.layer == Layer::kLocalization ? "slow_node" : "node_fault");
-  f.subject = s.hosts.size() == 2 ? s.hosts[0] + "<->" + s.hosts[1] : s.hosts[0];
-  f.message = s.kind == "link" ? "the link between " + s.hosts[0] + " and " + s.hosts[1] + " is slow; both ends are fine with other partners"
-                               : s.hosts[0] + " is a suspect (" + std::string(to_string(s.layer)) + ")";
-  if (s.kind == "pair") {
-    f.code = "slow_pair";
-    f.message = "one of " + s.hosts[0] + " and " + s.hosts[1] + " is slow";
-  }
-  if (s.kind == "leaf_uplink" || s.kind == "spine") {
-    f.code = s.kind == "spine" ? "slow_spine" : "slow_leaf_uplink";
-    f.subject = s.subject;
-    f.message = s.kind == "spine" ? "every cross-leaf test is slow while each leaf is fine inside"
-                                  : "tests across the uplink of " + s.subject + " are slow; its " +
-                                        std::to_string(s.hosts.size()) + " hosts are fine with each other";
-  }
-  if (s.kind == "cluster") {
-    f.code = "slow_cluster";
-    f.subject = "cluster";
-    f.message = "all " + std::to_string(s.hosts.size()) + " nodes are slow against the reference";
-  }
-  f.evidence = s.evidence;
-  f.action = s.action;
-  return f;
-}
-
-void add_findings(TriageReport& rep, const NodeFindings& node_findings) {
-  for (const auto& s : rep.suspects) rep.findings.push_back(suspect_finding(s));
-  for (const auto& [i, fs] : node_findings)
-    for (const auto& f : fs)
-      if (f.severity >= Severity::kWarn) rep.findings.push_back(f);
-}
-
 // ---- data for the report ----
 // The dense N x N matrix of the screen (null where a pair was not measured).
 nlohmann::json screen_matrix(int n, const ScreenRun& sr) {
@@ -447,15 +457,37 @@ nlohmann::json screen_matrix(int n, const ScreenRun& sr) {
   return mj;
 }
 
+// matrix[src][dst]: the rate of src -> dst alone (mpiGraph's per-direction view), null where not
+// measured.
+nlohmann::json directed_matrix(int n, const ScreenRun& sr) {
+  nlohmann::json mj = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int k = 0; k < n; ++k) row.push_back(nullptr);
+    mj.push_back(std::move(row));
+  }
+  for (const auto& x : sr.samples) {
+    if (x.a < 0 || x.b < 0 || x.a >= n || x.b >= n) continue;
+    if (std::isfinite(x.a_to_b_bytes_per_s)) mj[static_cast<size_t>(x.a)][static_cast<size_t>(x.b)] = x.a_to_b_bytes_per_s;
+    if (std::isfinite(x.b_to_a_bytes_per_s)) mj[static_cast<size_t>(x.b)][static_cast<size_t>(x.a)] = x.b_to_a_bytes_per_s;
+  }
+  return mj;
+}
+
 // fabdiag.pairwise/1-shaped data of the screen.
 nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, const ScreenRun& sr) {
   const int n = static_cast<int>(rep.hosts.size());
   nlohmann::json pw;
   pw["hosts"] = rep.hosts;
-  pw["size_bytes"] = params.pair_size_bytes;
+  pw["size_bytes"] = sr.size_bytes;
+  if (!sr.sizing.is_null()) pw["pair_sizing"] = sr.sizing;
+  pw["node_threshold"] = sr.screen.node_threshold;
   pw["iters"] = params.pair_iters;
   pw["rounds"] = sr.schedule;
-  if (sr.full) pw["matrix_bytes_per_s"] = screen_matrix(n, sr);  // only where it is small enough to read
+  if (sr.full) {  // only where it is small enough to read
+    pw["matrix_bytes_per_s"] = screen_matrix(n, sr);
+    pw["directed_bytes_per_s"] = directed_matrix(n, sr);
+  }
   else pw["samples"] = sr.samples;
   pw["schedule"] = sr.full ? "round_robin" : "random_matchings";
   nlohmann::json med = nlohmann::json::object();
@@ -502,12 +534,13 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
                       const Progress& progress, const WalkStepSink& on_step) {
   TriageReport rep;
   rep.hosts = cluster.hosts();
-  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), {}, {}, nullptr, nullptr};
+  Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), params.pair_size_bytes,
+         {}, {}, nullptr, nullptr, {}};
 
   counters_before(w);
-  run_sweeps(w);
   ScreenRun sr = run_screen(w);
   w.screen = &sr;
+  run_sweeps(w);  // after the screen: skipped when a pair is dead
   std::vector<int> hard = hard_suspects(w);
   ConfirmRun confirm = run_confirmation(w, sr.screen, hard);
   w.confirm = &confirm;
@@ -515,7 +548,7 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   judge_small_cluster(w.n, sr.samples, params.localize, loc);  // 2-3 nodes: no partners to confirm with
   NodeFindings node_findings = counters_after(w);
 
-  decide_suspects(rep, sr, loc, params.localize, node_findings);
+  decide_suspects(rep, sr, loc, params.localize, node_findings, w.tested);
   add_findings(rep, node_findings);
   rep.pairwise = pairwise_json(rep, params, sr);
   rep.confirmation = confirmation_json(rep, confirm);
@@ -531,6 +564,11 @@ nlohmann::json to_json(const TriageReport& r) {
                          {"evidence", s.evidence}, {"action", s.action}};
     if (!s.subject.empty()) sj["subject"] = s.subject;
     if (!s.leaves.empty()) sj["leaves"] = s.leaves;
+    if (!s.direction.empty()) sj["direction"] = s.direction;
+    if (s.no_completion_s > 0) {
+      sj["dead"] = true;
+      sj["no_completion_s"] = s.no_completion_s;
+    }
     j["suspects"].push_back(std::move(sj));
   }
   j["cleared"] = nlohmann::json::array();

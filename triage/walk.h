@@ -14,18 +14,27 @@
 #include "import/fabric_topology.h"
 #include "triage/cluster.h"
 #include "triage/localize.h"
+#include "triage/pair_sizing.h"
 
 namespace fabdiag::triage {
 
 /// What to run.
 struct WalkParams {
   std::vector<CollectiveSpec> sweeps = {CollectiveSpec{"all_reduce"}, CollectiveSpec{"alltoall"}};
-  uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction).
+  uint64_t pair_size_bytes = 1 << 20;  ///< Message size of pair tests (per direction), unless pair_sizing.
+  /// Set: the size adapts to the link (triage/pair_sizing.h): the screen's first round runs at
+  /// growing sizes until the rates settle and that size serves the rest of the walk
+  /// (`fabdiag triage` without --pair-size). Unset: pair_size_bytes throughout.
+  std::optional<PairSizingParams> pair_sizing;
   int pair_iters = 3;                  ///< Sendrecv repetitions per pair test.
   LocalizeParams localize;
   int round_robin_max_nodes = 16;  ///< Up to this many nodes the screen measures every pair.
   int matching_rounds = 3;         ///< Beyond it: this many random matchings (>= min_partners).
   uint64_t seed = 1;               ///< Seed of the random matchings.
+  /// Seconds after which a pair test that has not completed is given up and named dead
+  /// (`--dead-after`); its value reaches the walk through PairSample::no_completion_s. The
+  /// ClusterRunner keeps the limit (MpiCluster::set_pair_limits); here for the report's params.
+  double dead_after_s = 30;
   /// `--topology`: host -> leaf -> spine. With it the matchings prefer intra-leaf pairs (plus one
   /// cross-leaf round) and leaf-uplink suspects are judged (triage/uplink.h). Empty: none.
   std::optional<FabricTopology> topology;
@@ -38,6 +47,13 @@ struct TriageSuspect {
   std::vector<std::string> hosts;  ///< One host, the two ends of a link, or the hosts under a leaf.
   std::string subject;             ///< leaf_uplink/spine: the leaf ("leaf1"; "leaf1<->leaf2" for two); else empty.
   std::vector<std::string> leaves; ///< leaf_uplink/spine: the leaves named.
+  /// node/pair: which direction is slow (triage/direction.h): "send" (out of the host; for a
+  /// pair, hosts[0] -> hosts[1], written slow end first), "recv" (into the host), "both"; empty
+  /// when not measured.
+  std::string direction;
+  /// node/link: > 0 when it is dead: its pair tests did not complete in this many seconds
+  /// (triage/dead_pairs.h); 0 for a slow suspect.
+  double no_completion_s = 0;
   Layer layer = Layer::kLocalization;  ///< Deepest layer with evidence (L4 when counters show it).
   std::vector<Evidence> evidence;  ///< Slow pairs with numbers, counter deltas, port state.
   std::string action;

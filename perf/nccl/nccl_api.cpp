@@ -121,7 +121,9 @@ Status load_nccl(const Environment& env, NcclLibApi& api) {
       want("ncclReduceScatter", api.reduce_scatter), want("ncclBroadcast", api.broadcast),
       want("ncclReduce", api.reduce),                want("ncclSend", api.send),
       want("ncclRecv", api.recv),                    want("ncclGroupStart", api.group_start),
-      want("ncclGroupEnd", api.group_end),
+      want("ncclGroupEnd", api.group_end),           want("ncclGetUniqueId", api.get_unique_id),
+      want("ncclCommInitRank", api.comm_init_rank),  want("ncclCommGetAsyncError", api.comm_get_async_error),
+      want("ncclCommAbort", api.comm_abort),
   };
   for (auto& w : wanted) {
     *w.slot = dlsym(*h, w.name);
@@ -135,7 +137,11 @@ Status load_nccl(const Environment& env, NcclLibApi& api) {
   api.alltoall = reinterpret_cast<decltype(api.alltoall)>(dlsym(*h, "ncclAlltoAll"));
   api.gather = reinterpret_cast<decltype(api.gather)>(dlsym(*h, "ncclGather"));
   api.scatter = reinterpret_cast<decltype(api.scatter)>(dlsym(*h, "ncclScatter"));
-  return check_nccl_version(api);
+  if (auto st = check_nccl_version(api); !st) return st;
+  // ncclCommSplit appeared in 2.18; an older library exporting the name is not trusted with it.
+  if (api.version_code >= 21800)
+    api.comm_split = reinterpret_cast<decltype(api.comm_split)>(dlsym(*h, "ncclCommSplit"));
+  return Ok{};
 }
 
 }  // namespace

@@ -16,6 +16,12 @@
 
 namespace fabdiag::perf {
 
+#if defined(NCCL_VERSION_CODE) && defined(NCCL_VERSION) && NCCL_VERSION_CODE >= NCCL_VERSION(2, 14, 0)
+using NcclSplitConfig = ncclConfig_t;  ///< ncclCommSplit's config type (NCCL 2.14+ headers).
+#else
+using NcclSplitConfig = void;  ///< Headers before ncclConfig_t.
+#endif
+
 /// Entry points of the CUDA runtime, resolved with dlvsym(name, "libcudart.so.<major>") where
 /// <major> is the CUDA major version of the headers this binary was built with (CUDART_VERSION).
 struct CudartApi {
@@ -88,6 +94,16 @@ struct NcclLibApi {
   decltype(&::ncclRecv) recv = nullptr;
   decltype(&::ncclGroupStart) group_start = nullptr;
   decltype(&::ncclGroupEnd) group_end = nullptr;
+  // One rank per process (under mpirun/srun; NCCL 2.4+ has all four).
+  decltype(&::ncclGetUniqueId) get_unique_id = nullptr;
+  decltype(&::ncclCommInitRank) comm_init_rank = nullptr;
+  decltype(&::ncclCommGetAsyncError) comm_get_async_error = nullptr;
+  decltype(&::ncclCommAbort) comm_abort = nullptr;
+  /// Optional: set only when the library exports ncclCommSplit and is NCCL 2.18 or later
+  /// (else sub-groups come from ncclCommInitRank over a new unique id); the config argument is
+  /// always nullptr. Typed as nccl.h declares it (a call through another pointer type is
+  /// undefined: UBSan's -fsanitize=function flags it), void* with headers older than 2.14.
+  ncclResult_t (*comm_split)(ncclComm_t comm, int color, int key, ncclComm_t* newcomm, NcclSplitConfig* config) = nullptr;
 
   /// "unhandled system error (...)" plus ncclGetLastError(comm) when present and not empty.
   std::string error_text(ncclResult_t rc, ncclComm_t comm = nullptr) const;

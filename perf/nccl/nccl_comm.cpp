@@ -75,7 +75,7 @@ void HostRendezvous::abort() {
 // ---- NcclComm: set-up, host-side exchanges ----
 
 NcclComm::NcclComm(const NcclApi& api, ncclComm_t comm, int rank, int n_ranks, int device,
-                   HostRendezvous& rendezvous, std::vector<std::string> hosts)
+                   HostExchange& rendezvous, std::vector<std::string> hosts)
     : api_(api), comm_(comm), rank_(rank), n_(n_ranks), device_(device), rv_(rendezvous),
       hosts_(std::move(hosts)) {}
 
@@ -102,6 +102,7 @@ double NcclComm::wall_time_s() {
 
 Status NcclComm::barrier() {
   if (auto st = cuda_check(api_.cuda.stream_synchronize(stream_), "cudaStreamSynchronize"); !st) return st;
+  if (auto st = check_async_error(); !st) return st;
   return rv_.arrive_and_wait();
 }
 
@@ -278,6 +279,7 @@ Status NcclComm::start_timer() { return cuda_check(api_.cuda.event_record(start_
 Result<double> NcclComm::stop_timer_s() {
   if (auto st = cuda_check(api_.cuda.event_record(stop_, stream_), "cudaEventRecord"); !st) return st.error();
   if (auto st = cuda_check(api_.cuda.event_synchronize(stop_), "cudaEventSynchronize"); !st) return st.error();
+  if (auto st = check_async_error(); !st) return st.error();
   float ms = 0;
   if (auto st = cuda_check(api_.cuda.event_elapsed_time(&ms, start_, stop_), "cudaEventElapsedTime"); !st)
     return st.error();
@@ -287,6 +289,15 @@ Result<double> NcclComm::stop_timer_s() {
 Status NcclComm::cuda_check(cudaError_t rc, const std::string& call) const {
   if (rc == cudaSuccess) return Ok{};
   return make_error(ErrorCode::kUnavailable, call + " failed: " + api_.cuda.error_text(rc),
+                    describe_rank(rank_) + " GPU " + std::to_string(device_));
+}
+
+Status NcclComm::check_async_error() const {
+  if (!api_.nccl.comm_get_async_error) return Ok{};
+  ncclResult_t async = ncclSuccess;
+  if (auto st = nccl_check(api_.nccl.comm_get_async_error(comm_, &async), "ncclCommGetAsyncError"); !st) return st;
+  if (async == ncclSuccess || async == ncclInProgress) return Ok{};
+  return make_error(ErrorCode::kUnavailable, "NCCL asynchronous error: " + api_.nccl.error_text(async, comm_),
                     describe_rank(rank_) + " GPU " + std::to_string(device_));
 }
 

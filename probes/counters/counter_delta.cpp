@@ -153,49 +153,49 @@ void to_json(nlohmann::json& j, const CounterChange& c) {
 void write_json(JsonWriter& w, const CounterChange& c) {
   const Counter& k = c.counter;
   w.begin_object();  // keys in byte order, as nlohmann's std::map holds them
-  w.key("at_least");
+  w.key_literal("at_least");
   w.boolean(c.at_least);
   if (k.canonical != k.name) {
-    w.key("canonical");
+    w.key_literal("canonical");
     w.string(k.canonical);
   }
-  w.key("category");
-  w.string(to_string(k.category));
-  w.key("delta");
+  w.key_literal("category");
+  w.plain_string(to_string(k.category));
+  w.key_literal("delta");
   if (c.delta)
     w.unsigned_number(*c.delta);
   else
     w.null();
-  w.key("device");
+  w.key_literal("device");
   w.string(k.device);
-  w.key("group");
-  w.string(to_string(k.group));
+  w.key_literal("group");
+  w.plain_string(to_string(k.group));
   const bool missing = c.status == DeltaStatus::kMissing;  // unknown now: the old value apart
   if (missing) {
-    w.key("last_seen_value");
+    w.key_literal("last_seen_value");
     w.unsigned_number(k.value);
   }
-  w.key("name");
+  w.key_literal("name");
   w.string(k.name);
-  w.key("rate_per_s");
+  w.key_literal("rate_per_s");
   if (c.rate_per_s)
     w.float_number(*c.rate_per_s);
   else
     w.null();
-  w.key("rule");
-  w.string(to_string(k.rule));
-  w.key("source");
+  w.key_literal("rule");
+  w.plain_string(to_string(k.rule));
+  w.key_literal("source");
   w.string(k.source);
-  w.key("status");
-  w.string(to_string(c.status));
-  w.key("unit");
+  w.key_literal("status");
+  w.plain_string(to_string(c.status));
+  w.key_literal("unit");
   w.string(k.unit);
-  w.key("value");
+  w.key_literal("value");
   if (missing)
     w.null();
   else
     w.unsigned_number(k.value);
-  w.key("width_bits");
+  w.key_literal("width_bits");
   w.unsigned_number(k.width_bits);
   w.end_object();
 }

@@ -73,6 +73,17 @@ TEST_CASE("an unknown key is an error naming its line, column and path") {
   CHECK(error_of("version: 1\nnodes: {}\n").find("s.yaml:2:1: nodes: unknown key") == 0);
 }
 
+TEST_CASE("a key given twice in one mapping is an error naming the second and the first line") {
+  NEED_YAMLCPP();
+  CHECK(error_of("version: 1\nnode:\n  gpus: 8\n  nics: 8\n  gpus: 4\n") == "s.yaml:5:3: node.gpus: duplicate (first at line 3)");
+  CHECK(error_of("version: 1\nversion: 1\n") == "s.yaml:2:1: version: duplicate (first at line 1)");
+  CHECK(error_of("version: 1\nnode:\n  pcie:\n    gpu: {gen: 5, gen: 4}\n") == "s.yaml:4:19: node.pcie.gpu.gen: duplicate (first at line 4)");
+  CHECK(error_of("version: 1\ndeliver:\n  busbw:\n    - {collective: all_reduce, size: 1G}\n  busbw: []\n")
+            == "s.yaml:5:3: deliver.busbw: duplicate (first at line 3)");
+  // The same key in two different mappings is not a duplicate.
+  CHECK(parse_spec("version: 1\nnode:\n  pcie:\n    gpu: {gen: 5}\n    nic: {gen: 5}\n", "s.yaml").ok());
+}
+
 TEST_CASE("a value of the wrong type names the values line and column") {
   NEED_YAMLCPP();
   CHECK(error_of("version: 1\nnode:\n  gpus: eight\n") == "s.yaml:3:9: node.gpus: expected an integer, got 'eight'");
@@ -112,6 +123,9 @@ TEST_CASE("the bad-spec fixtures fail at the line and column they name") {
   auto wrong = load_spec(FABDIAG_SOURCE_DIR "/tests/fixtures/accept/specs/wrong-type.yaml");
   REQUIRE_FALSE(wrong.ok());
   CHECK(wrong.error().message.find("wrong-type.yaml:6:9: node.gpus: expected an integer, got 'eight'") != std::string::npos);
+  auto duplicate = load_spec(FABDIAG_SOURCE_DIR "/tests/fixtures/accept/specs/duplicate-key.yaml");
+  REQUIRE_FALSE(duplicate.ok());
+  CHECK(duplicate.error().message.find("duplicate-key.yaml:7:3: node.gpus: duplicate (first at line 5)") != std::string::npos);
   auto node_only = load_spec(FABDIAG_SOURCE_DIR "/tests/fixtures/accept/specs/node-only.yaml");
   REQUIRE_MESSAGE(node_only.ok(), node_only.error().to_string());
   CHECK(node_only->deliver.busbw.empty());

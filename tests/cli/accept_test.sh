@@ -74,10 +74,52 @@ while IFS='|' read -r file want; do
   [ $rc -eq 2 ] && grep -qF -- "$want" "$t/err" || { echo "FAIL: bad spec $file: rc=$rc, stderr: $(cat "$t/err")"; fail=1; }
 done <<EOT
 $F/specs/unknown-key.yaml|--spec: $F/specs/unknown-key.yaml:6:3: node.nvlink_per_gpu: unknown key (expected one of: gdr, gpus, nics, nvlinks_per_gpu,
+$F/specs/duplicate-key.yaml|--spec: $F/specs/duplicate-key.yaml:7:3: node.gpus: duplicate (first at line 5)
 $F/specs/wrong-type.yaml|--spec: $F/specs/wrong-type.yaml:6:9: node.gpus: expected an integer, got 'eight'
 $F/specs/bad-yaml.yaml|--spec: $F/specs/bad-yaml.yaml:5:1: end of sequence flow not found
 $t/missing.yaml|--spec: $t/missing.yaml: cannot open: No such file or directory
 EOT
+
+# A 1-rank bench (one GPU of one node) has busbw 0 by definition: not a fabric measurement, so
+# its floor is not_checked with that reason (it failed at 0 GB/s against the spec's floor), exit 4.
+cat >"$t/one.yaml" <<'EOS'
+version: 1
+deliver:
+  busbw:
+    - {collective: all_reduce, size: 1G, min_busbw_gbyte_per_s: 300}
+EOS
+{ sed -n '1,4p' "$F/healthy/all_reduce_perf.txt"; echo '#'
+  sed -n '/out-of-place/,/(B)/p' "$F/healthy/all_reduce_perf.txt"
+  echo '  1073741824     268435456     float     sum      -1    430.1  2496.5    0.00      0    430.1  2496.5    0.00      0'
+  echo '# Avg bus bandwidth    : 0.0000'; echo '# Collective test concluded: all_reduce_perf'; } >"$t/all_reduce_perf.txt"
+"$bin" accept --spec "$t/one.yaml" --from "$t/all_reduce_perf.txt" --format json >"$t/out" 2>"$t/err"; rc=$?
+got=$(py '
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+print(d["summary"], [(c["subject"], c["check"], c["status"], c["measured"], c["reason"]) for c in d["checks"]])')
+want="{'fail': 0, 'not_checked': 1, 'pass': 0} [('node01', 'busbw:all_reduce:1G', 'not_checked', 0.0, '1 rank: busbw of a single rank moves nothing between ranks (not a fabric measurement); bench with 2 or more ranks')]"
+[ $rc -eq 4 ] && [ "$got" = "$want" ] || { echo "FAIL: 1-rank bench: rc=$rc"; echo "  got  $got"; echo "  want $want"; cat "$t/err"; fail=1; }
+
+# A file no reader claims: accept has no --as, so the hint names the import that converts it.
+"$bin" accept --spec "$spec" --from "$F/healthy" tests/fixtures/import-pile/unknown-tool.txt --format json >"$t/out" 2>"$t/err"; rc=$?
+want='unknown-tool.txt: not the output of a tool fabdiag reads (line 1: "Thermal zone report"); read it with `fabdiag import --as FORMAT FILE > RESULT.json` (FORMAT: `fabdiag import --help`) and give RESULT.json to --from'
+grep -qF -- "$want" "$t/err" && ! grep -q 'name it with --as' "$t/err" || { echo "FAIL: accept's hint for an unclaimed file (rc=$rc): $(cat "$t/err")"; fail=1; }
+
+# A malformed topo.json (data.devices not a list): the inputs say it was not read and why, as the
+# checks that needed it do (not "topo of node01" beside "no fabdiag.topo/1 result"); exit 4.
+mkdir -p "$t/bad/node01"
+cp "$F/healthy/node01/check.json" "$t/bad/node01/"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["data"]["devices"] = "oops"; json.dump(d, open(sys.argv[2], "w"))' \
+  "$F/healthy/node01/topo.json" "$t/bad/node01/topo.json"
+"$bin" accept --spec "$F/specs/node-only.yaml" --from "$t/bad" --format json >"$t/out" 2>"$t/err"; rc=$?
+got=$(py '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {x["check"]: x for x in d["data"]["checks"]}
+print([i["used_as"] for i in d["params"]["inputs"] if i["input"].endswith("topo.json")], c["gpu_count"]["status"])')
+want="['not read: fabdiag.topo/1 is malformed: data.devices is not a list'] not_checked"
+[ $rc -eq 4 ] && [ "$got" = "$want" ] && grep -qF "bad/node01/topo.json: fabdiag.topo/1: data.devices is not a list; not read" "$t/err" ||
+  { echo "FAIL: malformed topo.json: rc=$rc"; echo "  got  $got"; echo "  want $want"; cat "$t/err"; fail=1; }
 
 # --help teaches: the checks per node, link and run, the derivation, an example, the exit codes.
 "$bin" accept --help >"$t/out" 2>&1; rc=$?

@@ -122,5 +122,23 @@ assert c["fec-uncorrectable_blocks"] == 145 and c["fec-uncorrectable_blocks_lane
 assert d["imports"][0]["facts"]["fec"]["eth0"]["active"] == "None", d["imports"]
 PY
 
+# One error, one line: a file name holding a newline is written \x0a on stderr, never split.
+nl_name="$t/bad"$'\n'"name.txt"
+expect 2 'bad\\x0aname\.txt' import nvidia-smi-q "$nl_name"
+[ "$(wc -l <"$t/err")" = 1 ] || { echo "FAIL: an error about a file name with a newline is $(wc -l <"$t/err") lines: $(cat "$t/err")"; fail=$((fail + 1)); }
+
+# An input that never ends (/dev/zero) is refused by name at once, by every reader (the line
+# readers and the whole-file ones: report, accept --spec), not read forever.
+for cmd in "import nvidia-smi-q /dev/zero" "import /dev/zero" "report /dev/zero"; do
+  timeout 20 "$bin" $cmd >"$t/out" 2>"$t/err" </dev/null; rc=$?
+  [ $rc = 2 ] && grep -qE "/dev/zero: (is a character device, not a file: it may never end|not a file, a directory or a FIFO \(a device)" "$t/err" ||
+    { echo "FAIL: fabdiag $cmd -> exit $rc: $(head -c 300 "$t/err")"; fail=$((fail + 1)); }
+done
+
+# The size options' help lists every suffix parse_size_bytes accepts (K/M/G/T), as its error does.
+"$bin" bench --help >"$t/out" 2>&1
+grep -qF "binary suffix K/M/G/T (1K = 1024; KB, KiB too" "$t/out" || { echo "FAIL: bench --help omits T"; fail=$((fail + 1)); }
+expect 2 'K, M, G or T' bench all_reduce -b 4Q
+
 [ "$fail" -eq 0 ] && echo "import refusals: all passed"
 [ "$fail" -eq 0 ]

@@ -36,53 +36,9 @@ stderr_has() {
   grep -qF -- "$2" "$tmp/$1.err" || { echo "FAIL $1: stderr lacks '$2':"; sed 's/^/  | /' "$tmp/$1.err"; fail=1; }
 }
 
-# verify NAME GPUS WRONG(zero|some): the JSON's maths and data check.
+# verify NAME GPUS WRONG(zero|some): the JSON's maths and data check (tests/cli/nccl_bench_check.py).
 verify() {
-  python3 - "$tmp/$1.out" "$2" "$3" <<'PY' || fail=1
-import json, sys
-doc = json.load(open(sys.argv[1]))
-n, wrong = int(sys.argv[2]), sys.argv[3]
-d = doc["data"]
-name = sys.argv[1]
-factor = {"all_reduce": 2 * (n - 1) / n, "all_gather": (n - 1) / n, "reduce_scatter": (n - 1) / n,
-          "alltoall": (n - 1) / n, "broadcast": 1.0, "reduce": 1.0, "sendrecv": 1.0,
-          "gather": (n - 1) / n, "scatter": (n - 1) / n, "hypercube": 1.0}[d["collective"]]
-# HyperCubeGetBw: algbw counts the n-1 received blocks of the n-block "size".
-alg = (n - 1) / n if d["collective"] == "hypercube" else 1.0
-errors = []
-launches = d.get("graph_launches", 0)
-samples = launches if launches > 0 else d["iters"]
-devices = d.get("devices", [])
-if [x.get("name") for x in devices] != ["Fake GPU %d" % r for r in range(n)] or \
-   [x.get("bus_id") for x in devices] != ["0000:%02x:00" % (0x10 + r) for r in range(n)]:
-    errors.append("devices %r" % devices)
-if d["backend"] != "nccl": errors.append("backend %r" % d["backend"])
-if d["ranks"] != n: errors.append("ranks %r" % d["ranks"])
-if doc["params"].get("gpus") != n: errors.append("params.gpus %r" % doc["params"].get("gpus"))
-if not d["results"]: errors.append("no rows")
-for row in d["results"]:
-    t, size = row["time_s"], row["size_bytes"]
-    if not t > 0: errors.append("size %d: time %r" % (size, t)); continue
-    if len(row["per_rank_time_s"]) != n or max(row["per_rank_time_s"]) != t:
-        errors.append("size %d: per-rank times %r, time %r" % (size, row["per_rank_time_s"], t))
-    if abs(row["algbw_bytes_per_s"] - alg * size / t) > 1e-9 * size / t:
-        errors.append("size %d: algbw %r != %r x size/time %r" % (size, row["algbw_bytes_per_s"], alg, size / t))
-    if abs(row["busbw_bytes_per_s"] - factor * alg * size / t) > 1e-9 * size / t:
-        errors.append("size %d: busbw %r != %r x algbw" % (size, row["busbw_bytes_per_s"], factor))
-    it = row.get("iteration_stats", {})
-    if it.get("samples") != samples or not (0 <= it["min_s"] <= it["p50_s"] <= it["p99_s"] <= it["max_s"]) \
-       or not it["min_s"] <= it["mean_s"] <= it["max_s"] or it["cv"] < 0:
-        errors.append("size %d: iteration_stats %r (want %d samples, ordered)" % (size, it, samples))
-    per_max = row.get("per_rank_iteration_max_s", [])
-    if len(per_max) != n or max(per_max) > it.get("max_s", 0) * (1 + 1e-12):
-        errors.append("size %d: per_rank_iteration_max_s %r vs max %r" % (size, per_max, it.get("max_s")))
-    if (wrong == "zero") != (row["wrong_elements"] == 0):
-        errors.append("size %d: %d wrong elements, want %s" % (size, row["wrong_elements"], wrong))
-if wrong == "some" and not any(f["code"] == "data_corruption" for f in doc["findings"]):
-    errors.append("no data_corruption finding")
-for e in errors: print("FAIL %s: %s" % (name, e))
-sys.exit(1 if errors else 0)
-PY
+  python3 "$(dirname "$0")/nccl_bench_check.py" "$tmp/$1.out" "$2" "$3" gpus || fail=1
 }
 
 sweep=(-b 16 -e 64K -f 4 -w 1 -n 3 --format json)

@@ -89,6 +89,53 @@ assert "script" not in p.tags, p.tags
 assert any(h and h.startswith('no"de<01>') and "<script>" in h for h in p.hosts), p.hosts
 PY
 
+# A member of the wrong type (pairwise hosts a string, not a list) is a gap naming the file and
+# the key, exit 4 beside a good file, 2 alone (nothing readable): never exit 0 on an empty render.
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["data"]["hosts"] = "node01"; json.dump(d, open(sys.argv[2], "w"))' \
+  "$fix/pairwise-healthy.json" "$t/hosts-string.json"
+"$bin" report "$t/hosts-string.json" "$fix/pairwise-healthy.json" --format json >"$t/m.json" 2>"$t/err"
+rc=$?; [ $rc = 4 ] || fail "pairwise hosts a string beside a good file: exit $rc, expected 4"
+python3 - "$t/m.json" "$t/hosts-string.json" <<'PY' || fail "the gap of a mistyped member"
+import json, sys
+d = json.load(open(sys.argv[1]))
+msgs = [e["message"] for e in d["errors"]]
+assert any("malformed fabdiag.pairwise/1 data: hosts: expected a list, got string" in m for m in msgs), msgs
+assert any(e.get("source") == sys.argv[2] for e in d["errors"]), d["errors"]
+assert not [n for n in d["data"]["nodes"] if n.get("source") == sys.argv[2]], d["data"]["nodes"]
+PY
+
+# A file given twice (or under a second name) counts once, said on stderr.
+ln -s "$fix/pairwise-one-slow-node.json" "$t/again.json"
+"$bin" report "$fix/pairwise-one-slow-node.json" "$t/again.json" "$fix/pairwise-one-slow-node.json" --format json >"$t/d.json" 2>"$t/err"
+rc=$?; [ $rc = 1 ] || fail "a file given three times: exit $rc, expected 1"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["data"]["summary"] == {"pass": 9, "fail": 2, "not_checked": 2}, d["data"]["summary"]' "$t/d.json" \
+  || fail "a file given three times is counted more than once"
+[ "$(grep -c 'the same file as .*pairwise-one-slow-node.json .*read once' "$t/err")" = 2 ] || fail "repeats not noted on stderr: $(cat "$t/err")"
+
+# A big pairwise matrix keeps the page bounded: above 64 hosts the heatmap draws 64 x 64 blocks
+# (each its slowest pair, said in a note) and the links table the 2000 links with the least
+# margin (said too). 300 hosts: the page was about 40 MB.
+python3 - "$t/big.json" <<'PY'
+import json, sys
+n = 300
+hosts = ["node%03d" % i for i in range(n)]
+m = [[None if i == j else (20e9 if 7 in (i, j) else 45e9 + (i * 7 + j) % 100 * 1e7) for j in range(n)] for i in range(n)]
+json.dump({"schema": "fabdiag.pairwise/1", "tool_version": "test", "hosts": hosts, "started_at": "2026-01-01T00:00:00Z",
+           "duration_s": 1.0, "params": {}, "findings": [], "errors": [],
+           "data": {"hosts": hosts, "matrix_bytes_per_s": m, "node_median_bytes_per_s": {h: 45e9 for h in hosts},
+                    "fleet_median_bytes_per_s": 45e9, "outlier_nodes": [{"host": "node007"}], "outlier_links": [],
+                    "inconclusive": [], "pair_notes": [], "rounds": [], "iters": 0, "size_bytes": 0}}, open(sys.argv[1], "w"))
+PY
+"$bin" report "$t/big.json" --format html >"$t/big.html" 2>"$t/err"
+rc=$?; [ $rc = 1 ] || fail "300-host pairwise html: exit $rc, expected 1 ($(head -c 300 "$t/err"))"
+bytes=$(wc -c <"$t/big.html")
+[ "$bytes" -lt 5000000 ] || fail "300-host pairwise html is $bytes bytes (bound 5 MB)"
+grep -q 'data-hosts="300" data-block-hosts="5"' "$t/big.html" || fail "300-host heatmap not drawn in blocks of 5"
+[ "$(grep -c '<rect class="cell' "$t/big.html")" = 3600 ] || fail "300-host heatmap: $(grep -c '<rect class="cell' "$t/big.html") cells, expected 60 x 60"
+grep -q 'class="legend-note heatmap-blocks">300 hosts: each cell is a block of up to 5 x 5 hosts' "$t/big.html" || fail "no note on the block heatmap"
+grep -q 'id="links-not-listed">42850 of 44850 links not listed' "$t/big.html" || fail "no note on the links not listed"
+grep -q 'slowest node00[0-9] -&gt; node007 20' "$t/big.html" || grep -q 'slowest node007 -&gt; node00[0-9] 20' "$t/big.html" || fail "the slow node's block does not name its slowest pair"
+
 # Another command's own --format html|junit goes through the same renderers.
 "$bin" import pairs "$root/tests/fixtures/cases/028-pairwise-busbw-one-slow-node.input.txt" --format html >"$t/028.html"
 grep -q '<svg xmlns="http://www.w3.org/2000/svg" id="pairwise-heatmap"' "$t/028.html" || fail "import pairs --format html has no heatmap"

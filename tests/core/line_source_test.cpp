@@ -101,3 +101,27 @@ TEST_CASE("PeekedLineSource: the head is replayed, then the rest, numbers contin
   CHECK(bytes.head().size() == 1);
   CHECK(all_lines(bytes).size() == 3);
 }
+
+TEST_CASE("an input that never ends is refused or stopped: devices by name, a runaway line after 64 MiB") {
+  auto zero = open_line_source("/dev/zero");
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().code == ErrorCode::kInvalidArgument);
+  CHECK(zero.error().source == "/dev/zero");
+  CHECK(zero.error().message.find("is a character device, not a file: it may never end") == 0);
+  auto null = open_line_source("/dev/null");  // empty, not endless
+  REQUIRE(null.ok());
+  CHECK(all_lines(**null).empty());
+  // '-' fed from /dev/zero: NULs without a newline, forever. Reading stops with an error.
+  uint64_t given = 0;
+  ChunkLineSource endless([&](char* buf, size_t size) -> Result<size_t> {
+    std::memset(buf, 0, size);
+    given += size;
+    return size;
+  });
+  auto lines = all_lines(endless);
+  CHECK(lines.size() == 1);
+  REQUIRE(endless.error().has_value());
+  CHECK(endless.error()->code == ErrorCode::kParse);
+  CHECK(endless.error()->message.find("line 1 runs past 68 MiB without a newline") == 0);
+  CHECK(given < (uint64_t{69} << 20));
+}

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include "core/escape_line.h"
 #include "core/text.h"
 
 using namespace fabdiag;
@@ -76,6 +77,12 @@ TEST_CASE("escape_nonprintable writes every byte outside printable ASCII as \\xN
   CHECK(escape_nonprintable("\x1b[31m") == "\\x1b[31m");
   CHECK(escape_nonprintable(std::string("a\0b\n\x7f", 5)) == "a\\x00b\\x0a\\x7f");
   CHECK(escape_nonprintable("") == "");
+}
+
+TEST_CASE("escape_line writes newlines as \\x0a too, keeps tabs and UTF-8") {
+  CHECK(escape_line("bad\nname.log: line 3") == "bad\\x0aname.log: line 3");
+  CHECK(escape_line("a\r\n\x1b[2Jb\tc \xc2\xb5s") == "a\\x0d\\x0a\\x1b[2Jb\tc \xc2\xb5s");
+  CHECK(escape_line("") == "");
 }
 
 TEST_CASE("escape_controls keeps newlines, tabs and UTF-8, writes other control bytes as \\xNN") {

@@ -279,3 +279,90 @@ TEST_CASE("a row with nan, inf or a negative time is a reported gap, never a mea
   CHECK(imp->gaps[0].code == ErrorCode::kParse);
   for (const auto& r : imp->tables[0].rows) CHECK(r.size_bytes != 8388608);
 }
+
+namespace {
+
+// An all_reduce table of 8 float ranks' rows around `row` (line 6), with its summary.
+std::string table_around(const std::string& row) {
+  return "# Collective test starting: all_reduce_perf\n"
+         "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)       \n"
+         "     1048576        262144     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0\n"
+         "     2097152        524288     float     sum      -1    38.43   54.58   54.58      0    38.43   54.58   54.58      0\n" +
+         row + "\n# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 56.66\n";
+}
+
+}  // namespace
+
+TEST_CASE("a size or count past 2^64 is a gap naming its line, never log output dropped in silence") {
+  auto imp = parse_nccl_tests(
+      table_around("  36893488147419103232        262144     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0"),
+      "big.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->tables[0].rows.size() == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "big.txt:6");
+  CHECK(imp->gaps[0].message.find("size '36893488147419103232' does not fit 64 bits") == 0);
+}
+
+TEST_CASE("a bandwidth or time that is not finite in base units (1e308 GB/s) is a gap, never inf") {
+  auto imp = parse_nccl_tests(
+      table_around("     4194304       1048576     float     sum      -1    17.85   58.75  1e308      0    17.85   58.75   58.75      0"),
+      "inf.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->tables[0].rows.size() == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "inf.txt:6");
+  CHECK(imp->gaps[0].message.find("busbw 1e308 is out of range") == 0);
+  const auto data = to_bench_data(imp->tables[0]);  // kept alive: the loop iterates into it
+  for (const auto& r : data["results"]) {
+    CHECK(r["busbw_bytes_per_s"].is_number());
+    CHECK(r["size_bytes"] != 4194304);
+  }
+}
+
+TEST_CASE("a count that contradicts size / the type's bytes is a gap naming the line, per-rank counts fit") {
+  auto imp = parse_nccl_tests(
+      table_around("     4194304       1000000     float     sum      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0"),
+      "count.txt");
+  REQUIRE(imp.ok());
+  CHECK(imp->tables[0].rows.size() == 2);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "count.txt:6");
+  CHECK(imp->gaps[0].message == "count 1000000 x 4 bytes (float) contradicts size 4194304 bytes; row skipped");
+  // all_gather prints the count per rank: size = count x bytes x ranks (8 here) fits.
+  std::string gather = table_around("     4194304        131072     float    none      -1    17.85   58.75   58.75      0    17.85   58.75   58.75      0");
+  gather.replace(gather.find("all_reduce_perf"), 15, "all_gather_perf");
+  auto ok = parse_nccl_tests(gather, "gather.txt");
+  REQUIRE(ok.ok());
+  CHECK(ok->tables[0].rows.size() == 3);
+  CHECK(ok->gaps.empty());
+}
+
+TEST_CASE("fabdiag's own table of a run cut before its first size reads back: partial, backend mpi, its iters") {
+  auto imp = parse_nccl_tests(fixture("nccl-tests/fabdiag-mpi-cut-before-first-size.txt"), "cut.txt");
+  REQUIRE_MESSAGE(imp.ok(), imp.error().to_string());
+  REQUIRE(imp->tables.size() == 1);
+  const NcclTestsTable& t = imp->tables[0];
+  CHECK(t.collective == "all_reduce");
+  CHECK(t.rows.empty());
+  CHECK(t.partial);
+  CHECK(t.backend == "mpi");
+  CHECK(t.iters == 200);
+  CHECK(t.warmup_iters == 5);
+  REQUIRE(imp->gaps.size() == 1);
+  CHECK(imp->gaps[0].source == "cut.txt:10");
+  CHECK(imp->gaps[0].message.find("the run was cut: interrupted by SIGINT during start-up") == 0);
+  CHECK(to_bench_data(t)["backend"] == "mpi");
+  // A table with rows keeps the backend its line names; nccl-tests' own output stays nccl.
+  std::string rows = table_around("");
+  rows.insert(rows.find('\n') + 1, "# fabdiag: backend mpi\n");
+  auto mpi = parse_nccl_tests(rows, "mpi.txt");
+  REQUIRE(mpi.ok());
+  CHECK(mpi->tables[0].backend == "mpi");
+  CHECK(mpi->tables[0].rows.size() == 2);
+  CHECK_FALSE(mpi->tables[0].partial);
+  auto nccl = parse_nccl_tests(table_around(""), "nccl.txt");
+  REQUIRE(nccl.ok());
+  CHECK(to_bench_data(nccl->tables[0])["backend"] == "nccl");
+}

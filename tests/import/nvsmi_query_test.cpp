@@ -300,3 +300,21 @@ TEST_CASE("nvidia-smi -q: a count or width that is not a whole number is a gap n
   CHECK(neg.unreadable());
   CHECK_FALSE(dec.number().has_value());
 }
+
+TEST_CASE("one NUL byte in a big nvidia-smi -q is a gap naming its line, not an empty input, the GPUs are read") {
+  std::string text = repo_text(kH100);
+  size_t at = 0;
+  for (int line = 1; line < 41; ++line) at = text.find('\n', at) + 1;  // the start of line 41
+  text.insert(text.find('\n', at), 1, '\0');
+  auto imp = import_nvsmi_query(text, "nul.txt");
+  REQUIRE_MESSAGE(imp.ok(), (imp.ok() ? std::string() : imp.error().to_string()));
+  CHECK(imp->gpus.size() == 8);
+  bool named = false;
+  for (const auto& g : imp->gaps)
+    named = named || (g.source == "nul.txt:41" && has(g.message, "1 NUL byte(s) on 1 line(s)"));
+  CHECK(named);
+  // Nothing but NULs is still no nvidia-smi -q output.
+  auto zeros = import_nvsmi_query(std::string(4096, '\0'), "zeros.bin");
+  REQUIRE_FALSE(zeros.ok());
+  CHECK(has(zeros.error().message, "binary data: 4096 NUL bytes"));
+}

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <set>
 
+#include "perf/pair_link.h"
 #include "perf/pairwise.h"
 #include "perf/sim_comm.h"
 
@@ -117,9 +118,10 @@ TEST_CASE("one arbitrary round: re-pair a suspect with a known-good node, others
   REQUIRE(got.size() == 1);
   CHECK(got[0].a == 3);
   CHECK(got[0].b == 1);
-  // Both ranks wait for the slower direction (1 -> 3 at 5e8).
-  CHECK(got[0].a_to_b_bytes_per_s == doctest::Approx(5e8));
+  // Each direction alone, timed on its receiver: only 1 -> 3 is at 5e8.
+  CHECK(got[0].a_to_b_bytes_per_s == doctest::Approx(1e9));
   CHECK(got[0].b_to_a_bytes_per_s == doctest::Approx(5e8));
+  CHECK(got[0].no_completion_s == 0);
 
   auto bad = run_simulated(spec, [&](Comm& c) -> Status {
     auto r = run_pair_round(c, {{0, 1}, {1, 2}}, o);
@@ -170,4 +172,42 @@ TEST_CASE("the step sink sees the matrix after each finished round, before each 
   REQUIRE(st.ok());
   // Each round measures 2 pairs, both directions: 4 more cells.
   CHECK(steps == std::vector<std::pair<size_t, size_t>>{{0, 0}, {1, 4}, {2, 8}, {3, 12}});
+}
+
+TEST_CASE("--pair-comm split on a Comm that cannot split fails the round naming the split") {
+  SimSpec spec;
+  spec.ranks = 2;
+  PairwiseOptions o;
+  o.size_bytes = 1024;
+  o.iters = 1;
+  o.split_pairs = true;
+  std::mutex mu;
+  std::vector<std::string> errors;
+  auto st = run_simulated(spec, [&](Comm& c) -> Status {
+    auto r = run_pair_round(c, {{0, 1}}, o);
+    std::lock_guard lk(mu);
+    errors.push_back(r ? std::string("ok") : r.error().to_string());
+    return Ok{};
+  });
+  REQUIRE(st);
+  REQUIRE(errors.size() == 2);
+  for (const auto& e : errors) {
+    CHECK(e.find("cannot split its ranks into groups") != std::string::npos);
+    CHECK(e.find("one communicator per pair (--pair-comm split)") != std::string::npos);
+  }
+}
+
+TEST_CASE("pair buffers in host memory hold the fill byte, and no split means no pair Comm") {
+  SimSpec spec;
+  auto st = run_simulated(spec, [&](Comm& c) -> Status {
+    PairBuffers b(c);
+    if (auto s = b.make(16, 0x5a); !s) return s;
+    CHECK(static_cast<unsigned char*>(b.send)[15] == 0x5a);
+    CHECK(static_cast<unsigned char*>(b.recv)[0] == 0);
+    auto none = pair_communicator(c, {{0, 1}}, false);
+    CHECK(none);
+    CHECK(*none == nullptr);
+    return Ok{};
+  });
+  CHECK(st);
 }

@@ -116,3 +116,10 @@ TEST_CASE("collective shapes round like nccl-tests") {
   CHECK(s.count == 0);
   CHECK(s.size_bytes == 0);
 }
+
+TEST_CASE("a bad size names every accepted suffix, T included, as the help does") {
+  auto bad = parse_size_bytes("4Q");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message.find("K, M, G or T") != std::string::npos);
+  CHECK(*parse_size_bytes("2TiB") == 2ull << 40);  // the example it gives reads
+}

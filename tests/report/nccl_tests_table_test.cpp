@@ -77,3 +77,20 @@ TEST_CASE("nccl-tests float cells: 2, 1 or 0 decimals, then exponent form") {
   CHECK(nccl_tests_float(12345678.0, 6) == " 1e+07");
   CHECK(nccl_tests_float(0, 6) == "  0.00");
 }
+
+TEST_CASE("nccl-tests table: a run cut before its first size prints the run's iters (params) and its backend") {
+  Envelope env = bench_envelope();
+  env.params["warmup"] = 5;
+  env.params["iters"] = 20;
+  env.data["warmup"] = 0;  // no size finished: data has no iterations yet
+  env.data["iters"] = 0;
+  env.data["backend"] = "mpi";
+  env.data["results"] = nlohmann::json::array();
+  mark_cut(env, ErrorCode::kInterrupted, Cut{"interrupted by SIGINT", "start-up", ""});
+  const std::string t = render_nccl_tests(env);
+  CHECK(t.find("warmup iters: 5 iters: 20 agg iters: 1") != std::string::npos);
+  CHECK(t.find("\n# fabdiag: backend mpi\n#\n# Using devices\n") != std::string::npos);
+  CHECK(t.find("# fabdiag: PARTIAL: ") != std::string::npos);
+  env.data.erase("backend");
+  CHECK(render_nccl_tests(env).find("\n# fabdiag: backend nccl\n") != std::string::npos);
+}

@@ -252,7 +252,7 @@ TEST_CASE("an import with parts is read part by part") {
   CHECK(m.nodes[0].source == 1);
 }
 
-TEST_CASE("mistyped data of a known schema is a gap, not a crash") {
+TEST_CASE("mistyped data of a known schema is a gap naming the file and the key, not a crash nor an empty read") {
   Envelope env;
   env.schema = "fabdiag.pairwise/1";
   env.data = nlohmann::json::parse(R"({"hosts": "n1", "matrix_bytes_per_s": 7, "outlier_nodes": [1, "x"],
@@ -260,13 +260,24 @@ TEST_CASE("mistyped data of a known schema is a gap, not a crash") {
   auto m = model_of(env, "bad.json");
   CHECK(m.nodes.empty());
   CHECK(m.heatmaps.empty());
+  REQUIRE(m.errors.size() == 1);
+  CHECK(m.errors[0].error.source == "bad.json");
+  CHECK(m.errors[0].error.message == "malformed fabdiag.pairwise/1 data: hosts: expected a list, got string");
   Envelope acc;
   acc.schema = "fabdiag.accept/1";
   acc.data = nlohmann::json::parse(R"({"nodes": [{"host": 5, "status": 1}], "checks": [{"scope": [], "evidence": {}}]})");
   auto a = model_of(acc, "acc.json");
-  REQUIRE(a.nodes.size() == 1);
-  CHECK(a.nodes[0].status == Outcome::kNotChecked);
-  CHECK(a.checks.at(0).scope == "cluster");
+  CHECK(a.nodes.empty());  // nothing of a malformed document is kept but the gap
+  CHECK(a.checks.empty());
+  REQUIRE(a.errors.size() == 1);
+  CHECK(a.errors[0].error.message.find("malformed fabdiag.accept/1 data: ") == 0);
+  // null members are absent, not mistyped.
+  Envelope nulls;
+  nulls.schema = "fabdiag.pairwise/1";
+  nulls.data = nlohmann::json::parse(R"({"hosts": ["n1", "n2"], "matrix_bytes_per_s": [[null, 5e9], [5e9, null]], "outlier_nodes": null})");
+  auto n = model_of(nulls, "nulls.json");
+  CHECK(n.errors.empty());
+  CHECK(n.heatmaps.size() == 1);
 }
 
 TEST_CASE("merged nodes keep one row per host with the worst status") {

@@ -1,14 +1,17 @@
-// Localization simulation: runs the real triage walk (triage/walk.h: screen, confirmation,
-// decision) against a simulated fabric of N nodes, to check the claims of
-// docs/localization.md#simulation at scales the emulated cluster cannot reach (1k-16k nodes):
-// rounds used, exact-set rate, false positives.
+// Localization simulation: runs the real triage walk (triage/walk.h: screen, uplink judge,
+// confirmation, decision) against a simulated leaf/spine fabric of N nodes (tests/sim/sim_fabric.h),
+// to check the claims of docs/localization.md#simulation at scales the emulated cluster cannot
+// reach (1k-16k nodes): rounds used, exact-set rate, false positives, against targets.
 //
 //   triage_sim --nodes 4096 --trials 50 --slow 3 [--fault 0.5] [--preset fabric|emulated]
-//              [--slow-links 0] [--seed 1] [--min-exact 0.97] [--max-rounds 5]
+//              [--slow-links 0] [--slow-uplinks 0] [--leaf-size 32] [--oversub 1] [--ecmp 0.05]
+//              [--sigma S] [--topology 0|1] [--seed 1] [--name LABEL]
+//              [--min-exact 0.97] [--max-rounds 5] [--max-fp 0]
 //
-// Exits 1 when the exact-set rate is below --min-exact or a trial used more than --max-rounds
-// (so it doubles as a test), 2 on bad arguments.
+// Prints one result line, `PASS` or `MISS` against the targets, and exits 1 on MISS (so it doubles
+// as a test), 2 on bad arguments.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -17,54 +20,13 @@
 #include <set>
 #include <string>
 
+#include "tests/sim/sim_fabric.h"
 #include "triage/walk.h"
 
 using namespace fabdiag;
 using namespace fabdiag::triage;
 
 namespace {
-
-struct Preset {
-  double sigma;     // log-normal noise of one test
-  double dip_prob;  // probability of a deep dip (a congested or descheduled test)
-  double dip_max;   // dips divide by 2..dip_max
-};
-
-class SimCluster : public ClusterRunner {
- public:
-  SimCluster(int n, Preset p, unsigned seed) : factor_(static_cast<size_t>(n), 1.0), preset_(p), rng_(seed) {
-    for (int i = 0; i < n; ++i) hosts_.push_back("n" + std::to_string(i));
-  }
-  const std::vector<std::string>& hosts() const override { return hosts_; }
-  std::vector<Result<nlohmann::json>> snapshot_counters() override {
-    return std::vector<Result<nlohmann::json>>(hosts_.size(), nlohmann::json::object());
-  }
-  Result<nlohmann::json> run_collective(const CollectiveSpec&) override { return nlohmann::json::object(); }
-  Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs, int round_id, uint64_t,
-                                            int) override {
-    ++rounds_;
-    std::lognormal_distribution<double> noise(0.0, preset_.sigma);
-    std::uniform_real_distribution<double> u(0, 1);
-    std::vector<PairSample> out;
-    out.reserve(pairs.size());
-    for (auto [a, b] : pairs) {
-      double v = 4e10 * std::min(factor_[static_cast<size_t>(a)], factor_[static_cast<size_t>(b)]) * noise(rng_);
-      if (slow_links_.count({std::min(a, b), std::max(a, b)})) v *= fault_;
-      if (u(rng_) < preset_.dip_prob) v /= 2 + (preset_.dip_max - 2) * u(rng_);
-      out.push_back(PairSample{a, b, v, round_id});
-    }
-    return out;
-  }
-  std::vector<double> factor_;
-  std::set<std::pair<int, int>> slow_links_;
-  double fault_ = 0.5;
-  int rounds_ = 0;
-
- private:
-  std::vector<std::string> hosts_;
-  Preset preset_;
-  std::mt19937 rng_;
-};
 
 double arg_d(int argc, char** argv, const char* name, double def) {
   for (int i = 1; i + 1 < argc; ++i)
@@ -77,68 +39,139 @@ std::string arg_s(int argc, char** argv, const char* name, const char* def) {
   return def;
 }
 
+struct Scenario {
+  int nodes = 1024, trials = 20, slow = 1, slow_links = 0, slow_uplinks = 0;
+  double fault = 0.5;
+  bool topology = true;
+  unsigned seed = 1;
+  sim::FabricModel model;
+  WalkParams params;
+};
+
+// What a trial named, as (kind, sorted hosts), comparable with the injected faults.
+using Named = std::set<std::pair<std::string, std::vector<std::string>>>;
+
+Named named_of(const TriageReport& rep) {
+  Named got;
+  for (const auto& s : rep.suspects) {
+    auto h = s.hosts;
+    std::sort(h.begin(), h.end());
+    got.insert({s.kind, h});
+  }
+  return got;
+}
+
+// Injects the scenario's faults at random places; returns what a right verdict names.
+Named inject(sim::SimFabric& c, const Scenario& sc, std::mt19937& pick) {
+  Named truth;
+  const auto& hosts = c.hosts();
+  std::vector<int> leaves(static_cast<size_t>(c.leaves()));
+  for (int l = 0; l < c.leaves(); ++l) leaves[static_cast<size_t>(l)] = l;
+  std::shuffle(leaves.begin(), leaves.end(), pick);
+  std::set<int> busy;  // hosts under a slow uplink carry no other fault
+  for (int k = 0; k < sc.slow_uplinks; ++k) {
+    int l = leaves[static_cast<size_t>(k)];
+    c.uplink_factor[static_cast<size_t>(l)] = sc.fault;
+    std::vector<std::string> h;
+    for (int x : c.hosts_of_leaf(l)) {
+      h.push_back(hosts[static_cast<size_t>(x)]);
+      busy.insert(x);
+    }
+    std::sort(h.begin(), h.end());
+    truth.insert({"leaf_uplink", h});
+  }
+  std::vector<int> nodes;
+  for (int i = 0; i < sc.nodes; ++i)
+    if (!busy.count(i)) nodes.push_back(i);
+  std::shuffle(nodes.begin(), nodes.end(), pick);
+  for (int k = 0; k < sc.slow; ++k) {
+    int x = nodes[static_cast<size_t>(k)];
+    c.node_factor[static_cast<size_t>(x)] = sc.fault;
+    truth.insert({"node", {hosts[static_cast<size_t>(x)]}});
+  }
+  for (int k = 0; k < sc.slow_links; ++k) {
+    int a = nodes[static_cast<size_t>(sc.slow + 2 * k)], b = nodes[static_cast<size_t>(sc.slow + 2 * k + 1)];
+    c.slow_links.insert({std::min(a, b), std::max(a, b)});
+    std::vector<std::string> h = {hosts[static_cast<size_t>(a)], hosts[static_cast<size_t>(b)]};
+    std::sort(h.begin(), h.end());
+    truth.insert({"link", h});
+  }
+  c.link_fault = sc.fault;
+  return truth;
+}
+
+struct Tally {
+  int exact = 0, false_pos = 0, missed = 0, worst_rounds = 0, watched = 0;
+  double sum_rounds = 0, worst_s = 0, sum_s = 0;
+};
+
+Tally run_trials(Scenario sc) {
+  Tally t;
+  std::mt19937 pick(sc.seed * 7919u + 1);
+  for (int k = 0; k < sc.trials; ++k) {
+    sim::SimFabric c(sc.nodes, sc.model, sc.seed + static_cast<unsigned>(k) * 101u);
+    sc.params.seed = sc.seed + static_cast<unsigned>(k);
+    if (sc.topology && c.leaves() > 1) sc.params.topology = c.topology();
+    Named truth = inject(c, sc, pick);
+    auto t0 = std::chrono::steady_clock::now();
+    TriageReport rep = run_walk(c, sc.params, nullptr, no_progress());
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Named got = named_of(rep);
+    if (got == truth) ++t.exact;
+    for (const auto& g : got) t.false_pos += truth.count(g) ? 0 : 1;
+    if (std::getenv("TRIAGE_SIM_VERBOSE"))
+      for (const auto& g : got)
+        if (!truth.count(g)) std::fprintf(stderr, "trial %d: false %s %s\n", k, g.first.c_str(), g.second[0].c_str());
+    for (const auto& w : truth) t.missed += got.count(w) ? 0 : 1;
+    t.watched += static_cast<int>(rep.watch.size());
+    t.sum_rounds += c.rounds;
+    t.worst_rounds = std::max(t.worst_rounds, c.rounds);
+    t.sum_s += s;
+    t.worst_s = std::max(t.worst_s, s);
+  }
+  return t;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int n = static_cast<int>(arg_d(argc, argv, "--nodes", 1024));
-  const int trials = static_cast<int>(arg_d(argc, argv, "--trials", 20));
-  const int slow = static_cast<int>(arg_d(argc, argv, "--slow", 1));
-  const int slow_links = static_cast<int>(arg_d(argc, argv, "--slow-links", 0));
-  const double fault = arg_d(argc, argv, "--fault", 0.5);
-  const unsigned seed = static_cast<unsigned>(arg_d(argc, argv, "--seed", 1));
+  Scenario sc;
+  sc.nodes = static_cast<int>(arg_d(argc, argv, "--nodes", 1024));
+  sc.trials = static_cast<int>(arg_d(argc, argv, "--trials", 20));
+  sc.slow = static_cast<int>(arg_d(argc, argv, "--slow", 1));
+  sc.slow_links = static_cast<int>(arg_d(argc, argv, "--slow-links", 0));
+  sc.slow_uplinks = static_cast<int>(arg_d(argc, argv, "--slow-uplinks", 0));
+  sc.fault = arg_d(argc, argv, "--fault", 0.5);
+  sc.topology = arg_d(argc, argv, "--topology", 1) != 0;
+  sc.seed = static_cast<unsigned>(arg_d(argc, argv, "--seed", 1));
   const double min_exact = arg_d(argc, argv, "--min-exact", 0.97);
   const int max_rounds = static_cast<int>(arg_d(argc, argv, "--max-rounds", 5));
-  const std::string preset_name = arg_s(argc, argv, "--preset", "fabric");
-  if (n < 4 || trials < 1 || slow < 0 || slow + 2 * slow_links >= n || fault <= 0 || fault >= 1) {
-    std::fprintf(stderr, "triage_sim: bad arguments (need --nodes >= 4, --trials >= 1, 0 < --fault < 1)\n");
+  const double max_fp = arg_d(argc, argv, "--max-fp", 0);
+  const std::string preset = arg_s(argc, argv, "--preset", "fabric");
+  const std::string name = arg_s(argc, argv, "--name", "");
+  // fabric: docs/localization.md#simulation (sigma 3 %, dips 0.2 %, ECMP 5 %); emulated: the
+  // 2-core emulated cluster's noise on one flat switch, with its default thresholds.
+  if (preset == "emulated") sc.model = sim::FabricModel{0.3, 0.08, 6, sc.nodes, 1, 0};
+  sc.model.sigma = arg_d(argc, argv, "--sigma", sc.model.sigma);
+  sc.model.leaf_size = static_cast<int>(arg_d(argc, argv, "--leaf-size", sc.model.leaf_size));
+  sc.model.oversub = arg_d(argc, argv, "--oversub", sc.model.oversub);
+  sc.model.ecmp_share = arg_d(argc, argv, "--ecmp", sc.model.ecmp_share);
+  if (sc.nodes < 4 || sc.trials < 1 || sc.slow < 0 || sc.slow_links < 0 || sc.slow_uplinks < 0 ||
+      sc.fault <= 0 || sc.fault >= 1 || sc.model.leaf_size < 1 || sc.model.oversub <= 0 ||
+      sc.slow_uplinks * sc.model.leaf_size + sc.slow + 2 * sc.slow_links >= sc.nodes ||
+      (preset != "fabric" && preset != "emulated")) {
+    std::fprintf(stderr, "triage_sim: bad arguments (need --nodes >= 4, --trials >= 1, 0 < --fault < 1, "
+                         "--leaf-size >= 1, --oversub > 0, faults fewer than the nodes, --preset fabric|emulated)\n");
     return 2;
   }
-  // fabric: the preset of docs/localization.md#simulation (sigma 3 %, q 0.2 %); emulated: the
-  // 2-core emulated cluster.
-  Preset preset = preset_name == "emulated" ? Preset{0.3, 0.08, 6} : Preset{0.03, 0.002, 4};
-  WalkParams params;
-  params.sweeps.clear();
-  if (preset_name != "emulated") params.localize = fabric_params();  // docs/localization.md#rules-for-deciding-under-noise
-
-  int exact = 0, false_pos = 0, missed = 0, worst_rounds = 0, watched = 0;
-  double sum_rounds = 0;
-  std::mt19937 pick(seed * 7919u + 1);
-  for (int t = 0; t < trials; ++t) {
-    SimCluster c(n, preset, seed + static_cast<unsigned>(t) * 101u);
-    c.fault_ = fault;
-    params.seed = seed + static_cast<unsigned>(t);
-    std::set<std::vector<std::string>> truth;
-    std::vector<int> nodes(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) nodes[static_cast<size_t>(i)] = i;
-    std::shuffle(nodes.begin(), nodes.end(), pick);
-    for (int k = 0; k < slow; ++k) {
-      c.factor_[static_cast<size_t>(nodes[static_cast<size_t>(k)])] = fault;
-      truth.insert({c.hosts()[static_cast<size_t>(nodes[static_cast<size_t>(k)])]});
-    }
-    for (int k = 0; k < slow_links; ++k) {
-      int a = nodes[static_cast<size_t>(slow + 2 * k)], b = nodes[static_cast<size_t>(slow + 2 * k + 1)];
-      c.slow_links_.insert({std::min(a, b), std::max(a, b)});
-      truth.insert({c.hosts()[static_cast<size_t>(std::min(a, b))], c.hosts()[static_cast<size_t>(std::max(a, b))]});
-    }
-    TriageReport rep = run_walk(c, params, nullptr, no_progress());
-    std::set<std::vector<std::string>> got;
-    for (const auto& s : rep.suspects) got.insert(s.hosts);
-    if (got == truth) ++exact;
-    for (const auto& g : got) false_pos += truth.count(g) ? 0 : 1;
-    for (const auto& w : truth) missed += got.count(w) ? 0 : 1;
-    watched += static_cast<int>(rep.watch.size());
-    sum_rounds += c.rounds_;
-    worst_rounds = std::max(worst_rounds, c.rounds_);
-  }
-  double exact_rate = static_cast<double>(exact) / trials;
-  std::printf("nodes %d  preset %s  slow nodes %d  slow links %d  fault %.2fx  trials %d\n", n, preset_name.c_str(),
-              slow, slow_links, fault, trials);
-  std::printf("  pair rounds: mean %.1f  max %d  (all-pairs would need %d)\n", sum_rounds / trials, worst_rounds,
-              n % 2 == 0 ? n - 1 : n);
-  std::printf("  exact suspect set: %.3f  false positives/run: %.3f  missed/run: %.3f\n", exact_rate,
-              static_cast<double>(false_pos) / trials, static_cast<double>(missed) / trials);
-  std::printf("  watch (near misses)/run: %.3f\n", static_cast<double>(watched) / trials);
-  bool ok = exact_rate >= min_exact && worst_rounds <= max_rounds;
-  std::printf("%s\n", ok ? "PASS" : "FAIL (exact-set rate or rounds outside the target)");
+  sc.params.sweeps.clear();
+  if (preset == "fabric") sc.params.localize = fabric_params();  // docs/localization.md#parameters
+  Tally t = run_trials(sc);
+  const double exact = static_cast<double>(t.exact) / sc.trials, fp = static_cast<double>(t.false_pos) / sc.trials;
+  const bool ok = exact >= min_exact && t.worst_rounds <= max_rounds && fp <= max_fp;
+  std::printf("%-26s %6d %5.1f %3d %6.3f %6.3f %6.3f %6.2f %6.2f   rounds<=%d exact>=%.2f fp<=%.2f  %s\n",
+              name.empty() ? "-" : name.c_str(), sc.nodes, t.sum_rounds / sc.trials, t.worst_rounds, exact, fp,
+              static_cast<double>(t.missed) / sc.trials, t.sum_s / sc.trials, t.worst_s, max_rounds, min_exact,
+              max_fp, ok ? "PASS" : "MISS");
   return ok ? 0 : 1;
 }

@@ -113,8 +113,9 @@ TEST_CASE("screen alone never names: a candidate without confirmation tests is i
   CHECK(s.node_candidates == std::vector<int>{0});
   CHECK(s.good == std::vector<int>{1, 2, 3});
   auto plan = plan_confirmation(s, p);
-  REQUIRE(plan.size() == 3);
-  // Every repeat pairs node 0 with a different good partner, and one control pair is left.
+  // The screen is the first of 3 votes (triage/votes.h): 2 confirmation rounds, each pairing
+  // node 0 with a different good partner.
+  REQUIRE(plan.size() == 2);
   std::vector<int> partners;
   for (const auto& round : plan) {
     REQUIRE(round.pairs.size() >= 1);
@@ -122,10 +123,41 @@ TEST_CASE("screen alone never names: a candidate without confirmation tests is i
     partners.push_back(round.pairs[0].b);
   }
   std::sort(partners.begin(), partners.end());
-  CHECK(partners == std::vector<int>{1, 2, 3});
+  CHECK(partners == std::vector<int>{1, 2});
   auto l = decide(s, plan, {}, p);  // no confirmation samples arrived
   CHECK(l.suspects.empty());
   CHECK(l.inconclusive.size() == 1);
+}
+
+TEST_CASE("the screen is the first confirmation vote: one slow test more names, two fast clear") {
+  std::vector<PairSample> samples;
+  int r = 0;
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b) samples.push_back(PairSample{a, b, (a == 0 || b == 0) ? 5e6 : 3e8, r++});
+  LocalizeParams p;
+  Screen s = screen_pairs(4, samples, p);
+  auto plan = plan_confirmation(s, p);
+  REQUIRE(plan.size() == 2);
+  // Node 0 slow in the confirmation rounds listed, fast in the others; controls fast.
+  auto run = [&](std::vector<int> slow_rounds) {
+    std::vector<PairSample> out;
+    for (size_t k = 0; k < plan.size(); ++k)
+      for (const auto& pp : plan[k].pairs) {
+        bool slow = (pp.a == 0 || pp.b == 0) &&
+                    std::find(slow_rounds.begin(), slow_rounds.end(), static_cast<int>(k)) != slow_rounds.end();
+        out.push_back(PairSample{pp.a, pp.b, slow ? 5e6 : 3e8, static_cast<int>(k)});
+      }
+    return out;
+  };
+  auto named = decide(s, plan, run({1}), p);
+  REQUIRE(named.suspects.size() == 1);
+  CHECK(named.suspects[0].nodes == std::vector<int>{0});
+  CHECK(named.suspects[0].votes == 2);   // the screen's and round 2's
+  CHECK(named.suspects[0].trials == 3);  // the screen and 2 confirmation tests
+  auto cleared = decide(s, plan, run({}), p);
+  CHECK(cleared.suspects.empty());
+  REQUIRE(cleared.cleared.size() == 1);
+  CHECK(cleared.cleared[0].first == 0);
 }
 
 TEST_CASE("too few partners is reported, not judged") {

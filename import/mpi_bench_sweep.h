@@ -1,0 +1,72 @@
+// What the MPI benchmark readers (OSU micro-benchmarks, import/osu.h; Intel MPI Benchmarks,
+// import/imb.h) share: the text of a line once launcher decorations are dropped, a table
+// header split into its column names, and the judgement of a bandwidth-per-size sweep (the
+// line rate, a drop at some size). Thresholds and their sources: docs/fabric.md#mpi-benchmarks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/finding.h"
+
+namespace fabdiag {
+
+/// Share of the line rate under which the best bandwidth of a sweep is a warning: the 90% that
+/// `import nccl-tests --line-rate` judges busbw by (import/nccl_tests.h).
+inline constexpr double kMpiBenchBelowLineRateShare = 0.9;
+/// Sizes from which a sweep is judged against the line rate: 1 MiB (OSU and IMB stop at 4 MiB by
+/// default; below about 1 MiB a point-to-point sweep is latency-bound on 100-400 Gb/s links).
+inline constexpr uint64_t kMpiBenchMinLineRateSizeBytes = uint64_t{1} << 20;
+/// A size from 64 KiB up whose bandwidth is under half of the best of the smaller sizes is a drop
+/// (the eager/rendezvous switch and cache effects sit below 64 KiB and are not judged).
+inline constexpr uint64_t kMpiBenchMinDropSizeBytes = uint64_t{64} << 10;
+inline constexpr double kMpiBenchDropShare = 0.5;
+
+/// The text of one benchmark output line without what launchers and CI logs put around it:
+/// Open MPI tags ("[1,0]<stdout>:"), a "[0] " rank tag, a Jenkins "00:55:22 " clock and a
+/// pdsh/clush "host: " prefix; trimmed. `host` gets the prefix's host ("" when none).
+std::string mpi_bench_line_text(std::string_view raw, std::string* host = nullptr);
+
+/// A column header split where two or more blanks (or a tab) separate names:
+/// "# Size       Avg Latency(us)   Min Latency(us)" after "# " -> {"Size", "Avg Latency(us)",
+/// "Min Latency(us)"}. `text` is given without its leading '#'.
+std::vector<std::string> split_header_columns(std::string_view text);
+
+/// A count or size read as a double (IMB prints all columns alike) as an integer: clamped to
+/// [0, 2^63) so that no input makes the conversion undefined.
+inline uint64_t mpi_bench_count(double v) {
+  return v > 0 ? (v < 9.2e18 ? static_cast<uint64_t>(v) : uint64_t{9200000000000000000u}) : 0;
+}
+
+/// One point of a sweep: a message size and its bandwidth.
+struct BandwidthPoint {
+  uint64_t size_bytes = 0;
+  double bytes_per_s = 0;
+  size_t line = 0;  ///< 1-based input line, for evidence.
+};
+
+/// What a sweep is, for messages and findings.
+struct SweepSubject {
+  std::string code_prefix;  ///< "osu" or "imb": codes are <prefix>_bandwidth_below_line_rate, <prefix>_bandwidth_drop.
+  std::string subject;      ///< "osu_bw (OSU MPI-CUDA Bandwidth Test v7.2)".
+  std::string source;       ///< The input file.
+  /// Line rates the sweep can reach: 1 for one direction (osu_bw, PingPong), 2 for both
+  /// directions at once (osu_bibw, Sendrecv, Exchange count both).
+  double directions = 1;
+};
+
+/// A warn <prefix>_bandwidth_below_line_rate (L1) when the best bandwidth at sizes >= 1 MiB is
+/// below 90% of `directions` x `line_rate_gbit_per_s` (Gb/s = 1e9 bit/s); nullopt when the rate
+/// is not given, the sweep has no such size, or it reaches 90%.
+std::optional<Finding> sweep_below_line_rate(const std::vector<BandwidthPoint>& sweep, const SweepSubject& s,
+                                             std::optional<double> line_rate_gbit_per_s);
+
+/// A warn <prefix>_bandwidth_drop (L1) at the first size >= 64 KiB whose bandwidth is under half
+/// of the best bandwidth of the smaller sizes (a path that stalls past some size: a NIC or
+/// switch buffer, a rendezvous protocol failing over, a flapping link); nullopt when none.
+std::optional<Finding> sweep_drop(const std::vector<BandwidthPoint>& sweep, const SweepSubject& s);
+
+}  // namespace fabdiag

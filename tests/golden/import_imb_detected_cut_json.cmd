@@ -1,0 +1,1 @@
+import tests/fixtures/imb/io-2021.8-banner-cut.txt --format json

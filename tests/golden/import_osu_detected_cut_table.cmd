@@ -1,0 +1,1 @@
+import tests/fixtures/osu/reduce-cuda-full-v7.3-cut.txt --format table
