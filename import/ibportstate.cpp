@@ -1,6 +1,7 @@
 #include "import/ibportstate.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/text.h"
 #include "import/common.h"
@@ -13,7 +14,7 @@ namespace {
 struct Reader {
   IbportstateImport imp;
   std::string role = "port", node_kind;  // of the next block
-  bool in_block = false, in_mlnx_ext = false;
+  bool in_block = false, in_mlnx_ext = false, cut = false;
   LineTally other;
 };
 
@@ -36,7 +37,7 @@ bool start_block(Reader& r, const std::string& host, const std::string& t, size_
   if (!port || *port > 255) return false;
   IbPortInfo p;
   p.role = r.role;
-  p.node_kind = r.node_kind;
+  p.node_kind = r.role == "peer" ? "" : r.node_kind;  // a peer's kind is told by its own block
   p.host = host;
   p.portid = trim(rest.substr(0, at));
   p.port = static_cast<int>(*port);
@@ -48,7 +49,19 @@ bool start_block(Reader& r, const std::string& host, const std::string& t, size_
   return true;
 }
 
+// "# MLNX ext Port info:" fields: LinkSpeedSupported/Enabled/Active are bit masks, FDR10 0x01.
+void read_mlnx_ext_field(IbPortInfo& p, const std::string& key, const std::string& value) {
+  auto mask = parse_u64(value);
+  if (!mask || !starts_with(key, "LinkSpeed")) return;
+  bool fdr10 = (*mask & 0x01) != 0;
+  if (key == "LinkSpeedSupported") p.fdr10_supported = fdr10;
+  else if (key == "LinkSpeedEnabled") p.fdr10_enabled = fdr10;
+  else if (key == "LinkSpeedActive") p.fdr10_active = fdr10;
+}
+
 void read_field(IbPortInfo& p, const std::string& key, const std::string& value) {
+  if (p.role == "peer" && (key == "Mkey" || key == "MkeyLeasePeriod" || key == "ProtectBits"))
+    p.node_kind = "CA/RT";  // printed for CA and router ports only (show_port_info)
   if (key == "LinkState") p.link_state = value;
   else if (key == "PhysLinkState") p.phys_state = value;
   else if (key == "Lid") {
@@ -105,14 +118,17 @@ void read_line(Reader& r, const std::string& raw, size_t line_no) {
     r.in_block = false;
     return;
   }
+  if (t == "After MLNXExtendedPortInfo set:") return;  // `fdr10 N`: the MLNX ext block of the Initial port follows
   if (start_block(r, host, t, line_no)) return;
-  if (starts_with(t, "# MLNX ext Port info:")) {
+  if (starts_with(t, "# MLNX ext Port info:") && r.in_block) {
     r.in_mlnx_ext = true;
+    r.imp.ports.back().mlnx_ext = true;
     return;
   }
   std::string key, value;
   if (r.in_block && split_field(t, key, value)) {
-    if (!r.in_mlnx_ext) read_field(r.imp.ports.back(), key, value);
+    if (r.in_mlnx_ext) read_mlnx_ext_field(r.imp.ports.back(), key, value);
+    else read_field(r.imp.ports.back(), key, value);
     return;
   }
   // The tool's own lines: "Disable may be irreversible", a shell prompt of the paste.
@@ -120,10 +136,41 @@ void read_line(Reader& r, const std::string& raw, size_t line_no) {
   r.other.add(line_no, t);
 }
 
+void add_speed(std::vector<double>& speeds, double gbps) {
+  for (double s : speeds)
+    if (std::fabs(s - gbps) < 1e-6) return;
+  speeds.push_back(gbps);
+  std::sort(speeds.begin(), speeds.end());
+}
+
+// After the whole text: an after_set block takes the MLNX ext bits of the Initial block it
+// follows (ibportstate prints that block once, before the set), FDR10 joins the speed sets, and a
+// whole peer block that printed no M_Key fields is a switch port's.
+void finish_ports(Reader& r) {
+  auto& ports = r.imp.ports;
+  for (size_t i = 0; i < ports.size(); ++i) {
+    IbPortInfo& p = ports[i];
+    if (p.role == "after_set" && !p.mlnx_ext && i > 0 && ports[i - 1].mlnx_ext && ports[i - 1].port == p.port &&
+        ports[i - 1].portid == p.portid && ports[i - 1].host == p.host) {
+      p.mlnx_ext = true;
+      p.fdr10_supported = ports[i - 1].fdr10_supported;
+      p.fdr10_enabled = ports[i - 1].fdr10_enabled;
+      p.fdr10_active = ports[i - 1].fdr10_active;
+    }
+    if (p.fdr10_supported) add_speed(p.speed_supported_gbps, kFdr10LaneGbps);
+    if (p.fdr10_enabled) add_speed(p.speed_enabled_gbps, kFdr10LaneGbps);
+    // FDR10 runs where PortInfo says 10.0 (QDR) and no extended speed is active.
+    if (p.fdr10_active && p.speed_active_gbps.value_or(0) <= 10.0 + 1e-6) p.speed_active_gbps = kFdr10LaneGbps;
+    bool whole = i + 1 < ports.size() || !r.cut;
+    if (p.role == "peer" && p.node_kind.empty() && whole && !p.link_state.empty()) p.node_kind = "Switch";
+  }
+}
+
 }  // namespace
 
 bool is_ibportstate_marker(std::string_view line) {
-  std::string t = trim(line);
+  HostPrefixed hp = split_host_prefix(line);  // pdsh / clush: "node07: Switch PortInfo:"
+  std::string t = trim(hp.host.empty() ? std::string(line) : hp.text);
   if (!title_kind(t).empty() || t == "Peer PortInfo:") return true;
   return starts_with(t, "# Port info: ") && t.rfind(" port ") != std::string::npos &&
          parse_u64(trim(t.substr(t.rfind(" port ") + 6))).has_value();
@@ -163,8 +210,9 @@ Result<IbportstateImport> import_ibportstate(LineSource& lines, const std::strin
   r.imp.source = source;
   auto st = read_whole_lines(
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); }, [&r] { return r.in_block; },
-      r.imp.gaps);
+      r.imp.gaps, [&r](const std::string&, size_t) { r.cut = true; });
   if (!st) return st.error();
+  finish_ports(r);
   if (r.imp.ports.empty())
     return not_this_format("ibportstate output (a \"# Port info: Lid N port N\" block)", source, r.other);
   add_tally_gap(r.imp.gaps, source, r.other, "line(s) not understood");

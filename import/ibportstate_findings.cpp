@@ -73,27 +73,40 @@ Finding base(const IbPortInfo& p, const char* code, Severity sev) {
   return f;
 }
 
+// "25.78125 Gb/s", "10.3125 Gb/s (FDR10)".
+std::string speed_text(const IbPortInfo& p, double gbps) {
+  return format_number(gbps) + " Gb/s" + (p.fdr10_active && same_speed(gbps, kFdr10LaneGbps) ? " (FDR10)" : "");
+}
+
+// Active below what both ends enable: a warning (the peer's block is there, ibportstate's own
+// rule); below what the port alone enables: information (a CA port's output holds no peer, and
+// the far end may enable no more: an FDR10 or QDR switch).
 void degraded(const IbportstateImport& imp, const IbPortInfo& p, const IbPortInfo* peer, std::vector<Finding>& out) {
   std::string src = line_source(imp.source, p.line);
-  std::string ends = peer ? "both ends enable" : "the port enables (the peer's block is not in the output)";
+  std::string ends = peer ? "both ends enable" : "the port enables";
+  std::string no_peer = peer ? "" : " (the peer's block is not in this output: its far end may enable no more; "
+                                    "query the switch port it is cabled to, whose output shows both ends)";
+  Severity sev = peer ? Severity::kWarn : Severity::kInfo;
   if (int want = expected_width(p, peer); p.width_active && want > *p.width_active) {
-    Finding f = base(p, "ib_port_width_degraded", Severity::kWarn);
+    Finding f = base(p, peer ? "ib_port_width_degraded" : "ib_port_width_below_enabled", sev);
     f.message = f.subject + " is Active at " + std::to_string(*p.width_active) + "X while " + ends + " " +
-                std::to_string(want) + "X: lanes failed to train (a bad cable, connector or port)";
+                std::to_string(want) + "X" + (peer ? ": lanes failed to train (a bad cable, connector or port)" : no_peer);
     auto e = Evidence::number("LinkWidthActive", *p.width_active, "lanes", src);
     e.expect(want, ">= " + std::to_string(want) + "X (LinkWidthEnabled" + (peer ? " of both ends)" : ")"));
     f.evidence.push_back(std::move(e));
-    f.action = "Reseat or replace the cable of " + f.subject + ", then reset the port (ibportstate ... reset) and query again";
+    f.action = peer ? "Reseat or replace the cable of " + f.subject + ", then reset the port (ibportstate ... reset) and query again"
+                    : "Query the switch end (ibportstate <switch lid> <port>) to see whether both ends enable more";
     out.push_back(std::move(f));
   }
   if (double want = expected_speed(p, peer); p.speed_active_gbps && want > *p.speed_active_gbps + 1e-3) {
-    Finding f = base(p, "ib_port_speed_degraded", Severity::kWarn);
-    f.message = f.subject + " is Active at " + format_number(*p.speed_active_gbps) + " Gb/s per lane while " + ends +
-                " " + format_number(want) + " Gb/s: the link trained down to a slower generation";
+    Finding f = base(p, peer ? "ib_port_speed_degraded" : "ib_port_speed_below_enabled", sev);
+    f.message = f.subject + " is Active at " + speed_text(p, *p.speed_active_gbps) + " per lane while " + ends + " " +
+                format_number(want) + " Gb/s" + (peer ? ": the link trained down to a slower generation" : no_peer);
     auto e = Evidence::number("LinkSpeedActive", *p.speed_active_gbps, "Gb/s per lane", src);
     e.expect(want, ">= " + format_number(want) + " Gb/s (LinkSpeed[Ext]Enabled" + (peer ? " of both ends)" : ")"));
     f.evidence.push_back(std::move(e));
-    f.action = "Check the cable's rating and both ends' firmware; reseat, reset the port and query again";
+    f.action = peer ? "Check the cable's rating and both ends' firmware; reseat, reset the port and query again"
+                    : "Query the switch end (ibportstate <switch lid> <port>) to see whether both ends enable more";
     out.push_back(std::move(f));
   }
 }
@@ -139,6 +152,10 @@ nlohmann::json port_json(const IbPortInfo& p) {
            {{"supported", p.speed_supported_gbps},
             {"enabled", p.speed_enabled_gbps},
             {"active", opt(p.speed_active_gbps)}}},
+          {"fdr10", p.mlnx_ext ? nlohmann::json{{"supported", p.fdr10_supported},
+                                                {"enabled", p.fdr10_enabled},
+                                                {"active", p.fdr10_active}}
+                               : nlohmann::json(nullptr)},
           {"line", p.line}};
 }
 

@@ -44,24 +44,42 @@ TEST_CASE("ibportstate query of an FDR HCA: detected, read, healthy, the MLNX ex
   CHECK(p.width_supported == std::vector<int>{1, 4});
   CHECK(p.width_active == 4);
   CHECK(p.speed_active_gbps.value_or(0) == doctest::Approx(14.0625));
-  CHECK(p.speed_enabled_gbps.size() == 4);  // 2.5, 5, 10 and the extended 14.0625; not the ext block's 0x01
+  // 2.5, 5, 10, FDR10 (the MLNX ext block's LinkSpeedEnabled 0x01) and the extended 14.0625
+  CHECK(p.speed_enabled_gbps == std::vector<double>{2.5, 5.0, 10.0, kFdr10LaneGbps, 14.0625});
+  CHECK(p.mlnx_ext);
+  CHECK_FALSE(p.fdr10_active);  // MLNX ext LinkSpeedActive 0x00: FDR (LinkSpeedExtActive) runs
   CHECK(imp.gaps.empty());
   CHECK(ibportstate_findings(imp).empty());
   CHECK(ibportstate_data(imp)["summary"]["active"] == 1);
 }
 
-TEST_CASE("ibportstate width 1: the state after the set is judged, enabled below supported is info only") {
+TEST_CASE("ibportstate width 1 on an FDR10 link: the state after the set is judged, info only, no warning") {
   auto imp = read(kWidthSet);
   REQUIRE(imp.ports.size() == 2);
   CHECK(imp.ports[0].role == "port");
   CHECK(imp.ports[1].role == "after_set");
   CHECK(imp.ports[1].width_enabled == std::vector<int>{1});
-  CHECK(imp.ports[1].speed_active_gbps.value_or(0) == doctest::Approx(10.0));  // "No Extended Speed": the base speed
+  // PortInfo says 10.0 Gbps and "No Extended Speed"; the Initial block's MLNX ext LinkSpeedActive
+  // 0x01 says FDR10, and the link has not retrained after the set (LinkWidthActive still 4X).
+  CHECK(imp.ports[0].fdr10_active);
+  CHECK(imp.ports[0].speed_active_gbps.value_or(0) == doctest::Approx(kFdr10LaneGbps));
+  CHECK(imp.ports[1].fdr10_active);
+  CHECK(imp.ports[1].speed_active_gbps.value_or(0) == doctest::Approx(kFdr10LaneGbps));
   auto fs = ibportstate_findings(imp);
-  REQUIRE(fs.size() == 1);
-  CHECK(fs[0].code == "ib_port_enabled_below_supported");
+  REQUIRE(fs.size() == 2);
+  // FDR10 while the port enables up to 25.78125 Gb/s: a CA's output holds no peer, and FDR10 is
+  // what a link settles on when its far end enables no FDR/EDR: information, not a warning.
+  CHECK(fs[0].code == "ib_port_speed_below_enabled");
   CHECK(fs[0].severity == Severity::kInfo);
-  CHECK(fs[0].subject == "CA Lid 2 port 1");
+  CHECK(fs[0].message.find("10.3125 Gb/s (FDR10)") != std::string::npos);
+  REQUIRE(fs[0].evidence[0].threshold);
+  CHECK(*fs[0].evidence[0].threshold == doctest::Approx(25.78125));
+  CHECK(fs[1].code == "ib_port_enabled_below_supported");
+  CHECK(fs[1].severity == Severity::kInfo);
+  CHECK(fs[1].subject == "CA Lid 2 port 1");
+  for (const auto& f : fs) CHECK(f.severity != Severity::kWarn);
+  CHECK(ibportstate_data(imp)["summary"]["degraded"] == 0);
+  CHECK(ibportstate_data(imp)["ports"][1]["fdr10"]["active"] == true);
   CHECK(imp.gaps.empty());
 }
 
@@ -69,7 +87,9 @@ TEST_CASE("pdsh switch port at 1X EDR with its peer: width and speed degraded, i
   auto imp = read(kSwitch);
   REQUIRE(imp.ports.size() == 3);
   CHECK(imp.ports[0].host == "node07");
+  CHECK(imp.ports[0].node_kind == "Switch");
   CHECK(imp.ports[1].role == "peer");
+  CHECK(imp.ports[1].node_kind == "CA/RT");  // its own block's Mkey lines, not the queried switch's kind
   CHECK(imp.ports[1].portid == "DR path slid 7; dlid 65535; 0,9");
   CHECK(imp.ports[0].speed_active_gbps.value_or(0) == doctest::Approx(25.78125));
   REQUIRE(imp.warnings.size() == 1);
@@ -95,6 +115,47 @@ TEST_CASE("pdsh switch port at 1X EDR with its peer: width and speed degraded, i
   REQUIRE(imp.gaps.size() == 1);
   CHECK(imp.gaps[0].source == std::string(kSwitch) + ":42");
   CHECK(imp.ports[2].width_enabled.empty());
+}
+
+TEST_CASE("pdsh-prefixed ibportstate output is detected by its marker lines") {
+  auto ev = detect_tool_in_text(repo_text(kSwitch));
+  CHECK(ev.tool == ToolText::kIbportstate);
+  CHECK(ev.line == 2);
+  CHECK(is_ibportstate_marker("host01: CA/RT PortInfo:"));
+  CHECK(is_ibportstate_marker("host01: # Port info: Lid 3 port 1"));
+  CHECK(detect_tool_in_text("host01: CA/RT PortInfo:\nhost01: # Port info: Lid 3 port 1\n").tool ==
+        ToolText::kIbportstate);
+  CHECK_FALSE(is_ibportstate_marker("host01: # Port counters: Lid 3 port 1"));
+}
+
+TEST_CASE("a switch peer (no M_Key lines) is a switch, a cut peer block's kind is unknown") {
+  const std::string head =
+      "Switch PortInfo:\n# Port info: Lid 14 port 1\nLinkState:.......Active\nLinkWidthEnabled:....4X\n"
+      "LinkWidthActive:.....4X\nPeer PortInfo:\n# Port info: DR path slid 7; dlid 65535; 0,1 port 20\n"
+      "LinkState:.......Active\nLinkWidthEnabled:....4X\nLinkWidthActive:.....4X\n";
+  auto whole = import_ibportstate(head, "sw.txt");
+  REQUIRE(whole);
+  REQUIRE(whole->ports.size() == 2);
+  CHECK(whole->ports[1].node_kind == "Switch");
+  CHECK(ibportstate_findings(*whole).empty());
+  auto cut = import_ibportstate(head + "LinkSpeedAct", "sw.txt");
+  REQUIRE(cut);
+  CHECK(cut->ports[1].node_kind.empty());
+  REQUIRE(cut->gaps.size() == 1);
+  CHECK(cut->gaps[0].source == "sw.txt:11");
+}
+
+TEST_CASE("a CA at 1X of 4X without its peer's block is information, with the peer a warning") {
+  const std::string ca =
+      "CA/RT PortInfo:\n# Port info: Lid 5 port 1\nLinkState:.......Active\nLinkWidthSupported:....1X or 4X\n"
+      "LinkWidthEnabled:....1X or 4X\nLinkWidthActive:.....1X\n";
+  auto imp = import_ibportstate(ca, "ca.txt");
+  REQUIRE(imp);
+  auto fs = ibportstate_findings(*imp);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].code == "ib_port_width_below_enabled");
+  CHECK(fs[0].severity == Severity::kInfo);
+  CHECK(fs[0].evidence[0].threshold == 4);
 }
 
 TEST_CASE("ibportstate: another tool's text is refused, value parsers") {
