@@ -15,14 +15,19 @@ namespace {
 struct Reader {
   IbNodesImport imp;
   std::set<std::string> guids;
-  LineTally other, repeated;
+  LineTally other, repeated, tool_errors;
 };
 
 void read_line(Reader& r, const std::string& raw, size_t line_no) {
   std::string t = trim(strip_launcher_tags(raw));
   if (t.empty() || starts_with(t, "###") || (t[0] == '#' && t.find("ib") != std::string::npos)) return;
   HostPrefixed hp = split_host_prefix(t);
-  auto node = parse_ibnodes_line(hp.host.empty() ? t : trim(hp.text));
+  std::string text = hp.host.empty() ? t : trim(hp.text);
+  if (starts_with(text, "ibwarn:") || starts_with(text, "iberror:") || starts_with(text, "ibpanic:")) {
+    r.tool_errors.add(line_no, t);  // ibnetdiscover's own messages, passed through by the scripts' awk
+    return;
+  }
+  auto node = parse_ibnodes_line(text);
   if (!node) {
     r.other.add(line_no, t);
     return;
@@ -80,6 +85,8 @@ Result<IbNodesImport> import_ibnodes(LineSource& lines, const std::string& sourc
                            r.other);
   add_tally_gap(r.imp.gaps, source, r.other, "line(s) not understood");
   add_tally_gap(r.imp.gaps, source, r.repeated, "line(s) repeat a node GUID already listed (kept once)");
+  add_tally_gap(r.imp.gaps, source, r.tool_errors,
+                "ibwarn/iberror/ibpanic line(s) of ibnetdiscover: the sweep may have missed nodes");
   return std::move(r.imp);
 }
 

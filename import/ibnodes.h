@@ -38,7 +38,7 @@ struct IbNode {
 struct IbNodesImport {
   std::string source;
   std::vector<IbNode> nodes;  ///< In the order listed; a GUID listed twice is kept once.
-  std::vector<Error> gaps;    ///< Lines not understood, a cut last line.
+  std::vector<Error> gaps;    ///< Lines not understood, a cut last line, ibnetdiscover's ibwarn/iberror lines.
 };
 
 /// Parses one node line ("Ca\t: 0x... ports 2 \"desc\"..."); nullopt for any other line.

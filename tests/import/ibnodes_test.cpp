@@ -75,3 +75,16 @@ TEST_CASE("ibnodes: other text refused, line parser strict") {
   CHECK(n->type == "Router");
   CHECK(n->host.empty());
 }
+
+TEST_CASE("ibnodes: ibnetdiscover's ibwarn lines, passed through by the scripts, are one gap") {
+  auto r = import_ibnodes(
+      "Ca\t: 0x0002c90300310450 ports 2 \"node53 HCA-1\"\n"
+      "ibwarn: [4242] mad_rpc: _do_madrpc failed; dport (DR path slid 0; dlid 0; 0,1,3)\n"
+      "node02: iberror: discovery failed\n",
+      "nodes.txt");
+  REQUIRE(r);
+  CHECK(r->nodes.size() == 1);
+  REQUIRE(r->gaps.size() == 1);
+  CHECK(r->gaps[0].source == "nodes.txt:2");
+  CHECK(r->gaps[0].message.find("2 ibwarn/iberror/ibpanic line(s)") != std::string::npos);
+}
