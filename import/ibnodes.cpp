@@ -21,9 +21,13 @@ struct Reader {
 void read_line(Reader& r, const std::string& raw, size_t line_no) {
   std::string t = trim(strip_launcher_tags(raw));
   if (t.empty() || starts_with(t, "###") || (t[0] == '#' && t.find("ib") != std::string::npos)) return;
-  HostPrefixed hp = split_host_prefix(t);
+  auto tool_message = [](const std::string& s) {
+    return starts_with(s, "ibwarn:") || starts_with(s, "iberror:") || starts_with(s, "ibpanic:");
+  };
+  // "ibwarn: [pid] ..." would read as a host prefix "ibwarn": tell the tool's messages first.
+  HostPrefixed hp = tool_message(t) ? HostPrefixed{} : split_host_prefix(t);
   std::string text = hp.host.empty() ? t : trim(hp.text);
-  if (starts_with(text, "ibwarn:") || starts_with(text, "iberror:") || starts_with(text, "ibpanic:")) {
+  if (tool_message(text)) {
     r.tool_errors.add(line_no, t);  // ibnetdiscover's own messages, passed through by the scripts' awk
     return;
   }

@@ -133,6 +133,8 @@ void judge_port(const IbportstateImport& imp, const IbPortInfo& p, const IbPortI
     f.message = f.subject + " enables at most " + std::to_string(emax) + "X of the " + std::to_string(wmax) +
                 "X it supports: configured so (ibportstate width), not a fault of the link";
     f.evidence.push_back(Evidence::number("LinkWidthEnabled", emax, "lanes", src));
+    f.action = "If not meant so: `ibportstate <lid> " + std::to_string(p.port) +
+               " width 255` enables every supported width (IBA: 255 = LinkWidthSupported), then reset the link";
     out.push_back(std::move(f));
   }
 }
