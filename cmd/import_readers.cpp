@@ -53,6 +53,8 @@ Result<ImportOutput> read_ibdev2netdev(const ImportFileOptions& o);
 Result<ImportOutput> read_show_gids(const ImportFileOptions& o);
 Result<ImportOutput> read_rdma_link(const ImportFileOptions& o);
 Result<ImportOutput> read_ibnetdiscover(const ImportFileOptions& o);
+Result<ImportOutput> read_ibportstate(const ImportFileOptions& o);
+Result<ImportOutput> read_ibnodes(const ImportFileOptions& o);
 Result<ImportOutput> read_osu(const ImportFileOptions& o);
 Result<ImportOutput> read_imb(const ImportFileOptions& o);
 Result<ImportOutput> read_mpigraph(const ImportFileOptions& o);
@@ -159,6 +161,17 @@ std::span<const ImportReader> import_readers() {
        "warning; 1 a link narrower or slower than most of its kind; 4 lines not understood or a cut last line; 2 not "
        "ibnetdiscover output.",
        &read_ibnetdiscover},
+      {"ibportstate", ToolText::kIbportstate,
+       "infiniband-diags `ibportstate` / `smpquery portinfo` -> fabdiag.ibportstate/1 (per queried port and its peer: state, width and lane speed supported / enabled / active)",
+       "Reads query and set outputs (Initial / After PortInfo set, Peer PortInfo, ibwarn lines, \"host: \" prefixes). Exit: 0 no "
+       "warning; 1 a port not Active or Active narrower or slower than both ends enable; 4 lines not understood or a cut last "
+       "line; 2 not ibportstate output.",
+       &read_ibportstate},
+      {"ibnodes", ToolText::kIbnodes,
+       "infiniband-diags `ibhosts` / `ibswitches` / `ibnodes` -> fabdiag.ibnodes/1 (per node: type, GUID, ports, description, host, switch LID)",
+       "Reads \"Ca|Switch|Router : 0x... ports N \\\"desc\\\"\" lines, \"host: \" prefixes, a GUID listed twice once. Exit: 0 no "
+       "warning; 1 two nodes with one description; 4 lines not understood or a cut last line; 2 not a node list.",
+       &read_ibnodes},
       {"osu", ToolText::kOsu,
        "OSU micro-benchmarks (osu_bw, osu_bibw, osu_latency, osu_allreduce, osu_alltoall, ...) -> fabdiag.osu/1 (per test: bandwidth or latency per message size)",
        "Reads OMB 5.x-7.x titles, -d cuda/rocm buffers, -f full columns (min/max latency, iterations), -c validation, several "

@@ -4,9 +4,12 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/ethtool_fec.h"
 #include "import/host_prefix.h"
 #include "import/ibdev2netdev.h"
 #include "import/ibnetdiscover.h"
+#include "import/ibnodes.h"
+#include "import/ibportstate.h"
 #include "import/imb.h"
 #include "import/mpigraph.h"
 #include "import/nvsmi_dmon.h"
@@ -105,7 +108,11 @@ ToolText structured_marker(std::string_view t) {
   if (is_ibdev2netdev_line(t)) return ToolText::kIbdev2netdev;
   if (is_ibnetdiscover_line(t)) return ToolText::kIbnetdiscover;
   if (is_show_gids_marker(t)) return ToolText::kShowGids;
-  if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:"}))
+  if (is_ibportstate_marker(t)) return ToolText::kIbportstate;
+  if (parse_ibnodes_line(t)) return ToolText::kIbnodes;
+  if (starts_with_any(t, {"FEC parameters for ", "Configured FEC encodings:", "Active FEC encoding:",
+                          "Supported/Configured FEC encodings:"}) ||
+      is_ethtool_fec_json_line(t))
     return ToolText::kEthtoolFec;
   if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
   if ((has(t, " mW / ") && has(t, "dBm")) || starts_with_any(t, {"Module temperature", "Laser output power"}))
@@ -178,6 +185,8 @@ const char* describe(ToolText tool) {
     case ToolText::kRdmaLink: return "`rdma link show` output";
     case ToolText::kIbnetdiscover: return "ibnetdiscover output";
     case ToolText::kShowGids: return "show_gids output";
+    case ToolText::kIbportstate: return "ibportstate output";
+    case ToolText::kIbnodes: return "ibhosts/ibswitches/ibnodes output";
     case ToolText::kOsu: return "OSU micro-benchmarks output";
     case ToolText::kImb: return "Intel MPI Benchmarks output";
     case ToolText::kMpiGraph: return "mpiGraph output";

@@ -48,6 +48,8 @@ enum class ToolText {
   kIbnetdiscover,  ///< infiniband-diags `ibnetdiscover` [-p] ("Switch 36 \"S-...\"" blocks, "SW 2 19 0x... 4x NDR - CA ..." lines)
   kNvsmiQuery,     ///< `nvidia-smi -q` ("==============NVSMI LOG==============", "GPU 00000000:18:00.0" blocks)
   kShowGids,       ///< Mellanox `show_gids` ("DEV PORT INDEX GID IPv4 VER DEV" table, its rows, "n_gids_found=N")
+  kIbportstate,    ///< infiniband-diags `ibportstate` / `smpquery portinfo` ("# Port info: Lid 3 port 1", "Switch PortInfo:")
+  kIbnodes,        ///< infiniband-diags `ibhosts` / `ibswitches` / `ibnodes` ("Ca\t: 0x... ports 2 \"node41 HCA-1\"")
   kOsu,            ///< OSU micro-benchmarks ("# OSU MPI Bandwidth Test v7.2", "# Size  Bandwidth (MB/s)")
   kImb,            ///< Intel MPI Benchmarks ("Intel(R) MPI Benchmarks" banner, "# Benchmarking PingPong", "#bytes #repetitions")
   kMpiGraph,       ///< LLNL mpiGraph ("START mpiGraph v1.5", "Send max\t2805.4", "END mpiGraph")

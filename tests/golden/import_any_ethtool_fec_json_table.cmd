@@ -1,0 +1,1 @@
+import tests/fixtures/ethtool-fec/json-two-runs-cut.json --format table

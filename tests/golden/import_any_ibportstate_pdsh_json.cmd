@@ -1,0 +1,1 @@
+import tests/fixtures/ibportstate/pdsh-switch-peer-degraded-cut.txt --format json

@@ -1,0 +1,1 @@
+import tests/fixtures/ibnodes/ibhosts-compute.txt --format table

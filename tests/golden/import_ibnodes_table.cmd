@@ -1,0 +1,1 @@
+import ibnodes tests/fixtures/ibnodes/ibnodes-default-duplicate-cut.txt --format table

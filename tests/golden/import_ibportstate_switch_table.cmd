@@ -1,0 +1,1 @@
+import ibportstate tests/fixtures/ibportstate/pdsh-switch-peer-degraded-cut.txt --format table
