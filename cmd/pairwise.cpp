@@ -8,6 +8,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/mpi_job.h"
+#include "cmd/nccl_info_capture.h"
 #include "cmd/nccl_job.h"
 #include "core/exit_codes.h"
 #include "perf/pairwise.h"
@@ -144,7 +145,9 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   // --backend nccl: the pair exchanges are ncclSend/ncclRecv between the GPUs of the paired
   // ranks (one rank per node, each on its local rank's GPU), timed by CUDA events.
   std::unique_ptr<perf::NcclWorld> nccl;
+  std::optional<NcclInfoCapture> capture;  // before NCCL's first call: NCCL reads NCCL_DEBUG_FILE once
   if (o.backend == "nccl") {
+    capture.emplace();
     nccl = open_nccl_world_or_report(*session);
     if (!nccl) return kExitMissingCapability;
     add_nccl_world_params(env.params, *nccl);
@@ -166,10 +169,13 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   }
   auto matrix = perf::run_pairwise(comm, po, rank0_progress(g, comm), on_step);
   if (!matrix) return fail_mpi_run(*session, matrix.error(), run ? &*run : nullptr);
+  auto nccl_transport = collect_nccl_transport(session->world(), capture);
+  if (!nccl_transport) return fail_mpi_run(*session, nccl_transport.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
 
   perf::PairwiseAnalysis analysis = perf::analyze_pairwise(*matrix, thresholds);
   perf::pairwise_to_json(env.data, *matrix, analysis);
+  if (!nccl_transport->is_null()) env.data["nccl_transport"] = *nccl_transport;
   env.findings = perf::pairwise_findings(*matrix, analysis, thresholds);
   finish_envelope(env, started);
   run->finish(env);

@@ -469,6 +469,16 @@ std::string nccl_data_transport(const NcclHostLog& h) {
   return "";
 }
 
+std::string nccl_gdr_mode(const NcclHostLog& h) {
+  bool disabled = false;
+  for (const auto& [hca, g] : h.gdr) {
+    if (g.used_in_channels) return "GDRDMA";
+    disabled = disabled || g.enabled == false;
+  }
+  if (disabled) return "disabled";
+  return h.net_channels.empty() ? "" : "not used";
+}
+
 }  // namespace fabdiag
 
 namespace fabdiag {

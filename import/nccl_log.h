@@ -161,6 +161,13 @@ Result<NcclLogImport> import_nccl_log(std::string_view text, const std::string& 
 /// cut after its "NET/Socket : Using" line is not a Socket fallback).
 std::string nccl_data_transport(const NcclHostLog& h);
 
+/// The GPUDirect RDMA mode of one host's inter-node data: "GDRDMA" when a NET/IB channel ran
+/// "/GDRDMA" (NCCL's transport/net.cc names the connection so), "disabled" when NCCL logged
+/// "GPU Direct RDMA Disabled for HCA" and no channel used it, "not used" when network channels
+/// ran without it (sockets, or IB through host memory), "" when the log does not say (no
+/// network channel: a single host's P2P/SHM run).
+std::string nccl_gdr_mode(const NcclHostLog& h);
+
 /// The findings of an import (docs/domain.md#nccl-log-findings): Socket fallback and its cause,
 /// a socket on loopback, GPUDirect RDMA disabled per host and HCA, completion errors with the
 /// status meaning, ibv_modify_qp failures, timeouts, each with "on K of N hosts", GID choice.
