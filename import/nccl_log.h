@@ -110,6 +110,7 @@ struct NcclHostLog {
   std::map<std::string, size_t> net_channels;    ///< transport ("IB", "Socket", plugin) -> connections.
   std::map<std::string, size_t> local_channels;  ///< "P2P/IPC", "SHM/direct/direct", ... -> connections.
   std::map<int, size_t> channels_on_net_dev;     ///< NET device index -> connections.
+  size_t gdr_channels = 0;  ///< NET connections that ran "/GDRDMA" (whether or not the HCA list was logged).
   std::vector<std::string> speed_assumed;  ///< "lo" of "Could not get speed from /sys/class/net/lo/speed".
   size_t lines = 0, warns = 0;
   size_t first_line = 0;
