@@ -155,13 +155,8 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
     if (!nccl) return kExitMissingCapability;
     add_nccl_world_params(env.params, *nccl);
   }
-  nlohmann::json rail_end = nullptr;  // --rail: this rank's GPU and rail NIC, read before the rounds
-  if (nccl && o.rail >= 0) {
-    perf::Comm& c = nccl->comm();
-    auto fs = make_fs_root(g);
-    rail_end = fs ? rail_end_json(*fs, o.rail, c.rank(), c.hosts()[static_cast<size_t>(c.rank())], c.device_info())
-                  : nlohmann::json{{"rank", c.rank()}, {"rail", o.rail}, {"note", fs.error().to_string()}};
-  }
+  // --rail: this rank's GPU and rail NIC, read before the rounds.
+  const nlohmann::json rail_end = nccl && o.rail >= 0 ? local_rail_end(g, nccl->comm(), o.rail) : nlohmann::json();
   perf::Comm& comm = nccl ? nccl->comm() : session->world();
   if (comm.rank() != 0) run.reset();  // a launcher that numbers ranks unlike MPI
   if (comm.rank() == 0 && !run) start_watching();
@@ -181,8 +176,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   if (!matrix) return fail_mpi_run(*session, matrix.error(), run ? &*run : nullptr);
   auto nccl_transport = collect_nccl_transport(session->world(), capture);
   if (!nccl_transport) return fail_mpi_run(*session, nccl_transport.error(), run ? &*run : nullptr);
-  Result<nlohmann::json> rail = nlohmann::json(nullptr);
-  if (!rail_end.is_null()) rail = gather_rail(session->world(), rail_end, o.rail);
+  auto rail = gather_rail(session->world(), rail_end, o.rail);
   if (!rail) return fail_mpi_run(*session, rail.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
 

@@ -65,6 +65,12 @@ nlohmann::json rail_end_json(const FsRoot& fs, int rail, int rank, const std::st
   return j;
 }
 
+nlohmann::json local_rail_end(const GlobalOptions& g, perf::Comm& comm, int rail) {
+  auto fs = make_fs_root(g);
+  if (!fs) return {{"rank", comm.rank()}, {"rail", rail}, {"note", fs.error().to_string()}};
+  return rail_end_json(*fs, rail, comm.rank(), comm.hosts()[static_cast<size_t>(comm.rank())], comm.device_info());
+}
+
 std::string rail_end_text(const nlohmann::json& end) {
   auto text = [&](const char* key) {
     auto it = end.find(key);
@@ -80,6 +86,7 @@ std::string rail_end_text(const nlohmann::json& end) {
 }
 
 Result<nlohmann::json> gather_rail(perf::Comm& world, const nlohmann::json& mine, int rail) {
+  if (mine.is_null()) return nlohmann::json(nullptr);
   auto all = world.gather_strings(mine.dump(), 0);
   if (!all) return all.error().with_context("gathering the rail's ends");
   if (world.rank() != 0) return nlohmann::json(nullptr);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cmd/common.h"
 #include "core/fs_root.h"
 #include "core/result.h"
 #include "perf/comm.h"
@@ -28,11 +29,16 @@ inline constexpr int kMaxRail = 63;
 nlohmann::json rail_end_json(const FsRoot& fs, int rail, int rank, const std::string& host,
                              const perf::Comm::DeviceInfo& device);
 
+/// rail_end_json() of `comm`'s rank on the topology of --sysfs-root (GlobalOptions), or
+/// {rank, rail, note} naming why that tree cannot be read.
+nlohmann::json local_rail_end(const GlobalOptions& g, perf::Comm& comm, int rail);
+
 /// "GPU0 (CUDA 0, 0000:03:00) -> NIC0 mlx5_0 (PIX)", or the note when the NIC is unknown.
 std::string rail_end_text(const nlohmann::json& end);
 
 /// Collective over `world`: every rank's `mine` (rail_end_json) gathered on rank 0 as
-/// {rail, ends: [... by rank]}; null on the other ranks. Errors: Comm::gather_strings'.
+/// {rail, ends: [... by rank]}; null on the other ranks, and on every rank when `mine` is null
+/// (no --rail: then nothing is exchanged). Errors: Comm::gather_strings'.
 Result<nlohmann::json> gather_rail(perf::Comm& world, const nlohmann::json& mine, int rail);
 
 }  // namespace fabdiag::cmd
