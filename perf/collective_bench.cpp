@@ -191,6 +191,17 @@ Status collect_times(Comm& comm, const BenchOptions& o, const RankTiming& mine, 
   return Ok{};
 }
 
+// The call the in-place data check reads: the pattern in again, one call (with -G captured into
+// a graph and launched once, so a graph that does not replay shows as wrong data).
+Status checked_call(Comm& comm, const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs) {
+  if (auto st = bufs.prepare(o.dtype, s, comm.rank()); !st) return st;
+  if (o.graph_launches == 0) return run_once(comm, o, s, bufs.send(), bufs.recv());
+  if (auto st = comm.begin_graph_capture(); !st) return st;
+  if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st) return st;
+  if (auto st = comm.end_graph_capture(); !st) return st;
+  return comm.launch_graph();
+}
+
 // In-place alltoall is timed but not checked, as nccl-tests does (src/alltoall.cu).
 bool checks_placement(Collective c, bool in_place) { return !(in_place && c == Collective::kAlltoall); }
 
@@ -207,7 +218,12 @@ Result<PlacementResult> measure_placement(Comm& comm, const BenchOptions& o, con
       return st.error().with_context("warm-up of " + what);
   auto timing = timed_loop(comm, o, s, bufs);
   if (!timing) return timing.error().with_context(what);
-  // The receive buffer holds the last timed iteration's output: check it.
+  // Out of place the receive buffer holds the last timed iteration's output: check it. In
+  // place each call consumed the last one's output (an all_reduce summed the sums), so the
+  // pattern goes in again and one more call is checked, as nccl-tests' BenchTime does
+  // (initData, then one startColl, then CheckData; with -G that call is a graph too).
+  if (in_place)
+    if (auto st = checked_call(comm, o, s, bufs); !st) return st.error().with_context("data check of " + what);
   auto recv = bufs.result(o.dtype, s);
   if (!recv) return recv.error().with_context("copying back the result of " + what);
   PlacementResult row;

@@ -126,7 +126,7 @@ FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt bench all_reduce --backend nccl -g 2 "
 FAKE_NCCL_CORRUPT_RANK=3 FABDIAG_NCCL_LIB=$nccl_no_a2a expect 1 corrupt-grouped bench alltoall --backend nccl -g 4 \
   "${sweep[@]}" && verify corrupt-grouped 4 some
 FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt-table bench all_reduce --backend nccl -g 2 -b 1K -e 1K --format table &&
-  grep -q 'nccl backend' "$tmp/corrupt-table.out" && grep -q 'rank 1 .* received 1 wrong elements' "$tmp/corrupt-table.out" ||
+  grep -q 'nccl backend' "$tmp/corrupt-table.out" && grep -q 'rank 1 .* received 2 wrong elements' "$tmp/corrupt-table.out" ||
   { echo "FAIL corrupt-table: no nccl backend title or data_corruption of rank 1"; cat "$tmp/corrupt-table.out"; fail=1; }
 
 # A run cut by its deadline delivers the sizes that finished, marked partial, as an nccl run (exit 4).
