@@ -9,6 +9,7 @@
 
 #include "cmd/commands.h"
 #include "cmd/mpi_job.h"
+#include "cmd/nccl_info_capture.h"
 #include "cmd/nccl_job.h"
 #include "core/exit_codes.h"
 #include "core/stats.h"
@@ -157,10 +158,12 @@ RunState startup_bench_state(const Envelope& env, const perf::BenchOptions& bo, 
 }
 
 // The finished run: its document, findings and exit code.
+// `nccl_transport`: the data's member of an NCCL run (nccl_info_capture.h), null otherwise.
 int emit_bench(const GlobalOptions& g, Envelope& env, const perf::BenchResult& result, PartialRun& run,
-               std::chrono::steady_clock::time_point started) {
+               std::chrono::steady_clock::time_point started, const nlohmann::json& nccl_transport = nullptr) {
   env.hosts = distinct_hosts(result.hosts);
   perf::to_json(env.data, result);
+  if (!nccl_transport.is_null()) env.data["nccl_transport"] = nccl_transport;
   env.findings = perf::bench_findings(result);
   finish_envelope(env, started);
   run.finish(env);
@@ -178,6 +181,7 @@ int run_bench_nccl(const GlobalOptions& g, const BenchOptions& o, const perf::Be
   auto on_step = [&](const perf::BenchResult& so_far, const std::vector<uint64_t>& left) {
     run.publish(bench_state(env, so_far, left));
   };
+  NcclInfoCapture capture;  // before NCCL's first call: NCCL reads NCCL_DEBUG_FILE once
   auto result = perf::run_nccl_bench(no, stderr_progress(g), on_step);
   if (!result) {
     const Error& e = result.error();
@@ -189,7 +193,7 @@ int run_bench_nccl(const GlobalOptions& g, const BenchOptions& o, const perf::Be
     print_error(e.to_string());
     return run.fail(e);
   }
-  return emit_bench(g, env, *result, run, started);
+  return emit_bench(g, env, *result, run, started, nccl_transport_json(capture.text(), capture.why_not()));
 }
 
 }  // namespace
@@ -223,7 +227,9 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   auto session = open_mpi_or_report();
   if (!session) return kExitMissingCapability;
   std::unique_ptr<perf::NcclWorld> nccl;
+  std::optional<NcclInfoCapture> capture;  // before NCCL's first call: NCCL reads NCCL_DEBUG_FILE once
   if (nccl_ranks) {
+    capture.emplace();
     nccl = open_nccl_world_or_report(*session);
     if (!nccl) return kExitMissingCapability;
     add_nccl_world_params(env.params, *nccl);
@@ -244,10 +250,12 @@ int run_bench(const GlobalOptions& g, const BenchOptions& o) {
   }
   auto result = perf::run_collective_bench(comm, bo, rank0_progress(g, comm), on_step);
   if (!result) return fail_mpi_run(*session, result.error(), run ? &*run : nullptr);
+  auto nccl_transport = collect_nccl_transport(session->world(), capture);
+  if (!nccl_transport) return fail_mpi_run(*session, nccl_transport.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
   result->backend = o.backend;
 
-  return emit_bench(g, env, *result, *run, started);
+  return emit_bench(g, env, *result, *run, started, *nccl_transport);
 }
 
 }  // namespace fabdiag::cmd

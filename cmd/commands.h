@@ -247,6 +247,7 @@ struct PairwiseOptions {
   int warmup_iters = 1;        ///< -w
   std::string backend = "mpi"; ///< --backend mpi|nccl
   std::string pair_comm = "world";  ///< --pair-comm world|split: one shared communicator, or one per pair.
+  int rail = -1;               ///< --rail N: GPU N of every node and its rail NIC (nccl only); -1 = local rank's GPU
   double node_ratio = 0.5;     ///< --node-ratio: slow node below this x reference
   double pair_ratio = 0.15;    ///< --pair-ratio: slow pair below this x reference
   RunControlOptions run;       ///< --checkpoint, --timeout

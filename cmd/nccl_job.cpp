@@ -34,10 +34,10 @@ std::string nccl_version_text(int code) {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(code % 100);
 }
 
-std::unique_ptr<perf::NcclWorld> open_nccl_world_or_report(perf::MpiSession& session) {
+std::unique_ptr<perf::NcclWorld> open_nccl_world_or_report(perf::MpiSession& session, int device) {
   perf::Comm& host = session.world();
   bool every_rank = true;
-  auto w = perf::NcclWorld::open(host, process_environment(), &every_rank);
+  auto w = perf::NcclWorld::open(host, process_environment(), &every_rank, device);
   if (w) return std::move(*w);
   if (!every_rank || host.rank() == 0) print_error("NCCL backend cannot run here: " + w.error().to_string());
   if (!every_rank && host.size() > 1) session.abort(kExitMissingCapability);

@@ -18,8 +18,8 @@ namespace fabdiag::cmd {
 /// <reason naming the rank and host>" (once, on rank 0, when every rank failed the same
 /// checks; on the failing rank when only its ncclCommInitRank failed, and then aborts the job
 /// with exit 3 so the other ranks do not wait in theirs) and returns nullptr; the caller exits
-/// with kExitMissingCapability.
-std::unique_ptr<perf::NcclWorld> open_nccl_world_or_report(perf::MpiSession& session);
+/// with kExitMissingCapability. `device` >= 0: that CUDA device on every rank (NcclWorld::open).
+std::unique_ptr<perf::NcclWorld> open_nccl_world_or_report(perf::MpiSession& session, int device = -1);
 
 /// params of a run on `world`: "launch": "mpi, one rank per GPU", "nccl_version" ("2.28.9"),
 /// "nccl_library", "nccl_split" (perf::NcclWorld::split_method), "gpu" (rank 0's device) and

@@ -8,7 +8,9 @@
 
 #include "cmd/commands.h"
 #include "cmd/mpi_job.h"
+#include "cmd/nccl_info_capture.h"
 #include "cmd/nccl_job.h"
+#include "cmd/pairwise_rail.h"
 #include "core/exit_codes.h"
 #include "perf/pairwise.h"
 #include "perf/pairwise_analysis.h"
@@ -122,6 +124,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
     return usage_error_once(st.error().message);
   }
   if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
+  if (o.rail >= 0 && o.backend != "nccl") return usage_error_once("--rail picks a GPU and its NIC: it needs --backend nccl");
   if (auto rc = refuse_unwritable_outputs(g, o.run.checkpoint)) return *rc;
   perf::PairwiseThresholds thresholds;
   thresholds.node_ratio = o.node_ratio;
@@ -131,6 +134,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
                 {"warmup", o.warmup_iters},     {"backend", o.backend}, {"pair_comm", o.pair_comm},
                 {"node_ratio", o.node_ratio},   {"pair_ratio", o.pair_ratio},
                 {"min_partners", thresholds.min_partners}, {"timeout_s", o.run.timeout_s}};
+  if (o.rail >= 0) env.params["rail"] = o.rail;
   // Rank 0 reports, so rank 0 delivers a cut run. It watches from before MPI starts (MPI_Init
   // can take seconds): a Ctrl-C then still prints the run's document, with no pair finished.
   std::optional<PartialRun> run;
@@ -144,11 +148,15 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   // --backend nccl: the pair exchanges are ncclSend/ncclRecv between the GPUs of the paired
   // ranks (one rank per node, each on its local rank's GPU), timed by CUDA events.
   std::unique_ptr<perf::NcclWorld> nccl;
+  std::optional<NcclInfoCapture> capture;  // before NCCL's first call: NCCL reads NCCL_DEBUG_FILE once
   if (o.backend == "nccl") {
-    nccl = open_nccl_world_or_report(*session);
+    capture.emplace();
+    nccl = open_nccl_world_or_report(*session, o.rail);
     if (!nccl) return kExitMissingCapability;
     add_nccl_world_params(env.params, *nccl);
   }
+  // --rail: this rank's GPU and rail NIC, read before the rounds.
+  const nlohmann::json rail_end = nccl && o.rail >= 0 ? local_rail_end(g, nccl->comm(), o.rail) : nlohmann::json();
   perf::Comm& comm = nccl ? nccl->comm() : session->world();
   if (comm.rank() != 0) run.reset();  // a launcher that numbers ranks unlike MPI
   if (comm.rank() == 0 && !run) start_watching();
@@ -166,14 +174,24 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   }
   auto matrix = perf::run_pairwise(comm, po, rank0_progress(g, comm), on_step);
   if (!matrix) return fail_mpi_run(*session, matrix.error(), run ? &*run : nullptr);
+  auto nccl_transport = collect_nccl_transport(session->world(), capture);
+  if (!nccl_transport) return fail_mpi_run(*session, nccl_transport.error(), run ? &*run : nullptr);
+  auto rail = gather_rail(session->world(), rail_end, o.rail);
+  if (!rail) return fail_mpi_run(*session, rail.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
 
   perf::PairwiseAnalysis analysis = perf::analyze_pairwise(*matrix, thresholds);
   perf::pairwise_to_json(env.data, *matrix, analysis);
+  if (!nccl_transport->is_null()) env.data["nccl_transport"] = *nccl_transport;
+  if (!rail->is_null()) env.data["rail"] = *rail;
   env.findings = perf::pairwise_findings(*matrix, analysis, thresholds);
   finish_envelope(env, started);
   run->finish(env);
-  return emit(g, env, pairwise_document(*matrix, analysis));
+  Document doc = pairwise_document(*matrix, analysis);
+  if (!rail->is_null())
+    for (const auto& e : (*rail)["ends"])
+      doc.sections.front().fields.push_back({"rail " + std::to_string(o.rail) + " of " + e.value("host", "?"), rail_end_text(e)});
+  return emit(g, env, doc);
 }
 
 }  // namespace fabdiag::cmd

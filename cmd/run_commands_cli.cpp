@@ -1,6 +1,8 @@
 // The CLI11 subcommands of triage, bench and pairwise (cmd/run_commands_cli.h).
 #include "cmd/run_commands_cli.h"
 
+#include "cmd/pairwise_rail.h"
+
 #include "cmd/cli_validators.h"
 #include "cmd/help_text.h"
 #include "cmd/triage_options.h"
@@ -120,6 +122,9 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
   sub->add_option("--pair-comm", o.pair_comm, "world: the pairs exchange on one communicator of all ranks (default); "
                   "split: each round splits off one communicator per pair (MPI_Comm_split, ncclCommSplit)")
       ->check(CLI::IsMember({"world", "split"}));
+  sub->add_option("--rail", o.rail, "With --backend nccl, one rank per node: every rank drives GPU N, and the "
+                  "result names per node that GPU (pci_bdf) and its rail NIC from the node's topology")
+      ->check(CLI::Range(0, kMaxRail));
   sub->add_option("--node-ratio", o.node_ratio,
                   "A node whose median over >= 3 partners is below this fraction of the "
                   "fleet median is slow (default 0.5)")

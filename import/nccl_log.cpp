@@ -231,6 +231,7 @@ void read_info(NcclHostLog& h, const NcclLinePrefix& p, std::string_view t, size
     if (c->network) {
       ++h.net_channels[c->transport];
       if (c->net_dev) ++h.channels_on_net_dev[*c->net_dev];
+      h.gdr_channels += c->gdr;
       if (c->gdr && c->net_dev && c->transport == "IB")
         for (const auto& d : h.ib_devices)
           if (d.index == *c->net_dev) h.gdr[d.name].used_in_channels = true;
@@ -463,6 +464,14 @@ std::string nccl_data_transport(const NcclHostLog& h) {
   if (!h.ib_devices.empty()) return "IB";
   if (h.ib_no_device && !h.socket_devices.empty()) return "Socket";
   return "";
+}
+
+std::string nccl_gdr_mode(const NcclHostLog& h) {
+  if (h.gdr_channels > 0) return "GDRDMA";
+  bool disabled = false;
+  for (const auto& [hca, g] : h.gdr) disabled = disabled || g.enabled == false;
+  if (disabled) return "disabled";
+  return h.net_channels.empty() ? "" : "not used";
 }
 
 }  // namespace fabdiag

@@ -110,6 +110,7 @@ struct NcclHostLog {
   std::map<std::string, size_t> net_channels;    ///< transport ("IB", "Socket", plugin) -> connections.
   std::map<std::string, size_t> local_channels;  ///< "P2P/IPC", "SHM/direct/direct", ... -> connections.
   std::map<int, size_t> channels_on_net_dev;     ///< NET device index -> connections.
+  size_t gdr_channels = 0;  ///< NET connections that ran "/GDRDMA" (whether or not the HCA list was logged).
   std::vector<std::string> speed_assumed;  ///< "lo" of "Could not get speed from /sys/class/net/lo/speed".
   size_t lines = 0, warns = 0;
   size_t first_line = 0;
@@ -160,6 +161,13 @@ Result<NcclLogImport> import_nccl_log(std::string_view text, const std::string& 
 /// device lists: "IB", "Socket", a plugin name, or "" when the log does not say (a 2.4 process
 /// cut after its "NET/Socket : Using" line is not a Socket fallback).
 std::string nccl_data_transport(const NcclHostLog& h);
+
+/// The GPUDirect RDMA mode of one host's inter-node data: "GDRDMA" when a NET/IB channel ran
+/// "/GDRDMA" (NCCL's transport/net.cc names the connection so), "disabled" when NCCL logged
+/// "GPU Direct RDMA Disabled for HCA" and no channel used it, "not used" when network channels
+/// ran without it (sockets, or IB through host memory), "" when the log does not say (no
+/// network channel: a single host's P2P/SHM run).
+std::string nccl_gdr_mode(const NcclHostLog& h);
 
 /// The findings of an import (docs/domain.md#nccl-log-findings): Socket fallback and its cause,
 /// a socket on loopback, GPUDirect RDMA disabled per host and HCA, completion errors with the

@@ -45,6 +45,9 @@ std::string size_label(const BenchOptions& o, uint64_t size_bytes) {
 
 // The send and receive buffers of a run: host memory, and device memory as well when the
 // Comm's collectives take it (the host buffers then stage the pattern in and the result out).
+// place() picks the pointers of the next calls: the two buffers (out of place), or both inside
+// the receive buffer at CollectiveShape's in-place offsets (in place; nccl-tests common.cu
+// startColl: recvBuff + sendInplaceOffset*rank, recvBuff + recvInplaceOffset*rank).
 class BenchBuffers {
  public:
   explicit BenchBuffers(Comm& comm) : comm_(comm) {}
@@ -55,6 +58,7 @@ class BenchBuffers {
   BenchBuffers(const BenchBuffers&) = delete;
   BenchBuffers& operator=(const BenchBuffers&) = delete;
 
+  // `recv_bytes` must hold max(send, recv) of every size when in-place calls follow.
   Status allocate(uint64_t send_bytes, uint64_t recv_bytes) {
     try {
       send_.assign(send_bytes, 0);
@@ -77,32 +81,55 @@ class BenchBuffers {
   // The pattern of `rank` into the host send buffer only (the host step's extra passes).
   void refill(DataType dtype, const CollectiveShape& s, int rank) { fill_pattern(dtype, send_.data(), s.send_count, rank); }
 
-  // The pattern of `rank` into the send buffer, a poison value (0xa5) into the receive buffer.
+  // The next calls' pointers at shape `s` on `rank`, out of place or in place.
+  void place(DataType dtype, const CollectiveShape& s, int rank, bool in_place) {
+    const size_t ws = dtype_size_bytes(dtype), r = static_cast<size_t>(rank);
+    in_place_ = in_place;
+    send_off_ = in_place ? s.send_in_place_offset * r * ws : 0;
+    recv_off_ = in_place ? s.recv_in_place_offset * r * ws : 0;
+  }
+
+  // A poison value (0xa5) into the receive buffer, then the pattern of `rank` where the calls
+  // read their input (the send buffer, or its place inside the receive buffer).
   Status prepare(DataType dtype, const CollectiveShape& s, int rank) {
     const size_t ws = dtype_size_bytes(dtype);
-    fill_pattern(dtype, send_.data(), s.send_count, rank);
-    if (!recv_.empty()) std::memset(recv_.data(), 0xa5, s.recv_count * ws);
+    const size_t recv_bytes = (in_place_ ? std::max(s.send_count, s.recv_count) : s.recv_count) * ws;
+    if (!recv_.empty()) std::memset(recv_.data(), 0xa5, recv_bytes);
+    unsigned char* input = in_place_ ? recv_.data() + send_off_ : send_.data();
+    fill_pattern(dtype, input, s.send_count, rank);
     if (!comm_.uses_device_buffers()) return Ok{};
-    if (auto st = comm_.copy_to_device(dev_send_, send_.data(), s.send_count * ws); !st) return st;
-    return comm_.copy_to_device(dev_recv_, recv_.data(), s.recv_count * ws);
+    if (!in_place_)
+      if (auto st = comm_.copy_to_device(dev_send_, send_.data(), s.send_count * ws); !st) return st;
+    return comm_.copy_to_device(dev_recv_, recv_.data(), recv_bytes);
   }
 
-  // The receive buffer as the last call left it, in host memory.
+  // The output as the last call left it (recv_count elements at the receive pointer), in host memory.
   Result<const unsigned char*> result(DataType dtype, const CollectiveShape& s) {
-    if (comm_.uses_device_buffers())
-      if (auto st = comm_.copy_from_device(recv_.data(), dev_recv_, s.recv_count * dtype_size_bytes(dtype)); !st)
+    if (comm_.uses_device_buffers()) {
+      const auto* from = static_cast<const unsigned char*>(dev_recv_) + recv_off_;
+      if (auto st = comm_.copy_from_device(recv_.data(), from, s.recv_count * dtype_size_bytes(dtype)); !st)
         return st.error();
-    return recv_.data();
+      return recv_.data();
+    }
+    return recv_.data() + recv_off_;
   }
 
-  const void* send() const { return comm_.uses_device_buffers() ? dev_send_ : send_.data(); }
-  void* recv() { return comm_.uses_device_buffers() ? dev_recv_ : recv_.data(); }
+  const void* send() {
+    if (in_place_) return base_recv() + send_off_;
+    return comm_.uses_device_buffers() ? dev_send_ : send_.data();
+  }
+  void* recv() { return base_recv() + recv_off_; }
 
  private:
+  unsigned char* base_recv() {
+    return comm_.uses_device_buffers() ? static_cast<unsigned char*>(dev_recv_) : recv_.data();
+  }
   Comm& comm_;
   std::vector<unsigned char> send_, recv_;
   void* dev_send_ = nullptr;
   void* dev_recv_ = nullptr;
+  bool in_place_ = false;
+  size_t send_off_ = 0, recv_off_ = 0;  // bytes into the receive buffer (in place)
 };
 
 // What one rank measured at one size: the timed loop's seconds and its laps (one per call, or
@@ -178,8 +205,20 @@ Result<SyncSkew> skew_probe(Comm& comm, const BenchOptions& o, const CollectiveS
   return sync_skew(all_entry, all_exit);
 }
 
+// The skew probe after the timed loop, out of place on host memory only (NCCL returns before
+// the GPU finishes: host stamps would mean nothing). Its last call leaves a freshly prepared
+// output, so the data check that follows still checks one call on fresh input.
+Status probe_skew(Comm& comm, const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs, bool in_place,
+                  PlacementResult& row) {
+  if (o.skew_iters <= 0 || in_place || comm.uses_device_buffers()) return Ok{};
+  auto probed = skew_probe(comm, o, s, bufs);
+  if (!probed) return probed.error();
+  row.skew = std::move(*probed);
+  return Ok{};
+}
+
 // Every rank's times into the row: average per call, the slowest rank, per-iteration statistics.
-Status collect_times(Comm& comm, const BenchOptions& o, const RankTiming& mine, SizeResult& row) {
+Status collect_times(Comm& comm, const BenchOptions& o, const RankTiming& mine, PlacementResult& row) {
   const double calls = static_cast<double>(o.iters) * (o.graph_launches > 0 ? o.graph_launches : 1);
   auto times = comm.allgather_double(mine.elapsed_s / calls);
   if (!times) return times.error();
@@ -199,32 +238,45 @@ Status collect_times(Comm& comm, const BenchOptions& o, const RankTiming& mine, 
   return Ok{};
 }
 
-// One size: warm-up, barrier, timed loop, data check; every rank's time and wrong count.
-Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const CollectiveShape& s,
-                                BenchBuffers& bufs) {
+// The call the in-place data check reads: the pattern in again, one call (with -G captured into
+// a graph and launched once, so a graph that does not replay shows as wrong data).
+Status checked_call(Comm& comm, const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs) {
+  if (auto st = bufs.prepare(o.dtype, s, comm.rank()); !st) return st;
+  if (o.graph_launches == 0) return run_once(comm, o, s, bufs.send(), bufs.recv());
+  if (auto st = comm.begin_graph_capture(); !st) return st;
+  if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st) return st;
+  if (auto st = comm.end_graph_capture(); !st) return st;
+  return comm.launch_graph();
+}
+
+// In-place alltoall is timed but not checked, as nccl-tests does (src/alltoall.cu).
+bool checks_placement(Collective c, bool in_place) { return !(in_place && c == Collective::kAlltoall); }
+
+// One size in one placement: warm-up, barrier, timed loop, data check; every rank's time and
+// wrong count.
+Result<PlacementResult> measure_placement(Comm& comm, const BenchOptions& o, const CollectiveShape& s,
+                                          BenchBuffers& bufs, bool in_place) {
   const int n = comm.size(), me = comm.rank();
-  const std::string what = size_label(o, s.size_bytes);
+  const std::string what = size_label(o, s.size_bytes) + (in_place ? " (in place)" : "");
+  bufs.place(o.dtype, s, me, in_place);
   if (auto st = bufs.prepare(o.dtype, s, me); !st) return st.error().with_context("buffers of " + what);
   for (int w = 0; w < o.warmup_iters; ++w)
     if (auto st = run_once(comm, o, s, bufs.send(), bufs.recv()); !st)
       return st.error().with_context("warm-up of " + what);
   auto timing = timed_loop(comm, o, s, bufs);
   if (!timing) return timing.error().with_context(what);
-  SyncSkew skew;
-  if (o.skew_iters > 0 && !comm.uses_device_buffers()) {
-    auto probed = skew_probe(comm, o, s, bufs);
-    if (!probed) return probed.error().with_context(what);
-    skew = std::move(*probed);
-  }
-  // The receive buffer holds the last timed iteration's output: check it.
+  // Out of place the receive buffer holds the last timed iteration's output: check it. In
+  // place each call consumed the last one's output (an all_reduce summed the sums), so the
+  // pattern goes in again and one more call is checked, as nccl-tests' BenchTime does
+  // (initData, then one startColl, then CheckData; with -G that call is a graph too).
+  PlacementResult row;
+  if (auto st = probe_skew(comm, o, s, bufs, in_place, row); !st) return st.error().with_context(what);
+  if (in_place)
+    if (auto st = checked_call(comm, o, s, bufs); !st) return st.error().with_context("data check of " + what);
   auto recv = bufs.result(o.dtype, s);
   if (!recv) return recv.error().with_context("copying back the result of " + what);
-  const uint64_t my_wrong = count_wrong_elements(o.collective, o.dtype, s, *recv, me, n, o.root);
-
-  SizeResult row;
-  row.size_bytes = s.size_bytes;
-  row.count = s.count;
-  row.skew = std::move(skew);
+  row.checked = checks_placement(o.collective, in_place);
+  const uint64_t my_wrong = row.checked ? count_wrong_elements(o.collective, o.dtype, s, *recv, me, n, o.root) : 0;
   if (auto st = collect_times(comm, o, *timing, row); !st)
     return st.error().with_context("collecting per-rank times of " + what);
   auto wrongs = comm.allgather_double(static_cast<double>(my_wrong));
@@ -235,6 +287,22 @@ Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const Collect
   for (double w : *wrongs) {
     row.per_rank_wrong_elements.push_back(static_cast<uint64_t>(w));
     row.wrong_elements += static_cast<uint64_t>(w);
+  }
+  return row;
+}
+
+// One size: out of place, then in place where the Comm supports it (nccl-tests TimeTest order).
+Result<SizeResult> measure_size(Comm& comm, const BenchOptions& o, const CollectiveShape& s, BenchBuffers& bufs) {
+  auto out_of_place = measure_placement(comm, o, s, bufs, false);
+  if (!out_of_place) return out_of_place.error();
+  SizeResult row;
+  static_cast<PlacementResult&>(row) = std::move(*out_of_place);
+  row.size_bytes = s.size_bytes;
+  row.count = s.count;
+  if (comm.supports_in_place()) {
+    auto in_place = measure_placement(comm, o, s, bufs, true);
+    if (!in_place) return in_place.error();
+    row.in_place = std::move(*in_place);
   }
   return row;
 }
@@ -317,9 +385,10 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
     if (s.count > 0) shapes.push_back(s);
   }
   uint64_t max_send = 0, max_recv = 0;
+  const bool in_place = comm.supports_in_place();
   for (const auto& s : shapes) {
     max_send = std::max(max_send, s.send_count * ws);
-    max_recv = std::max(max_recv, s.recv_count * ws);
+    max_recv = std::max(max_recv, (in_place ? std::max(s.send_count, s.recv_count) : s.recv_count) * ws);
   }
   BenchBuffers bufs(comm);
   if (auto st = bufs.allocate(max_send, max_recv); !st) return st.error();
@@ -348,10 +417,13 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
     auto row = measure_size(comm, o, shapes[k], bufs);
     if (!row) return row.error();
     if (me == 0) {
-      char line[160];
-      std::snprintf(line, sizeof line, "%s: %.1f us, busbw %.3f GB/s, %llu wrong",
-                    size_label(o, row->size_bytes).c_str(), row->time_s * 1e6,
-                    row->busbw_bytes_per_s / 1e9, static_cast<unsigned long long>(row->wrong_elements));
+      char line[256];
+      int at = std::snprintf(line, sizeof line, "%s: %.1f us, busbw %.3f GB/s, %llu wrong",
+                             size_label(o, row->size_bytes).c_str(), row->time_s * 1e6,
+                             row->busbw_bytes_per_s / 1e9, static_cast<unsigned long long>(row->wrong_elements));
+      if (row->in_place && at > 0 && static_cast<size_t>(at) < sizeof line)
+        std::snprintf(line + at, sizeof line - static_cast<size_t>(at), "; in place %.1f us, busbw %.3f GB/s",
+                      row->in_place->time_s * 1e6, row->in_place->busbw_bytes_per_s / 1e9);
       progress(line);
     }
     out.results.push_back(std::move(*row));
@@ -359,6 +431,29 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
   step(shapes.size());
   return out;
 }
+
+namespace {
+
+// The members of one placement in a results[] row (wrong_elements null when not checked).
+nlohmann::json placement_json(const PlacementResult& p) {
+  const IterationStats& it = p.iterations;
+  nlohmann::json j = {{"time_s", p.time_s},
+          {"algbw_bytes_per_s", p.algbw_bytes_per_s},
+          {"busbw_bytes_per_s", p.busbw_bytes_per_s},
+          {"wrong_elements", p.checked ? nlohmann::json(p.wrong_elements) : nlohmann::json(nullptr)},
+          {"per_rank_time_s", p.per_rank_time_s},
+          {"per_rank_iteration_max_s", p.per_rank_iteration_max_s},
+          {"iteration_stats", {{"samples", it.samples}, {"min_s", it.min_s}, {"max_s", it.max_s}, {"p50_s", it.p50_s},
+                               {"p99_s", it.p99_s}, {"mean_s", it.mean_s}, {"cv", it.cv}}}};
+  if (!p.skew.entry_lateness_s.empty()) {
+    j["entry_lateness_s"] = p.skew.entry_lateness_s;
+    j["wait_s"] = p.skew.wait_s;
+    j["skew_iteration_s"] = p.skew.iteration_s;
+  }
+  return j;
+}
+
+}  // namespace
 
 void to_json(nlohmann::json& j, const BenchResult& r) {
   j = nlohmann::json::object();
@@ -381,24 +476,10 @@ void to_json(nlohmann::json& j, const BenchResult& r) {
   }
   j["results"] = nlohmann::json::array();
   for (const auto& row : r.results) {
-    const IterationStats& it = row.iterations;
-    nlohmann::json rj = {{"size_bytes", row.size_bytes},
-                            {"count", row.count},
-                            {"time_s", row.time_s},
-                            {"algbw_bytes_per_s", row.algbw_bytes_per_s},
-                            {"busbw_bytes_per_s", row.busbw_bytes_per_s},
-                            {"wrong_elements", row.wrong_elements},
-                            {"per_rank_time_s", row.per_rank_time_s},
-                            {"per_rank_iteration_max_s", row.per_rank_iteration_max_s},
-                            {"iteration_stats", {{"samples", it.samples}, {"min_s", it.min_s}, {"max_s", it.max_s},
-                                                 {"p50_s", it.p50_s}, {"p99_s", it.p99_s}, {"mean_s", it.mean_s},
-                                                 {"cv", it.cv}}}};
-    if (!row.skew.entry_lateness_s.empty()) {
-      rj["entry_lateness_s"] = row.skew.entry_lateness_s;
-      rj["wait_s"] = row.skew.wait_s;
-      rj["skew_iteration_s"] = row.skew.iteration_s;
-    }
-    j["results"].push_back(std::move(rj));
+    nlohmann::json out = {{"size_bytes", row.size_bytes}, {"count", row.count}};
+    out.update(placement_json(row));
+    if (row.in_place) out["in_place"] = placement_json(*row.in_place);
+    j["results"].push_back(std::move(out));
   }
 }
 
@@ -407,19 +488,22 @@ std::vector<Finding> bench_findings(const BenchResult& r) {
   for (int rank = 0; rank < r.ranks; ++rank) {
     Finding f;
     uint64_t total = 0;
-    for (const auto& row : r.results) {
-      uint64_t w = static_cast<size_t>(rank) < row.per_rank_wrong_elements.size()
-                       ? row.per_rank_wrong_elements[static_cast<size_t>(rank)]
-                       : 0;
-      if (w == 0) continue;
-      total += w;
-      f.evidence.push_back(Evidence::number("wrong elements at " + std::to_string(row.size_bytes) + " bytes",
-                                            static_cast<double>(w), "count",
-                                            std::string(to_string(r.collective)) + " data check of rank " +
-                                                std::to_string(rank) + " (" + std::to_string(row.count) +
-                                                " elements)")
-                               .expect(0, ""));
-    }
+    for (const auto& row : r.results)
+      for (const PlacementResult* half : {static_cast<const PlacementResult*>(&row),
+                                          row.in_place ? &*row.in_place : nullptr}) {
+        if (!half) continue;
+        const size_t k = static_cast<size_t>(rank);
+        const uint64_t w = k < half->per_rank_wrong_elements.size() ? half->per_rank_wrong_elements[k] : 0;
+        if (w == 0) continue;
+        total += w;
+        const std::string where = half == &row ? "" : " in place";
+        f.evidence.push_back(Evidence::number("wrong elements at " + std::to_string(row.size_bytes) + " bytes" + where,
+                                              static_cast<double>(w), "count",
+                                              std::string(to_string(r.collective)) + " data check of rank " +
+                                                  std::to_string(rank) + " (" + std::to_string(row.count) +
+                                                  " elements" + where + ")")
+                                 .expect(0, ""));
+      }
     if (total == 0) continue;
     const std::string host =
         static_cast<size_t>(rank) < r.hosts.size() ? r.hosts[static_cast<size_t>(rank)] : "?";

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,14 +64,17 @@ inline constexpr int kMaxGraphLaunches = 10000;
 /// above kMaxSkewIters.
 Status validate_bench_options(const BenchOptions& o);
 
-/// One row of the sweep.
-struct SizeResult {
-  uint64_t size_bytes = 0;            ///< nccl-tests "size" (collective_shape()).
-  uint64_t count = 0;                 ///< nccl-tests "count" (elements).
+/// One half of a row of the sweep: the calls out of place (separate send and receive buffers)
+/// or in place (CollectiveShape's in-place pointers), as nccl-tests prints two halves per row.
+struct PlacementResult {
   double time_s = 0;                  ///< Average seconds per iteration, max over ranks.
   double algbw_bytes_per_s = 0;       ///< size_bytes / time_s.
   double busbw_bytes_per_s = 0;       ///< algbw * busbw_factor(collective, ranks).
   uint64_t wrong_elements = 0;        ///< Sum over ranks of wrong output elements.
+  /// False when the data check does not apply: in-place alltoall, which nccl-tests does not
+  /// check either (src/alltoall.cu: "We don't support in-place alltoall", reportErrors = 0);
+  /// wrong_elements is then 0 and printed "N/A".
+  bool checked = true;
   std::vector<double> per_rank_time_s;             ///< Average seconds per iteration, per rank.
   std::vector<uint64_t> per_rank_wrong_elements;   ///< Per rank (not in the JSON contract).
   int slowest_rank = 0;               ///< argmax of per_rank_time_s.
@@ -84,6 +88,14 @@ struct SizeResult {
   /// wait (seconds), and the median step time. Empty / 0 when no probe ran (skew_iters 0, a
   /// device-buffer backend, an import).
   SyncSkew skew;
+};
+
+/// One row of the sweep: the out-of-place half (the members inherited) and, where the Comm
+/// supports_in_place() (NCCL), the in-place half.
+struct SizeResult : PlacementResult {
+  uint64_t size_bytes = 0;            ///< nccl-tests "size" (collective_shape()).
+  uint64_t count = 0;                 ///< nccl-tests "count" (elements).
+  std::optional<PlacementResult> in_place;  ///< nullopt: not measured (MPI, simulated).
 };
 
 /// A rank of the run and what it ran on (the nccl-tests "#  Rank" line).
@@ -117,8 +129,11 @@ using BenchStepSink = std::function<void(const BenchResult& so_far, const std::v
 /// allocated once and paged in before timing; when comm.uses_device_buffers() (NCCL) device
 /// buffers of the same sizes too, the pattern copied in before each size and the result
 /// copied back for the data check. The timed loop is timed by comm.start_timer() /
-/// stop_timer_s() (MPI: wall clock; NCCL: CUDA events). Progress lines go to `progress` on
-/// rank 0 only. Cost: (warmup + iters + 1) calls per size; sends real traffic between the ranks.
+/// stop_timer_s() (MPI: wall clock; NCCL: CUDA events). Where comm.supports_in_place(), each
+/// size is measured a second time in place (nccl-tests' TimeTest: BenchTime(in_place = 0),
+/// then BenchTime(in_place = 1)), with the receive buffer sized max(send, recv) for it.
+/// Progress lines go to `progress` on rank 0 only. Cost: (warmup + iters + 1) calls per size
+/// and placement; sends real traffic between the ranks.
 /// Errors: kInvalidArgument (options, root >= ranks), kUnavailable (allocation, MPI, CUDA or
 /// NCCL failure, naming the rank and host).
 Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options,
@@ -130,11 +145,13 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options
 ///    results: [{size_bytes, count, time_s, algbw_bytes_per_s, busbw_bytes_per_s,
 ///               wrong_elements, per_rank_time_s[], per_rank_iteration_max_s[],
 ///               with a skew probe: entry_lateness_s[], wait_s[], skew_iteration_s,
-///               iteration_stats: {samples, min_s, max_s, p50_s, p99_s, mean_s, cv}}]}
+///               iteration_stats: {samples, min_s, max_s, p50_s, p99_s, mean_s, cv},
+///               in_place: {the same members but size_bytes and count; wrong_elements null
+///                          when not checked}  (absent when not measured)}]}
 void to_json(nlohmann::json& j, const BenchResult& r);
 
 /// Findings of a run: one critical L1 `data_corruption` per rank that received wrong elements,
-/// with the wrong count per size as evidence. Empty when every check passed.
+/// with the wrong count per size and placement (out of place, in place) as evidence. Empty when every check passed.
 std::vector<Finding> bench_findings(const BenchResult& r);
 
 }  // namespace fabdiag::perf

@@ -110,6 +110,14 @@ class Comm {
   // take device memory (NCCL) overrides all of them.
   /// True when the collectives above take buffers from allocate_device() instead of host memory.
   virtual bool uses_device_buffers() const { return false; }
+  /// True when the collectives also accept in-place buffers, as NCCL defines them ("In-place
+  /// Operations" of the NCCL user guide: sendbuff == recvbuff, or for all_gather sendbuff ==
+  /// recvbuff + rank*count and for reduce_scatter recvbuff == sendbuff + rank*count), so the
+  /// benchmark measures the in-place half of nccl-tests' table too (CollectiveShape's in-place
+  /// offsets). Default false: MPI spells in place MPI_IN_PLACE, with another layout for
+  /// MPI_Reduce_scatter_block, and the simulated Comm reads the peers' send buffers while
+  /// writing its own output.
+  virtual bool supports_in_place() const { return false; }
   /// `bytes` of memory the collectives read and write (NCCL: cudaMalloc on this rank's GPU).
   /// Default: kUnsupported (host-memory backends never call it). Errors: kUnavailable.
   virtual Result<void*> allocate_device(size_t bytes);

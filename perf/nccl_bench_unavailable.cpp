@@ -21,7 +21,7 @@ Result<BenchResult> run_nccl_bench(const NcclBenchOptions&, const Progress&, con
 struct NcclWorld::Impl {};
 NcclWorld::NcclWorld() = default;
 NcclWorld::~NcclWorld() = default;
-Result<std::unique_ptr<NcclWorld>> NcclWorld::open(Comm&, const Environment&, bool* every_rank_failed) {
+Result<std::unique_ptr<NcclWorld>> NcclWorld::open(Comm&, const Environment&, bool* every_rank_failed, int) {
   if (every_rank_failed) *every_rank_failed = true;
   return make_error(ErrorCode::kUnsupported, nccl_backend_unavailable_reason());
 }

@@ -35,7 +35,9 @@ class NcclWorld {
   /// (may be null) tells whether all ranks return the error (checks before the init) or only
   /// this one (ncclCommInitRank failed here: the others may be stuck in it, so the caller
   /// aborts the job).
-  static Result<std::unique_ptr<NcclWorld>> open(Comm& host, const Environment& env, bool* every_rank_failed);
+  /// `device` >= 0: this CUDA device instead of the local rank's (`pairwise --rail N`: GPU N).
+  static Result<std::unique_ptr<NcclWorld>> open(Comm& host, const Environment& env, bool* every_rank_failed,
+                                                 int device = -1);
   ~NcclWorld();
   NcclWorld(const NcclWorld&) = delete;
   NcclWorld& operator=(const NcclWorld&) = delete;

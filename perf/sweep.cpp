@@ -106,6 +106,7 @@ CollectiveShape collective_shape(Collective c, uint64_t requested_bytes, DataTyp
       s.count = per_rank;
       s.send_count = per_rank;
       s.recv_count = per_rank * n;
+      s.send_in_place_offset = per_rank;  // AllGather/Gather/HyperCubeGetCollByteCount
       break;
     }
     case Collective::kReduceScatter:
@@ -114,6 +115,7 @@ CollectiveShape collective_shape(Collective c, uint64_t requested_bytes, DataTyp
       s.count = per_rank;
       s.send_count = per_rank * n;
       s.recv_count = per_rank;
+      s.recv_in_place_offset = per_rank;  // ReduceScatter/ScatterGetCollByteCount
       break;
     }
     case Collective::kAlltoall: {

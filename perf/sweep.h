@@ -48,6 +48,15 @@ struct CollectiveShape {
                              ///< whole buffer otherwise).
   uint64_t send_count = 0;   ///< Elements in each rank's send buffer.
   uint64_t recv_count = 0;   ///< Elements in each rank's receive buffer.
+  /// In-place call (nccl-tests' <Coll>GetCollByteCount sendInplaceOffset/recvInplaceOffset,
+  /// used by common.cu startColl): the send pointer is recvbuff + rank*send_in_place_offset
+  /// elements and the receive pointer recvbuff + rank*recv_in_place_offset. all_gather, gather
+  /// and hypercube send from the rank's block of the output (send offset = count); reduce_scatter
+  /// and scatter read the whole buffer and write the rank's block (recv offset = count); the
+  /// others pass the same pointer twice (both 0). NCCL's "In-place Operations" page defines
+  /// the same pointers as in place.
+  uint64_t send_in_place_offset = 0;
+  uint64_t recv_in_place_offset = 0;
 };
 
 /// Shape of `c` for a requested size (bytes) at `n_ranks` ranks. A size smaller than one element

@@ -86,6 +86,29 @@ void column_header(std::ostringstream& out) {
                        "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
 }
 
+// What the footer sums over the printed halves (nccl-tests: args->bw over every BenchTime call,
+// out of place and in place; args->errors per call whose check failed).
+struct HalfTotals {
+  double busbw_sum_gb = 0;
+  long long halves = 0, wrong_halves = 0;
+};
+
+// One half's four cells: time (us), algbw, busbw (GB/s), #wrong ("N/A" when null: not checked).
+std::string half_cells(const nlohmann::json& half, HalfTotals& totals) {
+  const double busbw_gb = number_member(half, "busbw_bytes_per_s") / 1e9;
+  auto wrong_it = half.find("wrong_elements");
+  const bool checked = wrong_it == half.end() || wrong_it->is_number();
+  const long long wrong = int_member(half, "wrong_elements", 0);
+  char wrong_cell[32];
+  std::snprintf(wrong_cell, sizeof wrong_cell, "%6g", static_cast<double>(wrong));
+  totals.busbw_sum_gb += busbw_gb;
+  ++totals.halves;
+  totals.wrong_halves += wrong > 0;
+  return printf_string("  %7s  %6s  %6s  %6s", nccl_tests_float(number_member(half, "time_s") * 1e6, 7).c_str(),
+                       nccl_tests_float(number_member(half, "algbw_bytes_per_s") / 1e9, 6).c_str(),
+                       nccl_tests_float(busbw_gb, 6).c_str(), checked ? wrong_cell : "N/A");
+}
+
 }  // namespace
 
 std::string nccl_tests_float(double value, int width) {
@@ -105,22 +128,19 @@ std::string render_nccl_tests(const Envelope& env) {
   std::ostringstream out;
   preamble(out, env, program);
   column_header(out);
-  double busbw_sum_gb = 0;
-  long long rows = 0, wrong_rows = 0;
+  HalfTotals totals;
   const nlohmann::json results = d.value("results", nlohmann::json::array());
   for (const auto& row : results) {
-    const double busbw_gb = number_member(row, "busbw_bytes_per_s") / 1e9;
-    const long long wrong = int_member(row, "wrong_elements", 0);
     out << printf_string("%12lld  %12lld  %8s  %6s  %6lld", int_member(row, "size_bytes", 0),
                          int_member(row, "count", 0), escape_controls(dtype).c_str(), redop_of(collective), root);
-    out << printf_string("  %7s  %6s  %6s  %6g", nccl_tests_float(number_member(row, "time_s") * 1e6, 7).c_str(),
-                         nccl_tests_float(number_member(row, "algbw_bytes_per_s") / 1e9, 6).c_str(),
-                         nccl_tests_float(busbw_gb, 6).c_str(), static_cast<double>(wrong));
-    out << printf_string("  %7s  %6s  %6s  %6s\n", "N/A", "N/A", "N/A", "N/A");
-    busbw_sum_gb += busbw_gb;
-    ++rows;
-    wrong_rows += wrong > 0;
+    out << half_cells(row, totals);
+    auto in_place = row.find("in_place");
+    out << (in_place != row.end() && in_place->is_object() ? half_cells(*in_place, totals)
+                                                            : printf_string("  %7s  %6s  %6s  %6s", "N/A", "N/A", "N/A", "N/A"));
+    out << "\n";
   }
+  const double busbw_sum_gb = totals.busbw_sum_gb;
+  const long long rows = totals.halves, wrong_rows = totals.wrong_halves;
   if (env.partial) out << "# fabdiag: PARTIAL: " << escape_controls(cut_text(env.cut)) << "\n";
   // nccl-tests counts the sizes whose check failed (args->errors), not the elements.
   out << printf_string("# %-20s : %lld %s\n", "Out of bounds values", wrong_rows, wrong_rows ? "FAILED" : "OK");

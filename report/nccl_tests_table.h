@@ -14,15 +14,17 @@
 //   #                                                              out-of-place                       in-place
 //   #       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong
 //   #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
-//              8             2     float     sum      -1     9.10    0.00    0.00       0      N/A     N/A     N/A     N/A
+//              8             2     float     sum      -1     9.10    0.00    0.00       0     8.95    0.00    0.00       0
 //   # Out of bounds values : 0 OK
 //   # Avg bus bandwidth    : 12.3456
 //   #
 //   # Collective test concluded: <coll>_perf
-// fabdiag measures out-of-place only: the in-place half is "N/A" (nccl-tests' spelling of "not
-// measured", which the importer reads as absent). time = the slowest rank's average per call
-// (nccl-tests averages over ranks), algbw/busbw in GB/s = 1e9 bytes/s. The average bus
-// bandwidth is over the printed rows. W, I and G are the run's settings (params) when no size
+// The in-place half is a row's `in_place` member (the NCCL backend measures it); without one
+// (MPI) it is "N/A" (nccl-tests' spelling of "not measured", which the importer reads as
+// absent), as is the #wrong of a half not checked (in-place alltoall, JSON null). time = the
+// slowest rank's average per call (nccl-tests averages over ranks), algbw/busbw in GB/s = 1e9
+// bytes/s. The average bus bandwidth is over the printed halves, and "Out of bounds values"
+// counts the halves whose check failed (nccl-tests sums both per BenchTime call). W, I and G are the run's settings (params) when no size
 // finished. The backend line is fabdiag's own: the importer reads it back, as it reads the
 // PARTIAL line as a gap of a partial table (kept even with no row). A cut run ends with
 // "# fabdiag: PARTIAL: <reason>", and

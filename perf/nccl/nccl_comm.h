@@ -127,6 +127,7 @@ class NcclComm : public Comm {
   Result<std::unique_ptr<Comm>> split(int color, int key) override;
 
   bool uses_device_buffers() const override { return true; }
+  bool supports_in_place() const override { return true; }
   Result<void*> allocate_device(size_t bytes) override;
   void free_device(void* buf) override;
   Status copy_to_device(void* device, const void* host, size_t bytes) override;

@@ -128,13 +128,14 @@ Result<std::unique_ptr<Comm>> NcclComm::split(int color, int key) {
 NcclWorld::NcclWorld() = default;
 NcclWorld::~NcclWorld() = default;
 
-Result<std::unique_ptr<NcclWorld>> NcclWorld::open(Comm& host, const Environment& env, bool* every_rank_failed) {
+Result<std::unique_ptr<NcclWorld>> NcclWorld::open(Comm& host, const Environment& env, bool* every_rank_failed,
+                                                   int device) {
   if (every_rank_failed) *every_rank_failed = true;
   std::unique_ptr<NcclWorld> w(new NcclWorld());
   w->impl_ = std::make_unique<Impl>(host);
   Impl& im = *w->impl_;
   const std::string who = host.describe_rank(host.rank());
-  im.device = local_rank_of(env, host.hosts(), host.rank());
+  im.device = device >= 0 ? device : local_rank_of(env, host.hosts(), host.rank());
   auto api = local_checks(env, im.device, who);
   if (auto st = agree(host, api ? Status(Ok{}) : Status(api.error())); !st) return st.error();
   im.api = *api;

@@ -77,7 +77,8 @@ FAKE_CUDA_GRAPH_NO_REPLAY=1 expect 1 graph-not-replayed bench all_reduce --backe
 expect 2 graph-with-mpi bench all_reduce -G 2 && stderr_has graph-with-mpi "CUDA graphs are for --backend nccl"
 
 # --format nccl-tests: the familiar table, read back by `import nccl-tests` with the same sizes,
-# counts, times, busbw and #wrong (within print precision); the JSON of the same run comes from
+# counts, times, busbw and #wrong of both halves, out of place and in place (within print
+# precision; in-place alltoall's #wrong N/A both ways); the JSON of the same run comes from
 # --checkpoint, which the finished run writes too.
 for c in all_reduce alltoall; do
   expect 0 "$c-nt" bench "$c" --backend nccl -g 4 -b 8 -e 4M -f 8 -w 1 -n 3 --format nccl-tests \
@@ -101,15 +102,22 @@ for a, b in zip(bench["results"], back["results"]):
     if abs(b["time_s"] * 1e6 - us) > tol_us + 1e-9: errors.append("size %d: time %r vs %r" % (a["size_bytes"], b["time_s"], a["time_s"]))
     if abs(b["busbw_bytes_per_s"] - a["busbw_bytes_per_s"]) > 0.5e7 + 1e-3: errors.append("size %d: busbw %r vs %r" % (a["size_bytes"], b["busbw_bytes_per_s"], a["busbw_bytes_per_s"]))
     if b["count"] != a["count"] or b["wrong_elements"] != a["wrong_elements"]: errors.append("size %d: count/#wrong" % a["size_bytes"])
-    if b.get("in_place", {}).get("time_s") is not None: errors.append("size %d: in-place half not N/A" % a["size_bytes"])
-avg = sum(r["busbw_bytes_per_s"] for r in bench["results"]) / len(bench["results"])
+    ip, bip = a["in_place"], b.get("in_place") or {}
+    if abs((bip.get("time_s") or 0) * 1e6 - ip["time_s"] * 1e6) > (0.005 if ip["time_s"] < 1e-2 else 0.5) + 1e-9:
+        errors.append("size %d: in-place time %r vs %r" % (a["size_bytes"], bip.get("time_s"), ip["time_s"]))
+    if abs((bip.get("busbw_bytes_per_s") or 0) - ip["busbw_bytes_per_s"]) > 0.5e7 + 1e-3:
+        errors.append("size %d: in-place busbw %r vs %r" % (a["size_bytes"], bip.get("busbw_bytes_per_s"), ip["busbw_bytes_per_s"]))
+    if bip.get("wrong_elements") != ip["wrong_elements"]:  # null both ways for alltoall (N/A)
+        errors.append("size %d: in-place #wrong %r vs %r" % (a["size_bytes"], bip.get("wrong_elements"), ip["wrong_elements"]))
+halves = [h["busbw_bytes_per_s"] for r in bench["results"] for h in (r, r["in_place"])]
+avg = sum(halves) / len(halves)  # nccl-tests averages over both halves of every row
 if abs(back["nccl_tests"]["avg_busbw_bytes_per_s"] - avg) > 1e-5 * avg + 1e3: errors.append("avg busbw %r vs %r" % (back["nccl_tests"]["avg_busbw_bytes_per_s"], avg))
 for e in errors: print("FAIL nccl-tests round trip (%s): %s" % (sys.argv[1], e))
 sys.exit(1 if errors else 0)
 PY
 done
 FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt-nt bench all_reduce --backend nccl -g 2 -b 1K -e 4K --format nccl-tests &&
-  grep -q '# Out of bounds values : 3 FAILED' "$tmp/corrupt-nt.out" && grep -q '# fabdiag: critical data_corruption' "$tmp/corrupt-nt.out" ||
+  grep -q '# Out of bounds values : 6 FAILED' "$tmp/corrupt-nt.out" && grep -q '# fabdiag: critical data_corruption' "$tmp/corrupt-nt.out" ||
   { echo "FAIL corrupt-nt: no FAILED out-of-bounds line or finding"; cat "$tmp/corrupt-nt.out"; fail=1; }
 expect 2 nt-not-bench topo --format nccl-tests && stderr_has nt-not-bench "--format nccl-tests is supported by \`fabdiag bench\` only"
 
@@ -118,7 +126,7 @@ FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt bench all_reduce --backend nccl -g 2 "
 FAKE_NCCL_CORRUPT_RANK=3 FABDIAG_NCCL_LIB=$nccl_no_a2a expect 1 corrupt-grouped bench alltoall --backend nccl -g 4 \
   "${sweep[@]}" && verify corrupt-grouped 4 some
 FAKE_NCCL_CORRUPT_RANK=1 expect 1 corrupt-table bench all_reduce --backend nccl -g 2 -b 1K -e 1K --format table &&
-  grep -q 'nccl backend' "$tmp/corrupt-table.out" && grep -q 'rank 1 .* received 1 wrong elements' "$tmp/corrupt-table.out" ||
+  grep -q 'nccl backend' "$tmp/corrupt-table.out" && grep -q 'rank 1 .* received 2 wrong elements' "$tmp/corrupt-table.out" ||
   { echo "FAIL corrupt-table: no nccl backend title or data_corruption of rank 1"; cat "$tmp/corrupt-table.out"; fail=1; }
 
 # A run cut by its deadline delivers the sizes that finished, marked partial, as an nccl run (exit 4).

@@ -10,6 +10,8 @@
 //
 // Environment:
 //   FAKE_CUDA_DEVICES=N          GPUs cudaGetDeviceCount reports (default 8); 0 = cudaErrorNoDevice.
+//   FAKE_CUDA_PCI_BUSES=3,23,..  PCI bus (hex) of device 0, 1, ... (default 0x10 + device), so a
+//                                fixture topology's GPUs are these devices (pairwise --rail).
 //   FAKE_CUDA_GRAPH_NO_REPLAY=1  cudaGraphLaunch does nothing (a benchmark that checks what its
 //                                graph wrote must then count wrong elements).
 #include <cuda_runtime_api.h>
@@ -181,12 +183,31 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   return cudaSuccess;
 }
 
+}  // extern "C"
+
+namespace {
+// FAKE_CUDA_PCI_BUSES: device i's PCI bus is the i-th hex number of the comma list; else 0x10 + i.
+int pci_bus_of(int device) {
+  const char* list = std::getenv("FAKE_CUDA_PCI_BUSES");
+  for (int i = 0; list && *list; ++i) {
+    char* end = nullptr;
+    const long bus = std::strtol(list, &end, 16);
+    if (end == list) break;
+    if (i == device) return static_cast<int>(bus);
+    list = *end == ',' ? end + 1 : end;
+  }
+  return 0x10 + device;
+}
+}  // namespace
+
+extern "C" {
+
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (device < 0 || device >= device_count()) return cudaErrorInvalidDevice;
   std::memset(prop, 0, sizeof *prop);
   std::snprintf(prop->name, sizeof prop->name, "Fake GPU %d", device);
   prop->pciDomainID = 0;
-  prop->pciBusID = 0x10 + device;
+  prop->pciBusID = pci_bus_of(device);
   prop->pciDeviceID = 0;
   return cudaSuccess;
 }

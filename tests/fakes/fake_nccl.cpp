@@ -23,6 +23,8 @@
 //                            reports ncclRemoteError (a peer or the network failed).
 //   FAKE_NCCL_HANG_RANK=k    rank k's first collective never returns (it sleeps for an hour).
 //   FAKE_NCCL_TIMEOUT_S, FAKE_NCCL_SHM_SLOT_BYTES: see fake_nccl_shm.h.
+//   NCCL_DEBUG=INFO + NCCL_DEBUG_FILE, FAKE_NCCL_NET, FAKE_NCCL_GDR: the INFO lines of each
+//                            communicator's init (fake_nccl_log.h).
 #include <dlfcn.h>
 #include <link.h>
 #include <nccl.h>
@@ -43,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include "fake_nccl_log.h"
 #include "fake_nccl_shm.h"
 
 namespace {
@@ -336,7 +339,10 @@ ncclResult_t ncclCommInitAll(ncclComm_t* comms, int ndev, const int* devlist) {
     }
   auto* clique = new Clique(ndev);
   clique->alive = ndev;
-  for (int i = 0; i < ndev; ++i) comms[i] = new ncclComm{clique, nullptr, i, ndev};
+  for (int i = 0; i < ndev; ++i) {
+    comms[i] = new ncclComm{clique, nullptr, i, ndev};
+    fake_nccl::log_comm_init(i, ndev, devlist ? devlist[i] : i, true);
+  }
   return ncclSuccess;
 }
 
@@ -493,7 +499,10 @@ ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id, int
     last_error = "fake: the unique id does not come from this fake's ncclGetUniqueId";
     return ncclInvalidArgument;
   }
-  return join_group(comm, name, nranks, rank);
+  const ncclResult_t rc = join_group(comm, name, nranks, rank);
+  // The device is the rank's: the fake's tests run every rank on one host (local rank = rank).
+  if (rc == ncclSuccess) fake_nccl::log_comm_init(rank, nranks, rank, false);
+  return rc;
 }
 
 #ifndef FAKE_NCCL_NO_ALLTOALL  // the old-NCCL build also lacks ncclCommSplit (NCCL before 2.18)

@@ -151,6 +151,10 @@ TEST_CASE("nccl log: channels decide the transport, a completion error on 1 of 3
   CHECK(n1.bootstrap == "eth0:10.0.0.1<0>");
   CHECK(nccl_data_transport(host(imp, "n3")) == "Socket");
   CHECK(imp.warn_counts.at("completion_error") == 1);
+  // GPUDirect RDMA as the channels ran it: n2 logged no HCA list, its channel still says GDRDMA.
+  CHECK(nccl_gdr_mode(n1) == "GDRDMA");
+  CHECK(nccl_gdr_mode(host(imp, "n2")) == "GDRDMA");
+  CHECK(nccl_gdr_mode(host(imp, "n3")) == "not used");
 
   auto fs = nccl_log_findings(imp);
   const Finding* fb = find_code(fs, "nccl_socket_fallback");
@@ -340,4 +344,14 @@ TEST_CASE("nccl log: a GID table entry with non-hex digits is kept as text, not 
   CHECK(imp.gids[0].ipv4.empty());
   CHECK(imp.gids[1].ipv4 == "192.0.2.6");
   CHECK(imp.gids[1].version == "v2");
+}
+
+TEST_CASE("nccl log: GPUDirect RDMA disabled by NCCL, and a single host with P2P only, as gdr modes") {
+  auto imp = read_text(
+      "n1:10:11 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>\n"
+      "n1:10:11 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n"
+      "n1:10:11 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0\n"
+      "n2:20:21 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n");
+  CHECK(nccl_gdr_mode(host(imp, "n1")) == "disabled");
+  CHECK(nccl_gdr_mode(host(imp, "n2")).empty());
 }

@@ -46,6 +46,22 @@ TEST_CASE("nccl-tests table: preamble, device lines and columns as nccl-tests pr
   CHECK(t.find("# Collective test concluded: all_reduce_perf\n") != std::string::npos);
 }
 
+TEST_CASE("nccl-tests table: the in-place half of each row, #wrong N/A when not checked, footer over both halves") {
+  Envelope env = bench_envelope();
+  env.data["results"][0]["in_place"] = {{"time_s", 8.95e-6}, {"algbw_bytes_per_s", 893854.7},
+                                        {"busbw_bytes_per_s", 893854.7}, {"wrong_elements", 2}};
+  env.data["results"][1]["in_place"] = {{"time_s", 0.0120001}, {"algbw_bytes_per_s", 87380000000.0},
+                                        {"busbw_bytes_per_s", 87380000000.0}, {"wrong_elements", nullptr}};
+  const std::string t = render_nccl_tests(env);
+  CHECK(t.find("\n           8             2     float     sum      -1     9.10    0.00    0.00       0     8.95    0.00"
+               "    0.00       2\n") != std::string::npos);
+  CHECK(t.find("  12345.6   84.93   84.93       3  12000.1   87.38   87.38     N/A\n") != std::string::npos);
+  // nccl-tests counts a failed check per half (8 B in place, 1 MiB out of place) and averages
+  // busbw over the four halves: (0.000879 + 84.93 + 0.000894 + 87.38) / 4 GB/s.
+  CHECK(t.find("# Out of bounds values : 2 FAILED\n") != std::string::npos);
+  CHECK(t.find("# Avg bus bandwidth    : 43.0791 \n") != std::string::npos);
+}
+
 TEST_CASE("nccl-tests table: rooted collectives print their root, cut runs and findings are comments") {
   Envelope env = bench_envelope();
   env.data["collective"] = "gather";
