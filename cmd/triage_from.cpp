@@ -20,7 +20,8 @@ namespace {
 // Outputs taken on a switch or of the whole fabric: their findings name switch ports, never the
 // host whose folder they were collected in.
 bool is_fabric_format(const std::string& format) {
-  return format == "ibqueryerrors" || format == "iblinkinfo" || format == "sonic-pfc-counters" || format == "lldpctl";
+  return format == "ibqueryerrors" || format == "iblinkinfo" || format == "sonic-pfc-counters" || format == "lldpctl" ||
+         format == "sonic-interface-counters" || format == "nvue-interface";
 }
 
 // The file of the pile that `source` names ("DIR/node05/syslog.txt:1..15 (6 lines)"), or "".
