@@ -159,13 +159,16 @@ void read_line(Reader& r, const std::string& raw, size_t line_no) {
   if (t.find_first_not_of("- ") == std::string::npos) return;  // the rule under a header
   auto w = split_ws(t);
   if (read_header(r, w)) return;
+  auto cell = [](const std::string& c) { return c == "n/a" || c.find_first_not_of("0123456789") == std::string::npos; };
+  bool rx_tx_row = r.mode == Mode::kRxTx && w.size() >= 3 && cell(w[w.size() - 1]) && cell(w[w.size() - 2]);
   if (std::isupper(static_cast<unsigned char>(t[0])) && r.mode != Mode::kView && r.mode != Mode::kAllInterfaces &&
-      r.mode != Mode::kRxTx) {
+      !rx_tx_row) {
     r.pending_title = t;  // "Drop Counters", if a "=====" line follows
     r.pending_line = line_no;
     return;
   }
   if (r.mode == Mode::kRxTx && std::isupper(static_cast<unsigned char>(t[0])) == 0 && w.size() == 1) return;
+  if (r.mode == Mode::kNone && w.size() >= 2 && is_nvue_key(w[0])) r.mode = Mode::kKeyValue;  // a grep'ped fragment
   read_row(r, host, w, line_no, t);
 }
 
