@@ -59,6 +59,8 @@ Result<ImportOutput> read_osu(const ImportFileOptions& o);
 Result<ImportOutput> read_imb(const ImportFileOptions& o);
 Result<ImportOutput> read_mpigraph(const ImportFileOptions& o);
 Result<ImportOutput> read_nvsmi_dmon(const ImportFileOptions& o);
+Result<ImportOutput> read_sonic_intf_counters(const ImportFileOptions& o);
+Result<ImportOutput> read_nvue_interface(const ImportFileOptions& o);
 
 std::span<const ImportReader> import_readers() {
   // {name, ToolText, help, footer, read}: one row per format.
@@ -198,6 +200,18 @@ std::span<const ImportReader> import_readers() {
        "not zeros. Exit: 0 no warning; 1 a GPU throttled for temperature or standing apart from its peers; 4 rows that "
        "do not fit the header or a cut last line; 2 not dmon output.",
        &read_nvsmi_dmon},
+      {"sonic-interface-counters", ToolText::kSonicIntfCounters,
+       "SONiC `show interfaces counters` (-a, errors, rates, fec-stats, fec-histogram, detailed) -> fabdiag.switchports/1 (per switch port: state, error/drop/overrun counts, rates, FEC and BER)",
+       "Reads every portstat table (commas, N/A, B/s KB/s MB/s, %), \"-p N\" periods, detailed blocks named by the prompt, "
+       "\"host: \" prefixes; a table seen again makes the counts a delta. Exit: 0 no warning; 1 a port down, errors, "
+       "overruns, uncorrectable FEC or a BER over its limit; 4 a cut row or last line; 2 not portstat output.",
+       &read_sonic_intf_counters},
+      {"nvue-interface", ToolText::kNvueInterface,
+       "Cumulus NVUE `nv show interface [IF] counters | link stats | link phy-detail | --view=counters` (text or -o json) -> fabdiag.nvue/1 (per switch port: errors, drops, carrier transitions, raw/effective BER)",
+       "The port and switch come from the prompt line (\"cumulus@leaf01:mgmt:~$ nv show interface swp1 counters\") or "
+       "the --view=counters rows. Exit: 0 no warning; 1 errors, drops, flaps, effective errors or a BER over its limit; "
+       "4 a cut last line or lines not understood; 2 not NVUE output.",
+       &read_nvue_interface},
   };
   return readers;
 }

@@ -21,7 +21,8 @@ namespace {
 // host whose folder they were collected in.
 bool is_fabric_format(const std::string& format) {
   return format == "ibqueryerrors" || format == "iblinkinfo" || format == "sonic-pfc-counters" || format == "lldpctl" ||
-         format == "ibportstate" || format == "ibnodes";
+         format == "ibportstate" || format == "ibnodes" || format == "sonic-interface-counters" ||
+         format == "nvue-interface";
 }
 
 // The file of the pile that `source` names ("DIR/node05/syslog.txt:1..15 (6 lines)"), or "".

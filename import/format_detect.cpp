@@ -11,12 +11,15 @@
 #include "import/ibnodes.h"
 #include "import/ibportstate.h"
 #include "import/imb.h"
+#include "import/lldpctl.h"
 #include "import/mpigraph.h"
 #include "import/nvsmi_dmon.h"
 #include "import/nvsmi_query.h"
+#include "import/nvue_interface.h"
 #include "import/osu.h"
 #include "import/rdma_link.h"
 #include "import/show_gids.h"
+#include "import/sonic_intf_counters.h"
 #include "import/syslog.h"
 #include "probes/topo/pci.h"
 
@@ -102,8 +105,10 @@ ToolText structured_marker(std::string_view t) {
   if (is_imb_marker(t) || (starts_with(t, "#bytes") && has(t, "#repetitions"))) return ToolText::kImb;
   if (is_mpigraph_marker(t)) return ToolText::kMpiGraph;
   if (is_nvsmi_dmon_header(t)) return ToolText::kNvsmiDmon;
+  if (is_sonic_intf_counters_marker(t)) return ToolText::kSonicIntfCounters;
+  if (is_nvue_interface_marker(t)) return ToolText::kNvueInterface;
   if (t == "LLDP neighbors:" || starts_with_any(t, {"\"lldp\": {", "{\"lldp\":"}) ||
-      (starts_with(t, "Interface:") && has(t, ", via: ")))
+      (starts_with(t, "Interface:") && has(t, ", via: ")) || is_lldpctl_keyvalue_line(t))
     return ToolText::kLldpctl;
   if (is_ibdev2netdev_line(t)) return ToolText::kIbdev2netdev;
   if (is_ibnetdiscover_line(t)) return ToolText::kIbnetdiscover;
@@ -191,6 +196,8 @@ const char* describe(ToolText tool) {
     case ToolText::kImb: return "Intel MPI Benchmarks output";
     case ToolText::kMpiGraph: return "mpiGraph output";
     case ToolText::kNvsmiDmon: return "`nvidia-smi dmon` output";
+    case ToolText::kSonicIntfCounters: return "SONiC `show interfaces counters` output";
+    case ToolText::kNvueInterface: return "Cumulus NVUE `nv show interface` output";
     case ToolText::kPairsList: return "a list of pairs (\"hostA,hostB  GB/s\")";
   }
   return "unknown";

@@ -54,6 +54,8 @@ enum class ToolText {
   kImb,            ///< Intel MPI Benchmarks ("Intel(R) MPI Benchmarks" banner, "# Benchmarking PingPong", "#bytes #repetitions")
   kMpiGraph,       ///< LLNL mpiGraph ("START mpiGraph v1.5", "Send max\t2805.4", "END mpiGraph")
   kNvsmiDmon,      ///< `nvidia-smi dmon` ("# gpu   pwr gtemp mtemp    sm ..." header and its units line)
+  kSonicIntfCounters,  ///< SONiC `show interfaces counters` [errors|rates|fec-stats|detailed] ("IFACE  STATE ..." tables)
+  kNvueInterface,  ///< Cumulus Linux NVUE `nv show interface [IF] counters|link phy-detail|--view=counters`
 };
 
 /// "`ethtool -S` output", "ibstat output", ... for messages.

@@ -157,8 +157,9 @@ Result<LldpImport> import_lldpctl(LineSource& lines, const std::string& source, 
   while (auto raw = lines.next()) {
     std::string t = trim(*raw);
     if (t.empty()) continue;
-    Result<LldpImport> r = t[0] == '{' ? read_json(lines, source, std::string(*raw) + "\n")
-                                       : read_text(lines, source, std::string(*raw), lines.line_no());
+    Result<LldpImport> r = t[0] == '{'                    ? read_json(lines, source, std::string(*raw) + "\n")
+                           : is_lldpctl_keyvalue_line(t) ? read_lldpctl_keyvalue(lines, source, t, lines.line_no())
+                                                         : read_text(lines, source, std::string(*raw), lines.line_no());
     if (r) add_speeds(*r);
     return r;
   }

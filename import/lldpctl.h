@@ -9,6 +9,8 @@
 // itself when the neighbour sent no system name; "vlan", "capability", "mgmt-ip" are an object
 // or an array. Text: "Interface:    eth0, via: LLDP, RID: 1, Time: ..." blocks with
 // "ChassisID:", "SysName:", "PortID:", "PortDescr:", "TTL:", "MFS:", "MAU oper type:", "VLAN:".
+// Keyvalue (`-f keyvalue`): "lldp.eth0.chassis.name=leaf01", "lldp.eth0.port.ifname=Ethernet4"
+// lines (import/lldpctl_keyvalue.cpp), with or without pdsh/clush "host: " prefixes.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +31,7 @@ namespace fabdiag {
 /// The neighbour lldpd heard on one local port.
 struct LldpNeighbor {
   std::string local_port;        ///< The host's (or switch's) own port: "ens14f0np0".
+  std::string host;              ///< The host the line's "host: " prefix names (keyvalue); "" when none.
   std::string via;               ///< "LLDP", "CDPv2", ...
   std::string age;               ///< "55 days, 00:25:58" (JSON "age", text "Time:").
   std::string chassis_id_type;   ///< "mac", "local", "ip", ...
@@ -54,7 +57,7 @@ struct LldpNeighbor {
 /// What an lldpctl output says.
 struct LldpImport {
   std::string source;
-  std::string format;                   ///< "json" or "text".
+  std::string format;                   ///< "json", "text" or "keyvalue".
   std::vector<LldpNeighbor> neighbors;  ///< In the order listed.
   std::vector<Error> gaps;              ///< Unreadable blocks, a cut last line.
 };
@@ -65,10 +68,21 @@ struct LldpImport {
 std::optional<double> lldp_speed_of_mau(std::string_view mau);
 std::optional<double> lldp_speed_of_port_name(std::string_view port);
 
-/// Reads lldpctl output, JSON when the first non-blank character is '{', else text (streamed
+/// Reads lldpctl output, JSON when the first non-blank character is '{', keyvalue when the first
+/// line is one (is_lldpctl_keyvalue_line), else text (streamed
 /// for text; JSON is held whole, at most 64 MiB). Errors: kParse naming SOURCE:LINE when it is
 /// neither (no "lldp" object, no "Interface:" block), or the JSON does not parse (a cut file).
 Result<LldpImport> import_lldpctl(LineSource& lines, const std::string& source, const ReadLimits& limits);
+
+/// True for an `lldpctl -f keyvalue` line: "lldp.<interface>.<tag>...=value" where a known tag
+/// (via, age, chassis, port, vlan, ...) follows the interface name, after any "host: " prefix.
+bool is_lldpctl_keyvalue_line(std::string_view line);
+
+/// The keyvalue form, `first` (numbered `first_no`) being its first line and `lines` the rest
+/// (streamed). Lines with a new interface name (or host, or a second "via" of one interface)
+/// start a neighbour. Errors: kParse naming SOURCE:LINE when no line is a keyvalue line.
+Result<LldpImport> read_lldpctl_keyvalue(LineSource& lines, const std::string& source, const std::string& first,
+                                         size_t first_no);
 
 /// The JSON form alone (`lldpctl -f json`), whole in `text`. Errors: kParse naming SOURCE
 /// when it does not parse (with the byte where it stopped) or holds no "lldp" object.

@@ -45,8 +45,8 @@ std::vector<Finding> lldpctl_findings(const LldpImport& imp) {
     f.severity = Severity::kInfo;
     f.layer = Layer::kPhysical;
     f.code = "lldp_mfs_below_jumbo";
-    f.subject = n.local_port;
-    f.message = n.local_port + "'s neighbour " + chassis_name(n) + " port " + n.port_id + " announces a maximum frame of " +
+    f.subject = n.host.empty() ? n.local_port : n.host + " " + n.local_port;
+    f.message = f.subject + "'s neighbour " + chassis_name(n) + " port " + n.port_id + " announces a maximum frame of " +
                 std::to_string(*n.mfs) + " bytes: frames of a 9000-byte MTU will not pass that port";
     f.evidence.push_back(Evidence::number("neighbor mfs", *n.mfs, "bytes", imp.source).expect(kJumboFrame, ">= 9000 bytes"));
     f.action = "If this port carries RDMA or storage traffic, raise the switch port's MTU";
@@ -75,6 +75,7 @@ nlohmann::json lldpctl_data(const LldpImport& imp) {
                   {"speed_from", n.speed_from},
                   {"vlans", n.vlans},
                   {"pvid", opt(n.pvid)}});
+    if (!n.host.empty()) ns.back()["host"] = n.host;  // keyvalue read through pdsh: whose port
   }
   return {{"format", imp.format}, {"neighbors", ns},
           {"summary", {{"neighbors", imp.neighbors.size()}, {"switches", switches.size()}}}};

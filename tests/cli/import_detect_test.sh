@@ -75,6 +75,14 @@ expect_file rdma-link/ib-json.json rdma-link fabdiag.rdmalinks/1
 expect_file rdma-link/pdsh-ib-polling.txt rdma-link fabdiag.rdmalinks/1
 expect_file ibnetdiscover/two-leaves-one-spine.txt ibnetdiscover fabdiag.ibfabric/1
 expect_file ibnetdiscover/ports-two-leaves.txt ibnetdiscover fabdiag.ibfabric/1
+# Switch-side counters and LLDP keyvalue: SONiC portstat tables and detailed blocks, NVUE text and JSON.
+expect_file sonic-interface-counters/std-three-ports.txt sonic-interface-counters fabdiag.switchports/1
+expect_file sonic-interface-counters/detailed-ethernet4.txt sonic-interface-counters fabdiag.switchports/1
+expect_file sonic-interface-counters/pdsh-errors-cut.txt sonic-interface-counters fabdiag.switchports/1
+expect_file nvue-interface/swp1-counters.txt nvue-interface fabdiag.nvue/1
+expect_file nvue-interface/view-counters.txt nvue-interface fabdiag.nvue/1
+expect_file nvue-interface/phy-detail-json-bad-lane.json nvue-interface fabdiag.nvue/1
+expect_file lldpctl/keyvalue-pdsh-cut.txt lldpctl fabdiag.lldp/1
 # nvidia-smi -q: the full query, `-i 0` after a shell prompt, a pdsh + grep -A fragment.
 expect_file gpu/nvsmi-q-hgx-h100-8gpu.txt nvidia-smi-q fabdiag.gpuquery/1
 expect_file gpu/nvsmi-q-v100-i0-retired-pending.txt nvidia-smi-q fabdiag.gpuquery/1

@@ -1,0 +1,1 @@
+import tests/fixtures/lldpctl/keyvalue-two-ports.txt --format table

@@ -1,0 +1,1 @@
+import lldpctl tests/fixtures/lldpctl/keyvalue-pdsh-cut.txt --format json

@@ -1,0 +1,1 @@
+import tests/fixtures/nvue-interface/swp1-phy-detail.txt --format json

@@ -1,0 +1,1 @@
+import nvue-interface tests/fixtures/nvue-interface/view-counters.txt --format table

@@ -1,0 +1,1 @@
+import tests/fixtures/sonic-interface-counters/fec-stats.txt --format json
