@@ -20,7 +20,9 @@ LocalizeParams fabric_params() {
   p.pair_ratio = 0.6;
   p.ref_quantile = 0.9;
   p.fast_veto_ratio = 0.97;
-  p.confirm_ratio = 0.9;
+  p.confirm_ratio = 0.94;
+  p.confirm_watch = true;
+  p.confirm_votes = 3;  // the screen and both tests: one ECMP collision cannot name a node
   p.link_family_error = 0.01;
   return p;
 }
@@ -143,7 +145,7 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
     if (!std::isfinite(s.node_ref_bytes_per_s)) continue;
     double ratio = m / s.node_ref_bytes_per_s;
     bool by_ratio = ratio < p.node_ratio, by_z = z && *z < p.modz_limit;
-    if (by_ratio && by_z) s.node_candidates.push_back(i);
+    if ((by_ratio || (p.confirm_watch && ratio < p.watch_ratio)) && by_z) s.node_candidates.push_back(i);
     else if (by_ratio || (by_z && ratio < p.watch_ratio)) s.watch.push_back(Watch{i, ratio, z.value_or(NAN)});
   }
 }
@@ -290,9 +292,10 @@ void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, cons
   std::map<int, int> node_left;
   for (int n : suspects) node_left[n] = confirm_tests_needed(contains(s.node_candidates, n), p);
   std::vector<std::pair<PairKey, int>> link_left;  // in the screen's order: darkest first
-  // Probing a ring: one re-test each here, the rest only for links still slow (plan_retest_round),
-  // so the ends of links a re-test cleared are free for the ring in the next round.
-  for (const auto& l : links) link_left.emplace_back(l, ring ? 1 : link_retests_needed(p));
+  // Probing a ring with no node to confirm: one re-test each here, the rest only for links still
+  // slow (plan_retest_round), so the ends of links a re-test cleared are free for the ring.
+  const bool one = ring && suspects.empty();  // no node to confirm: this is one round
+  for (const auto& l : links) link_left.emplace_back(l, one ? 1 : link_retests_needed(p));
   // Round budget: what one subject needs (2 with the defaults). A subject crowded out of a round
   // (two link candidates sharing an end, a link at a node candidate) gets fewer tests and is
   // inconclusive, instead of every verdict waiting for it (docs/localization.md#confirmation).

@@ -58,10 +58,16 @@ struct LocalizeParams {
   /// NaN: off (the emulated cluster's 2x noise lifts slow nodes that high); 0.97 in fabric_params().
   double fast_veto_ratio = NAN;
   /// A node confirmation test below this x its round's reference is a slow vote. NaN: the node
-  /// ratio in use (fixed or adaptive; the emulated cluster). 0.9 in fabric_params(): one test is
-  /// judged against a median of many controls, so its spread is the test noise (3 %), not that of
-  /// a median over 3 partners; at 0.88 a 0.85x node tested above the line in 16 % of its tests.
+  /// ratio in use (fixed or adaptive; the emulated cluster). 0.94 in fabric_params() (with
+  /// confirm_votes 3: the screen and both tests slow): one test is judged against a median of many
+  /// controls, so its spread is the test noise (3 %), not that of a median over 3 partners; at
+  /// 0.88 a 0.85x node tested above the line in 16 % of its tests, at 0.94 in 0.05 %.
   double confirm_ratio = NAN;
+  /// A node whose z is below modz_limit with a ratio under watch_ratio is a candidate (confirmed
+  /// like one) instead of a watch: a 0.85x node's median over 3 partners lands above 0.88 in a
+  /// few % of screens. Off by default; on in fabric_params(), where confirm_votes 3 keeps the
+  /// extra candidates from being named on a collision.
+  bool confirm_watch = false;
   /// Family-wise error of the link verdicts (triage/votes.h, link_retests_needed()): a link needs
   /// as many slow re-tests as it takes for (link candidates) x (dark share)^re-tests to stay below
   /// it, at least confirm_votes. NaN: confirm_votes re-tests (the emulated cluster); 0.01 in

@@ -22,7 +22,9 @@ VoteVerdict judge_votes(const VoteCount& v, int slow_tests, const LocalizeParams
   return VoteVerdict::kInconclusive;
 }
 
-int link_retests_needed(const LocalizeParams& p) { return std::max(1, p.confirm_votes); }
+int link_retests_needed(const LocalizeParams& p) {
+  return std::max(1, std::min(p.confirm_votes, p.confirm_repeats - 1));
+}
 
 int link_retests_for_family(const LocalizeParams& p, int candidates, int judged_pairs) {
   const int base = link_retests_needed(p);

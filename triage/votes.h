@@ -37,8 +37,8 @@ VoteCount count_votes(bool screen_vote, int slow_tests, int tests);
 /// inconclusive.
 VoteVerdict judge_votes(const VoteCount& v, int slow_tests, const LocalizeParams& p);
 
-/// Re-tests to plan for a link candidate in the confirmation rounds: p.confirm_votes (at least
-/// 1). The link's screen value is one sample, which a deep dip or an ECMP collision (half the
+/// Re-tests to plan for a link candidate in the confirmation rounds: p.confirm_votes, at most
+/// p.confirm_repeats - 1 (the rounds a node candidate gets), at least 1. The link's screen value is one sample, which a deep dip or an ECMP collision (half the
 /// rate, on a different flow each round) gives routinely, so it is no vote and every re-test must
 /// be slow.
 int link_retests_needed(const LocalizeParams& p);

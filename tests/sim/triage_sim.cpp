@@ -133,6 +133,13 @@ Tally run_trials(Scenario sc) {
     if (std::getenv("TRIAGE_SIM_VERBOSE") && got != truth) {
       std::fprintf(stderr, "trial %d: rounds %d ring_probe %s\n", k, c.rounds, rep.ring_probe.dump().c_str());
       for (const auto& x : rep.inconclusive) std::fprintf(stderr, "   inconclusive: %s\n", x.c_str());
+      for (const auto& [who, why] : rep.cleared)
+        if (why.find("known-good") != std::string::npos) std::fprintf(stderr, "   cleared %s: %s\n", who.c_str(), why.c_str());
+      for (const auto& [who, r] : rep.watch) std::fprintf(stderr, "   watch %s %.3f\n", who.c_str(), r);
+      for (const auto& w : truth) if (!got.count(w)) std::fprintf(stderr, "   missed %s\n", w.second[0].c_str());
+      for (const auto& sus : rep.suspects)
+        for (const auto& e : sus.evidence)
+          std::fprintf(stderr, "   %s %s = %g %s\n", sus.kind.c_str(), e.metric.c_str(), e.value.value_or(-1), e.value_text.c_str());
     }
     t.watched += static_cast<int>(rep.watch.size());
     t.sum_rounds += c.rounds;
