@@ -21,7 +21,6 @@ LocalizeParams fabric_params() {
   p.ref_quantile = 0.9;
   p.fast_veto_ratio = 0.97;
   p.confirm_ratio = 0.94;
-  p.confirm_watch = true;
   p.confirm_votes = 3;  // the screen and both tests: one ECMP collision cannot name a node
   p.link_family_error = 0.01;
   return p;

@@ -65,8 +65,8 @@ struct LocalizeParams {
   double confirm_ratio = NAN;
   /// A node whose z is below modz_limit with a ratio under watch_ratio is a candidate (confirmed
   /// like one) instead of a watch: a 0.85x node's median over 3 partners lands above 0.88 in a
-  /// few % of screens. Off by default; on in fabric_params(), where confirm_votes 3 keeps the
-  /// extra candidates from being named on a collision.
+  /// few % of screens. Off by default and in fabric_params() (on, it let a 0.85x node through a --node-ratio 0.8
+  /// override and turned 0.92x watches into candidates: tests/triage/mild_fault_test.cpp).
   bool confirm_watch = false;
   /// Family-wise error of the link verdicts (triage/votes.h, link_retests_needed()): a link needs
   /// as many slow re-tests as it takes for (link candidates) x (dark share)^re-tests to stay below
