@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <limits>
 #include <optional>
 #include <set>
 
@@ -10,6 +9,7 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "triage/log_modz.h"
 #include "triage/votes.h"
 
 namespace fabdiag::triage {
@@ -20,6 +20,9 @@ LocalizeParams fabric_params() {
   p.pair_ratio = 0.6;
   p.ref_quantile = 0.9;
   p.fast_veto_ratio = 0.97;
+  p.confirm_ratio = 0.94;
+  p.confirm_votes = 3;  // the screen and both tests: one ECMP collision cannot name a node
+  p.link_family_error = 0.01;
   return p;
 }
 
@@ -47,31 +50,6 @@ std::vector<char> member_flags(int nodes, const std::vector<int>& members) {
     if (x >= 0 && x < nodes) in[static_cast<size_t>(x)] = 1;
   return in;
 }
-
-// Bandwidth noise is multiplicative (a busy core halves a rate; it does not subtract a constant),
-// so outliers are judged on log values: on a linear scale a rate of 0 is only about
-// 0.6745 * median / MAD below the median, and a noisy round could never flag anything.
-// The median and MAD of the reference set are computed once, so judging every node or pair of a
-// 16k-node screen costs O(N log N), not one sort per value (docs/localization.md#the-screen).
-class LogModz {
- public:
-  explicit LogModz(const std::vector<double>& values) {
-    std::vector<double> logs;
-    logs.reserve(values.size());
-    for (double v : values)
-      if (v > 0) logs.push_back(std::log(v));
-    median_ = median(logs);
-    if (median_) mad_ = median_abs_deviation(logs);
-  }
-  std::optional<double> operator()(double x) const {
-    if (!(x > 0)) return -std::numeric_limits<double>::infinity();
-    if (!median_ || !mad_) return std::nullopt;
-    return modified_z(std::log(x), *median_, *mad_);
-  }
-
- private:
-  std::optional<double> median_, mad_;
-};
 
 }  // namespace
 
@@ -166,7 +144,7 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
     if (!std::isfinite(s.node_ref_bytes_per_s)) continue;
     double ratio = m / s.node_ref_bytes_per_s;
     bool by_ratio = ratio < p.node_ratio, by_z = z && *z < p.modz_limit;
-    if (by_ratio && by_z) s.node_candidates.push_back(i);
+    if ((by_ratio || (p.confirm_watch && ratio < p.watch_ratio)) && by_z) s.node_candidates.push_back(i);
     else if (by_ratio || (by_z && ratio < p.watch_ratio)) s.watch.push_back(Watch{i, ratio, z.value_or(NAN)});
   }
 }
@@ -197,6 +175,7 @@ void judge_links(Screen& s, const PairValues& pair_value, const LocalizeParams& 
         *z < p.modz_limit)
       s.link_candidates.push_back(k);
   }
+  s.link_retests = link_retests_for_family(p, static_cast<int>(s.link_candidates.size()), static_cast<int>(healthy.size()));
   // Darkest first: the confirmation gives them its rounds first when candidates share an end.
   std::stable_sort(s.link_candidates.begin(), s.link_candidates.end(),
                    [&](const PairKey& x, const PairKey& y) { return pair_value.at(x) < pair_value.at(y); });
@@ -243,10 +222,19 @@ namespace {
 // round's unused good nodes into control pairs.
 class Planner {
  public:
-  explicit Planner(std::vector<int> good) : good_(std::move(good)) {}
+  // `ring`: [node] may sit on a probed ring edge (empty: no ring to probe).
+  explicit Planner(std::vector<int> good, std::vector<char> ring = {}) : good_(std::move(good)), ring_(std::move(ring)) {}
 
-  // Pairs the good nodes not used in `r` into control pairs (the round's reference).
-  void add_controls(PlannedRound& r, std::set<int>& used) const {
+  // Pairs the good nodes not used in `r` into control pairs (the round's reference); with a
+  // ring to probe, first its edges (i, i+1 mod N) of parity `parity` between unused ring members.
+  void add_controls(PlannedRound& r, std::set<int>& used, int parity = 0) const {
+    const int n = static_cast<int>(ring_.size());
+    for (int i = parity; i < n; i += 2) {
+      const int j = (i + 1) % n;
+      if (!ring_[static_cast<size_t>(i)] || !ring_[static_cast<size_t>(j)] || used.count(i) || used.count(j)) continue;
+      r.pairs.push_back(PlannedPair{std::min(i, j), std::max(i, j), Role::kControl, -1, {-1, -1}});
+      used.insert({i, j});
+    }
     int pending = -1;
     for (int g : good_) {
       if (used.count(g)) continue;
@@ -277,8 +265,17 @@ class Planner {
 
  private:
   std::vector<int> good_;
+  std::vector<char> ring_;
   std::map<int, std::set<int>> met_;
 };
+
+// Nodes a ring probe may use: judged by the screen and not node candidates (link ends included).
+std::vector<char> ring_members(const Screen& s) {
+  std::vector<char> in(static_cast<size_t>(s.nodes), 1);
+  for (const auto* v : {&s.node_candidates, &s.too_few_partners})
+    for (int x : *v) in[static_cast<size_t>(x)] = 0;
+  return in;
+}
 
 bool any_left(const auto& left) {
   return std::any_of(left.begin(), left.end(), [](const auto& x) { return x.second > 0; });
@@ -289,12 +286,15 @@ bool any_left(const auto& left) {
 // screen candidate's screen result is its first vote (triage/votes.h), so it needs one test less
 // than a node taken in on counter evidence alone.
 void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, const Screen& s,
-                        const LocalizeParams& p, std::vector<PlannedRound>& rounds) {
+                        const LocalizeParams& p, bool ring, std::vector<PlannedRound>& rounds) {
   const std::vector<PairKey>& links = s.link_candidates;
   std::map<int, int> node_left;
   for (int n : suspects) node_left[n] = confirm_tests_needed(contains(s.node_candidates, n), p);
   std::vector<std::pair<PairKey, int>> link_left;  // in the screen's order: darkest first
-  for (const auto& l : links) link_left.emplace_back(l, link_retests_needed(p));
+  // Probing a ring with no node to confirm: one re-test each here, the rest only for links still
+  // slow (plan_retest_round), so the ends of links a re-test cleared are free for the ring.
+  const bool one = ring && suspects.empty();  // no node to confirm: this is one round
+  for (const auto& l : links) link_left.emplace_back(l, one ? 1 : link_retests_needed(p));
   // Round budget: what one subject needs (2 with the defaults). A subject crowded out of a round
   // (two link candidates sharing an end, a link at a node candidate) gets fewer tests and is
   // inconclusive, instead of every verdict waiting for it (docs/localization.md#confirmation).
@@ -323,7 +323,7 @@ void add_confirm_rounds(Planner& planner, const std::vector<int>& suspects, cons
       --left;
     }
     if (r.pairs.empty()) break;  // nothing schedulable (no good partners left)
-    planner.add_controls(r, used);
+    planner.add_controls(r, used, k % 2);
     rounds.push_back(std::move(r));
   }
 }
@@ -361,7 +361,7 @@ void add_clear_end_rounds(Planner& planner, const Screen& s, const LocalizeParam
 }  // namespace
 
 std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParams& p,
-                                            const std::vector<int>& hard) {
+                                            const std::vector<int>& hard, bool ring_controls) {
   std::vector<int> suspects = s.node_candidates;
   for (int h : hard)
     if (!contains(suspects, h)) suspects.push_back(h);
@@ -370,10 +370,22 @@ std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParam
     if (!contains(hard, g)) good.push_back(g);
   std::vector<PlannedRound> rounds;
   if (suspects.empty() && s.link_candidates.empty()) return rounds;
-  Planner planner(std::move(good));
-  add_confirm_rounds(planner, suspects, s, p, rounds);
+  Planner planner(std::move(good), ring_controls ? ring_members(s) : std::vector<char>{});
+  add_confirm_rounds(planner, suspects, s, p, ring_controls, rounds);
   add_clear_end_rounds(planner, s, p, rounds);
   return rounds;
+}
+
+PlannedRound plan_retest_round(const Screen& s, const std::vector<std::pair<int, int>>& links, int ring_parity) {
+  PlannedRound r;
+  std::set<int> used;
+  for (const auto& l : links) {
+    if (used.count(l.first) || used.count(l.second)) continue;
+    r.pairs.push_back(PlannedPair{l.first, l.second, Role::kConfirmLink, -1, l});
+    used.insert({l.first, l.second});
+  }
+  Planner(s.good, ring_parity >= 0 ? ring_members(s) : std::vector<char>{}).add_controls(r, used, std::max(ring_parity, 0));
+  return r;
 }
 
 namespace {
@@ -461,7 +473,8 @@ void decide_nodes(const Screen& s, const std::vector<PlannedRound>& plan, Tallie
   for (int c : s.node_candidates) node_subjects.insert(c);
   for (int n : node_subjects) {
     const Tally& nt = t.node[n];
-    const int slow_tests = votes_below(nt, p.node_ratio), tests = static_cast<int>(nt.ratios.size());
+    const double vote_ratio = std::isfinite(p.confirm_ratio) ? p.confirm_ratio : p.node_ratio;
+    const int slow_tests = votes_below(nt, vote_ratio), tests = static_cast<int>(nt.ratios.size());
     VoteCount v = count_votes(contains(s.node_candidates, n), slow_tests, tests);
     v.fast = std::isfinite(p.fast_veto_ratio) ? votes_at_or_above(nt, p.fast_veto_ratio) : 0;
     double screen_ratio = s.node_median_bytes_per_s[static_cast<size_t>(n)] / s.node_ref_bytes_per_s;
@@ -510,7 +523,7 @@ void decide_links(const Screen& s, Tallies& t, const LocalizeParams& p, Localiza
     if (is_node_suspect(l.first) || is_node_suspect(l.second)) continue;  // explained by the node
     const Tally& lt = t.link[l];
     const int slow_tests = votes_below(lt, p.pair_ratio), tests = static_cast<int>(lt.ratios.size());
-    const VoteVerdict verdict = judge_link_retests(slow_tests, tests, p);
+    const VoteVerdict verdict = judge_link_retests(slow_tests, tests, s.link_retests);
     int ea = end_ok(s, t, l, l.first, p), eb = end_ok(s, t, l, l.second, p);
     std::string name = "{" + std::to_string(l.first) + "}<->{" + std::to_string(l.second) + "}";
     if (verdict == VoteVerdict::kSuspect && ea == 1 && eb == 1) {
@@ -528,7 +541,9 @@ void decide_links(const Screen& s, Tallies& t, const LocalizeParams& p, Localiza
       out.cleared.emplace_back(l.first, "link " + name + " was fast in " + std::to_string(tests - slow_tests) +
                                             " of " + std::to_string(tests) + " re-tests (screen dip was noise)");
     } else {
-      out.inconclusive.push_back("link " + name + ": only " + std::to_string(tests) + " re-tests ran");
+      out.inconclusive.push_back("link " + name + ": only " + std::to_string(tests) + " re-tests ran (" +
+                                 std::to_string(s.link_retests) + " needed)");
+      if (tests > 0 && slow_tests == tests) out.awaiting_retests.push_back(l);
     }
   }
 }

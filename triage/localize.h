@@ -57,6 +57,22 @@ struct LocalizeParams {
   /// fast, while a healthy node whose screen and one test were halved by ECMP collisions does.
   /// NaN: off (the emulated cluster's 2x noise lifts slow nodes that high); 0.97 in fabric_params().
   double fast_veto_ratio = NAN;
+  /// A node confirmation test below this x its round's reference is a slow vote. NaN: the node
+  /// ratio in use (fixed or adaptive; the emulated cluster). 0.94 in fabric_params() (with
+  /// confirm_votes 3: the screen and both tests slow): one test is judged against a median of many
+  /// controls, so its spread is the test noise (3 %), not that of a median over 3 partners; at
+  /// 0.88 a 0.85x node tested above the line in 16 % of its tests, at 0.94 in 0.05 %.
+  double confirm_ratio = NAN;
+  /// A node whose z is below modz_limit with a ratio under watch_ratio is a candidate (confirmed
+  /// like one) instead of a watch: a 0.85x node's median over 3 partners lands above 0.88 in a
+  /// few % of screens. Off by default and in fabric_params() (on, it let a 0.85x node through a --node-ratio 0.8
+  /// override and turned 0.92x watches into candidates: tests/triage/mild_fault_test.cpp).
+  bool confirm_watch = false;
+  /// Family-wise error of the link verdicts (triage/votes.h, link_retests_needed()): a link needs
+  /// as many slow re-tests as it takes for (link candidates) x (dark share)^re-tests to stay below
+  /// it, at least confirm_votes. NaN: confirm_votes re-tests (the emulated cluster); 0.01 in
+  /// fabric_params().
+  double link_family_error = NAN;
 };
 
 /// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch"; a
@@ -86,6 +102,9 @@ struct Screen {
   std::vector<std::pair<int, int>> link_candidates;  ///< (a < b), both ends not node candidates; darkest pair first.
   std::vector<int> good;                         ///< Neither a candidate nor a candidate link end.
   std::vector<int> too_few_partners;             ///< Not judged: fewer than min_partners.
+  /// Slow re-tests a link candidate needs (link_retests_needed(): the family-wise bound over the
+  /// link candidates and the share of dark pairs among the healthy ones).
+  int link_retests = 2;
 };
 
 /// Screens a broad round-robin pair matrix. `samples` may repeat a pair (values are averaged by
@@ -124,8 +143,17 @@ struct PlannedRound {
 /// every link candidate is re-measured, plus one round in which each link end meets a fresh
 /// good partner; the remaining good nodes form control pairs (the round's reference). Empty
 /// when there is nothing to confirm.
+/// `ring_controls`: the control pairs of round k are first the ring edges (i, i+1 mod N), i = k
+/// mod 2, between unused nodes that are no node candidates (triage/link_bisection.h: the ring of a
+/// sick all_reduce is probed while the candidates are confirmed), and each link candidate gets one
+/// re-test here (plan_retest_round() adds the others to the links still slow).
 std::vector<PlannedRound> plan_confirmation(const Screen& s, const LocalizeParams& p,
-                                            const std::vector<int>& hard = {});
+                                            const std::vector<int>& hard = {}, bool ring_controls = false);
+
+/// One more confirmation round: each of `links` re-measured (node-disjoint; a link sharing an end
+/// with an earlier one waits), the remaining good nodes as control pairs; `ring_parity` >= 0: the
+/// controls probe the ring edges of that parity first (as plan_confirmation's ring_controls).
+PlannedRound plan_retest_round(const Screen& s, const std::vector<std::pair<int, int>>& links, int ring_parity = -1);
 
 /// A named suspect with the tests behind it.
 struct Suspect {
@@ -145,6 +173,9 @@ struct Localization {
   std::vector<std::pair<int, std::string>> cleared;  ///< (node, reason) for candidates cleared.
   std::vector<std::string> inconclusive;  ///< Human sentences; node ids appear as "{i}" (see name_nodes).
   std::vector<Watch> watch;               ///< The screen's near misses, with their ratio.
+  /// Link candidates slow in every re-test so far but short of Screen::link_retests (and listed
+  /// as inconclusive): plan_retest_round() tests them once more and decide() judges again.
+  std::vector<std::pair<int, int>> awaiting_retests;
 };
 
 /// Stage 4: decides on the candidates from the confirmation samples (rounds as planned). The

@@ -1,6 +1,7 @@
 #include "triage/votes.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fabdiag::triage {
 
@@ -21,11 +22,22 @@ VoteVerdict judge_votes(const VoteCount& v, int slow_tests, const LocalizeParams
   return VoteVerdict::kInconclusive;
 }
 
-int link_retests_needed(const LocalizeParams& p) { return std::max(1, p.confirm_votes); }
+int link_retests_needed(const LocalizeParams& p) {
+  return std::max(1, std::min(p.confirm_votes, p.confirm_repeats - 1));
+}
 
-VoteVerdict judge_link_retests(int slow_tests, int tests, const LocalizeParams& p) {
+int link_retests_for_family(const LocalizeParams& p, int candidates, int judged_pairs) {
+  const int base = link_retests_needed(p);
+  if (!std::isfinite(p.link_family_error) || candidates <= 0 || judged_pairs <= 0) return base;
+  const double q = std::min(1.0, static_cast<double>(candidates) / judged_pairs);
+  int k = base;
+  while (k < base + 2 && candidates * std::pow(q, k) > p.link_family_error) ++k;
+  return k;
+}
+
+VoteVerdict judge_link_retests(int slow_tests, int tests, int needed) {
   if (tests > slow_tests) return VoteVerdict::kCleared;
-  if (tests >= link_retests_needed(p)) return VoteVerdict::kSuspect;
+  if (tests >= needed) return VoteVerdict::kSuspect;
   return VoteVerdict::kInconclusive;
 }
 

@@ -37,14 +37,24 @@ VoteCount count_votes(bool screen_vote, int slow_tests, int tests);
 /// inconclusive.
 VoteVerdict judge_votes(const VoteCount& v, int slow_tests, const LocalizeParams& p);
 
-/// Re-tests to plan for a link candidate: p.confirm_votes (at least 1). The link's screen value is
-/// one sample, which a deep dip or an ECMP collision (half the rate, on a different flow each
-/// round) gives routinely, so it is no vote and every re-test must be slow.
+/// Re-tests to plan for a link candidate in the confirmation rounds: p.confirm_votes, at most
+/// p.confirm_repeats - 1 (the rounds a node candidate gets), at least 1. The link's screen value is one sample, which a deep dip or an ECMP collision (half the
+/// rate, on a different flow each round) gives routinely, so it is no vote and every re-test must
+/// be slow.
 int link_retests_needed(const LocalizeParams& p);
 
-/// A link candidate's re-tests: suspect when all of at least p.confirm_votes re-tests are slow
-/// (a collision hits 2 re-tests in a row with probability q^2, against 3 q^2 for 2 of 3); cleared
+/// Slow re-tests a link needs when `candidates` of `judged_pairs` screen pairs between
+/// non-candidates were dark (a multiple-comparison bound): the smallest k >= link_retests_needed(p)
+/// with candidates x q^k <= p.link_family_error, q = candidates / judged_pairs the share of dark
+/// tests (ECMP collisions and dips hit a re-test as often as a screen test), at most
+/// link_retests_needed(p) + 2. At 16384 nodes with 1 % collisions (about 270 candidates of 24576
+/// pairs, q = 1.1 %) 2 re-tests leave 270 q^2 = 0.03 false links per run, 3 leave 4e-4.
+/// p.link_family_error NaN: link_retests_needed(p).
+int link_retests_for_family(const LocalizeParams& p, int candidates, int judged_pairs);
+
+/// A link candidate's re-tests: suspect when all of at least `needed` re-tests are slow (a
+/// collision hits 2 re-tests in a row with probability q^2, against 3 q^2 for 2 of 3); cleared
 /// when one was fast; inconclusive when fewer ran.
-VoteVerdict judge_link_retests(int slow_tests, int tests, const LocalizeParams& p);
+VoteVerdict judge_link_retests(int slow_tests, int tests, int needed);
 
 }  // namespace fabdiag::triage

@@ -11,7 +11,9 @@
 #include "core/text.h"
 #include "perf/pairwise.h"
 #include "triage/dead_direction_report.h"
+#include "triage/link_bisection.h"
 #include "triage/matchings.h"
+#include "triage/screen_matrix.h"
 #include "triage/small_cluster.h"
 #include "triage/straggler.h"
 #include "triage/suspect_findings.h"
@@ -243,22 +245,59 @@ std::vector<int> hard_suspects(Walk& w) {
 }
 
 // ---- confirmation ----
-ConfirmRun run_confirmation(Walk& w, const Screen& screen, const std::vector<int>& hard) {
-  ConfirmRun c;
-  c.plan = plan_confirmation(screen, w.params.localize, hard);
-  w.confirm = &c;  // run_walk points it at the returned copy
-  for (size_t r = 0; r < c.plan.size(); ++r) {
-    std::vector<std::pair<int, int>> pairs;
-    for (const auto& pp : c.plan[r].pairs) pairs.emplace_back(pp.a, pp.b);
-    auto res = run_pair_round(w, pairs, "confirm", "confirmation", r, c.plan.size());
-    if (!res) continue;
-    for (auto x : *res) {
-      x.round = static_cast<int>(r);  // decide() indexes samples by plan round
-      c.samples.push_back(x);
-    }
+// Runs plan round r of `c` (decide() indexes samples by plan round).
+void run_confirm_round(Walk& w, ConfirmRun& c, size_t r) {
+  std::vector<std::pair<int, int>> pairs;
+  for (const auto& pp : c.plan[r].pairs) pairs.emplace_back(pp.a, pp.b);
+  auto res = run_pair_round(w, pairs, "confirm", "confirmation", r, c.plan.size());
+  if (!res) return;
+  for (auto x : *res) {
+    x.round = static_cast<int>(r);
+    c.samples.push_back(x);
   }
+}
+
+// `ring`: the all_reduce was sick, so the control pairs probe its ring (triage/link_bisection.h).
+ConfirmRun run_confirmation(Walk& w, const Screen& screen, const std::vector<int>& hard, bool ring) {
+  ConfirmRun c;
+  c.plan = plan_confirmation(screen, w.params.localize, hard, ring);
+  w.confirm = &c;  // run_walk points it at the returned copy
+  for (size_t r = 0; r < c.plan.size(); ++r) run_confirm_round(w, c, r);
   w.confirm = nullptr;
   return c;
+}
+
+// The decision, with more re-test rounds for links slow in every re-test but short of the
+// screen's family-wise count (Screen::link_retests); `ring`: their controls probe the ring.
+Localization decide_confirmed(Walk& w, const Screen& s, ConfirmRun& c, bool ring) {
+  Localization loc = decide(s, c.plan, c.samples, w.params.localize);
+  for (int k = 0; k < s.link_retests && !loc.awaiting_retests.empty(); ++k) {
+    c.plan.push_back(plan_retest_round(s, loc.awaiting_retests, ring ? static_cast<int>(c.plan.size() % 2) : -1));
+    run_confirm_round(w, c, c.plan.size() - 1);
+    loc = decide(s, c.plan, c.samples, w.params.localize);
+  }
+  return loc;
+}
+
+// ---- stage 3: the ring of a sick all_reduce, when nothing named explains it ----
+void probe_sick_ring(Walk& w, const ScreenRun& sr, const ConfirmRun& c, Localization& loc) {
+  const bool explained = !sr.uplinks.suspects.empty() ||
+                         std::any_of(loc.suspects.begin(), loc.suspects.end(), [](const Suspect& x) {
+                           return x.kind == "node" || x.kind == "link" || x.kind == "cluster";
+                         });
+  if (explained) return;
+  RingProbeParams rpp = w.params.ring_probe;  // the rounds the confirmation left
+  rpp.max_rounds = std::max(0, rpp.max_rounds - static_cast<int>(c.plan.size()));
+  const int max_rounds = rpp.max_rounds;
+  int k = 0;
+  auto run = [&](const std::vector<std::pair<int, int>>& pairs) {
+    return run_pair_round(w, pairs, "ring", "ring probe", static_cast<size_t>(k++), static_cast<size_t>(max_rounds));
+  };
+  RingProbe rp = probe_ring(sr.screen, loc, w.tested, w.params.localize, rpp, run);
+  loc.suspects.insert(loc.suspects.end(), rp.links.begin(), rp.links.end());
+  loc.inconclusive.insert(loc.inconclusive.end(), rp.inconclusive.begin(), rp.inconclusive.end());
+  w.rep.ring_probe = {{"rounds", rp.rounds}, {"dark_edges", rp.dark_edges}, {"needed_retests", rp.needed_retests},
+                      {"links", rp.links.size()}};
 }
 
 // {host, links, optics} of each node's snapshot (the members the counter pipeline fills).
@@ -347,6 +386,7 @@ void fill_link_suspect(TriageSuspect& ts, const Suspect& sp, const TriageReport&
   e.metric = "screen bandwidth " + link_name(rep.hosts, a, b);
   auto sv = sr.value.find(ordered(a, b));
   if (sv != sr.value.end()) e.value = sv->second;
+  else e.metric = "not in the screen: a ring edge of the slow all_reduce, first probe at ratio " + std::to_string(sp.screen_ratio).substr(0, 5);
   e.unit = "bytes/s";
   e.threshold = lp.pair_ratio * sr.screen.pair_ref_bytes_per_s;
   e.threshold_text = std::to_string(lp.pair_ratio).substr(0, 4) + " x the median healthy pair";
@@ -444,37 +484,6 @@ void decide_suspects(TriageReport& rep, const ScreenRun& sr, const Localization&
 }
 
 // ---- data for the report ----
-// The dense N x N matrix of the screen (null where a pair was not measured).
-nlohmann::json screen_matrix(int n, const ScreenRun& sr) {
-  nlohmann::json mj = nlohmann::json::array();
-  for (int i = 0; i < n; ++i) {
-    nlohmann::json rj = nlohmann::json::array();
-    for (int k = 0; k < n; ++k) {
-      auto it = sr.value.find(ordered(i, k));
-      rj.push_back(it == sr.value.end() ? nlohmann::json(nullptr) : num_or_null(it->second));
-    }
-    mj.push_back(rj);
-  }
-  return mj;
-}
-
-// matrix[src][dst]: the rate of src -> dst alone (mpiGraph's per-direction view), null where not
-// measured.
-nlohmann::json directed_matrix(int n, const ScreenRun& sr) {
-  nlohmann::json mj = nlohmann::json::array();
-  for (int i = 0; i < n; ++i) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int k = 0; k < n; ++k) row.push_back(nullptr);
-    mj.push_back(std::move(row));
-  }
-  for (const auto& x : sr.samples) {
-    if (x.a < 0 || x.b < 0 || x.a >= n || x.b >= n) continue;
-    if (std::isfinite(x.a_to_b_bytes_per_s)) mj[static_cast<size_t>(x.a)][static_cast<size_t>(x.b)] = x.a_to_b_bytes_per_s;
-    if (std::isfinite(x.b_to_a_bytes_per_s)) mj[static_cast<size_t>(x.b)][static_cast<size_t>(x.a)] = x.b_to_a_bytes_per_s;
-  }
-  return mj;
-}
-
 // fabdiag.pairwise/1-shaped data of the screen.
 nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, const ScreenRun& sr) {
   const int n = static_cast<int>(rep.hosts.size());
@@ -486,8 +495,8 @@ nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, 
   pw["iters"] = params.pair_iters;
   pw["rounds"] = sr.schedule;
   if (sr.full) {  // only where it is small enough to read
-    pw["matrix_bytes_per_s"] = screen_matrix(n, sr);
-    pw["directed_bytes_per_s"] = directed_matrix(n, sr);
+    pw["matrix_bytes_per_s"] = screen_matrix(n, sr.value);
+    pw["directed_bytes_per_s"] = directed_matrix(n, sr.samples);
   }
   else pw["samples"] = sr.samples;
   pw["schedule"] = sr.full ? "round_robin" : "random_matchings";
@@ -542,10 +551,13 @@ TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const Co
   ScreenRun sr = run_screen(w);
   w.screen = &sr;
   run_sweeps(w);  // after the screen: skipped when a pair is dead
+  const double busbw = all_reduce_busbw(rep.bench);
+  const bool sick = !sr.full && ring_is_sick(busbw, sr.screen, params.ring_probe);  // every pair measured: no stage 3
   std::vector<int> hard = hard_suspects(w);
-  ConfirmRun confirm = run_confirmation(w, sr.screen, hard);
+  ConfirmRun confirm = run_confirmation(w, sr.screen, hard, sick);
   w.confirm = &confirm;
-  Localization loc = decide(sr.screen, confirm.plan, confirm.samples, params.localize);
+  Localization loc = decide_confirmed(w, sr.screen, confirm, sick);
+  if (sick) probe_sick_ring(w, sr, confirm, loc);
   judge_small_cluster(w.n, sr.samples, params.localize, loc);  // 2-3 nodes: no partners to confirm with
   NodeFindings node_findings = counters_after(w);
 
@@ -582,6 +594,7 @@ nlohmann::json to_json(const TriageReport& r) {
   j["pairwise"] = r.pairwise;
   j["confirmation"] = r.confirmation;
   j["rounds"] = r.rounds;
+  if (!r.ring_probe.is_null()) j["ring_probe"] = r.ring_probe;
   j["window_s"] = r.window_s;
   j["nodes"] = r.nodes;
   return j;

@@ -13,6 +13,7 @@
 #include "core/progress.h"
 #include "import/fabric_topology.h"
 #include "triage/cluster.h"
+#include "triage/link_bisection.h"
 #include "triage/localize.h"
 #include "triage/pair_sizing.h"
 
@@ -38,6 +39,9 @@ struct WalkParams {
   /// `--topology`: host -> leaf -> spine. With it the matchings prefer intra-leaf pairs (plus one
   /// cross-leaf round) and leaf-uplink suspects are judged (triage/uplink.h). Empty: none.
   std::optional<FabricTopology> topology;
+  /// Stage 3 (triage/link_bisection.h): when the all_reduce sweep is sick and the screen (random
+  /// matchings, past round_robin_max_nodes) and its confirmation name nothing, probe its ring.
+  RingProbeParams ring_probe;
 };
 
 /// One named suspect, as the JSON contract has it: data.suspects[] {kind, hosts, layer,
@@ -71,7 +75,9 @@ struct TriageReport {
   nlohmann::json confirmation;        ///< Planned rounds and their samples.
   std::vector<Finding> findings;      ///< Suspect findings plus counter findings (subject has host).
   std::vector<Error> errors;          ///< What could not be measured or read.
-  int rounds = 0;                     ///< Pair rounds run (screen + confirmation).
+  int rounds = 0;                     ///< Pair rounds run (screen + confirmation + ring probe).
+  /// Stage 3 when it ran: {rounds, dark_edges, needed_retests, links}; null otherwise.
+  nlohmann::json ring_probe;
   double window_s = 0;                ///< Counter window: first to last snapshot.
   /// Per host, what its final counter snapshot says of its links, in host order:
   /// {host, links[] (ethtool link facts), optics[] (module diagnostics)}, the same facts

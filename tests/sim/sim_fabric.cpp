@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "triage/link_bisection.h"
+
 namespace fabdiag::sim {
 
 SimFabric::SimFabric(int nodes, const FabricModel& m, unsigned seed)
@@ -36,7 +38,23 @@ std::vector<Result<nlohmann::json>> SimFabric::snapshot_counters() {
   return std::vector<Result<nlohmann::json>>(hosts_.size(), nlohmann::json::object());
 }
 
-Result<nlohmann::json> SimFabric::run_collective(const triage::CollectiveSpec&) { return nlohmann::json::object(); }
+Result<nlohmann::json> SimFabric::run_collective(const triage::CollectiveSpec& spec) {
+  if (spec.collective != "all_reduce") return nlohmann::json::object();
+  const auto ring = triage::ring_edges(static_cast<int>(hosts_.size()));
+  const std::vector<double> share = uplink_shares(ring);
+  double slowest = 4e10;
+  for (auto [a, b] : ring) slowest = std::min(slowest, steady_rate(a, b, share));
+  std::lognormal_distribution<double> noise(0.0, model_.sigma);
+  nlohmann::json row = {{"size_bytes", spec.max_bytes}, {"busbw_bytes_per_s", slowest * noise(rng_)}};
+  return nlohmann::json{{"collective", "all_reduce"}, {"results", nlohmann::json::array({row})}};
+}
+
+double SimFabric::steady_rate(int a, int b, const std::vector<double>& share) const {
+  double v = 4e10 * std::min(node_factor[static_cast<size_t>(a)], node_factor[static_cast<size_t>(b)]);
+  if (slow_links.count({std::min(a, b), std::max(a, b)})) v *= link_fault;
+  if (leaf_of(a) != leaf_of(b)) v *= std::min(share[static_cast<size_t>(leaf_of(a))], share[static_cast<size_t>(leaf_of(b))]);
+  return v;
+}
 
 // [leaf] share of its uplink capacity each cross-leaf flow of this round gets (<= 1).
 std::vector<double> SimFabric::uplink_shares(const std::vector<std::pair<int, int>>& pairs) const {
@@ -63,12 +81,8 @@ Result<std::vector<triage::PairSample>> SimFabric::run_round(const std::vector<s
   std::vector<triage::PairSample> out;
   out.reserve(pairs.size());
   for (auto [a, b] : pairs) {
-    double v = 4e10 * std::min(node_factor[static_cast<size_t>(a)], node_factor[static_cast<size_t>(b)]);
-    if (slow_links.count({std::min(a, b), std::max(a, b)})) v *= link_fault;
-    if (leaf_of(a) != leaf_of(b)) {
-      v *= std::min(share[static_cast<size_t>(leaf_of(a))], share[static_cast<size_t>(leaf_of(b))]);
-      if (u(rng_) < model_.ecmp_share) v *= 0.5;  // two flows hashed onto one uplink
-    }
+    double v = steady_rate(a, b, share);
+    if (leaf_of(a) != leaf_of(b) && u(rng_) < model_.ecmp_share) v *= 0.5;  // two flows hashed onto one uplink
     v *= noise(rng_);
     if (u(rng_) < model_.dip_prob) v /= 2 + (model_.dip_max - 2) * u(rng_);
     out.push_back(triage::PairSample{a, b, v, round_id});

@@ -10,6 +10,10 @@
 // round), capacity = hosts per leaf / oversubscription x the leaf's uplink factor (a degraded
 // uplink bundle: every cross-leaf flow of the leaf slows, as on the emulated fabric), and an ECMP
 // collision halves a random share of the cross-leaf flows, drawn anew each round.
+//
+// The all_reduce sweep (run_collective): a ring in rank order, as fast as its slowest edge
+// (i, i+1 mod N) without the per-test dips and collisions (a sweep's iterations average them out),
+// times one log-normal draw: busbw bytes/s at the sweep's largest size. Other collectives: no rows.
 #pragma once
 
 #include <random>
@@ -61,6 +65,8 @@ class SimFabric : public triage::ClusterRunner {
 
  private:
   std::vector<double> uplink_shares(const std::vector<std::pair<int, int>>& pairs) const;
+  /// One test's rate without noise, dips and collisions, `share` from uplink_shares().
+  double steady_rate(int a, int b, const std::vector<double>& share) const;
   std::vector<std::string> hosts_;
   FabricModel model_;
   std::mt19937 rng_;

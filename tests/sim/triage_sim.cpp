@@ -4,7 +4,7 @@
 // reach (1k-16k nodes): rounds used, exact-set rate, false positives, against targets.
 //
 //   triage_sim --nodes 4096 --trials 50 --slow 3 [--fault 0.5] [--preset fabric|emulated]
-//              [--slow-links 0] [--slow-uplinks 0] [--leaf-size 32] [--oversub 1] [--ecmp 0.05]
+//              [--slow-links 0] [--link-on-ring 1] [--slow-uplinks 0] [--leaf-size 32] [--oversub 1] [--ecmp 0.05]
 //              [--sigma S] [--topology 0|1] [--seed 1] [--name LABEL]
 //              [--min-exact 0.97] [--max-rounds 5] [--max-fp 0]
 //
@@ -41,6 +41,7 @@ std::string arg_s(int argc, char** argv, const char* name, const char* def) {
 
 struct Scenario {
   int nodes = 1024, trials = 20, slow = 1, slow_links = 0, slow_uplinks = 0;
+  bool link_on_ring = true;  // the slow link joins rank neighbours: an edge of the all_reduce's ring
   double fault = 0.5;
   bool topology = true;
   unsigned seed = 1;
@@ -89,8 +90,14 @@ Named inject(sim::SimFabric& c, const Scenario& sc, std::mt19937& pick) {
     c.node_factor[static_cast<size_t>(x)] = sc.fault;
     truth.insert({"node", {hosts[static_cast<size_t>(x)]}});
   }
-  for (int k = 0; k < sc.slow_links; ++k) {
-    int a = nodes[static_cast<size_t>(sc.slow + 2 * k)], b = nodes[static_cast<size_t>(sc.slow + 2 * k + 1)];
+  std::set<int> taken(nodes.begin(), nodes.begin() + sc.slow);
+  for (int k = 0, next = sc.slow; k < sc.slow_links; ++k) {
+    int a = -1, b = -1;
+    while (a < 0 || taken.count(a) || taken.count(b) || busy.count(b)) {  // off the slow nodes and each other
+      a = nodes[static_cast<size_t>(next++)];
+      b = sc.link_on_ring ? (a + 1) % sc.nodes : nodes[static_cast<size_t>(next++)];
+    }
+    taken.insert({a, b});
     c.slow_links.insert({std::min(a, b), std::max(a, b)});
     std::vector<std::string> h = {hosts[static_cast<size_t>(a)], hosts[static_cast<size_t>(b)]};
     std::sort(h.begin(), h.end());
@@ -123,6 +130,17 @@ Tally run_trials(Scenario sc) {
       for (const auto& g : got)
         if (!truth.count(g)) std::fprintf(stderr, "trial %d: false %s %s\n", k, g.first.c_str(), g.second[0].c_str());
     for (const auto& w : truth) t.missed += got.count(w) ? 0 : 1;
+    if (std::getenv("TRIAGE_SIM_VERBOSE") && got != truth) {
+      std::fprintf(stderr, "trial %d: rounds %d ring_probe %s\n", k, c.rounds, rep.ring_probe.dump().c_str());
+      for (const auto& x : rep.inconclusive) std::fprintf(stderr, "   inconclusive: %s\n", x.c_str());
+      for (const auto& [who, why] : rep.cleared)
+        if (why.find("known-good") != std::string::npos) std::fprintf(stderr, "   cleared %s: %s\n", who.c_str(), why.c_str());
+      for (const auto& [who, r] : rep.watch) std::fprintf(stderr, "   watch %s %.3f\n", who.c_str(), r);
+      for (const auto& w : truth) if (!got.count(w)) std::fprintf(stderr, "   missed %s\n", w.second[0].c_str());
+      for (const auto& sus : rep.suspects)
+        for (const auto& e : sus.evidence)
+          std::fprintf(stderr, "   %s %s = %g %s\n", sus.kind.c_str(), e.metric.c_str(), e.value.value_or(-1), e.value_text.c_str());
+    }
     t.watched += static_cast<int>(rep.watch.size());
     t.sum_rounds += c.rounds;
     t.worst_rounds = std::max(t.worst_rounds, c.rounds);
@@ -141,6 +159,7 @@ int main(int argc, char** argv) {
   sc.slow = static_cast<int>(arg_d(argc, argv, "--slow", 1));
   sc.slow_links = static_cast<int>(arg_d(argc, argv, "--slow-links", 0));
   sc.slow_uplinks = static_cast<int>(arg_d(argc, argv, "--slow-uplinks", 0));
+  sc.link_on_ring = arg_d(argc, argv, "--link-on-ring", 1) != 0;
   sc.fault = arg_d(argc, argv, "--fault", 0.5);
   sc.topology = arg_d(argc, argv, "--topology", 1) != 0;
   sc.seed = static_cast<unsigned>(arg_d(argc, argv, "--seed", 1));
@@ -164,7 +183,7 @@ int main(int argc, char** argv) {
                          "--leaf-size >= 1, --oversub > 0, faults fewer than the nodes, --preset fabric|emulated)\n");
     return 2;
   }
-  sc.params.sweeps.clear();
+  sc.params.sweeps = {CollectiveSpec{"all_reduce"}};  // the ring the slow-link stage probes (sim_fabric.h)
   if (preset == "fabric") sc.params.localize = fabric_params();  // docs/localization.md#parameters
   Tally t = run_trials(sc);
   const double exact = static_cast<double>(t.exact) / sc.trials, fp = static_cast<double>(t.false_pos) / sc.trials;

@@ -36,9 +36,18 @@ TEST_CASE("the screen vote counts, but a confirmation test must be slow too") {
 TEST_CASE("a fast confirmation test clears a node whatever its slow votes") {
   LocalizeParams p = fabric_params();
   CHECK(p.fast_veto_ratio == doctest::Approx(0.97));
-  VoteCount v = count_votes(true, 1, 2);  // screen + one slow test: a suspect without the veto
-  CHECK(judge_votes(v, 1, p) == VoteVerdict::kSuspect);
-  v.fast = 1;  // the other test ran at the round's reference: ECMP halved the slow ones
-  CHECK(judge_votes(v, 1, p) == VoteVerdict::kCleared);
+  CHECK(p.confirm_votes == 3);  // a fabric names a node on the screen and both tests
+  CHECK(judge_votes(count_votes(true, 1, 2), 1, p) == VoteVerdict::kCleared);
+  VoteCount v = count_votes(true, 2, 2);  // screen + two slow tests: a suspect without the veto
+  CHECK(judge_votes(v, 2, p) == VoteVerdict::kSuspect);
+  v.fast = 1;  // a test ran at the round's reference: ECMP halved the slow ones
+  CHECK(judge_votes(v, 2, p) == VoteVerdict::kCleared);
   CHECK(std::isnan(LocalizeParams{}.fast_veto_ratio));  // off on the emulated cluster
+}
+
+TEST_CASE("link re-tests grow with the family of link candidates") {
+  LocalizeParams p = fabric_params();
+  CHECK(link_retests_for_family(p, 17, 1536) == 2);     // 1024 nodes: 17 x 0.011^2 = 0.002
+  CHECK(link_retests_for_family(p, 270, 24576) == 3);   // 16384 nodes: 270 x 0.011^2 = 0.03 > 0.01
+  CHECK(link_retests_for_family(LocalizeParams{}, 270, 24576) == 2);  // off on the emulated cluster
 }
