@@ -108,6 +108,25 @@ RunState pairwise_state(const Envelope& base, const perf::PairwiseMatrix& m, siz
   return st;
 }
 
+// Rank 0's result: the analysis, NCCL's transport per host and the rail ends when measured,
+// written as the finished run (and its checkpoint) and emitted.
+int report_pairwise(const GlobalOptions& g, int rail_index, Envelope& env, const perf::PairwiseMatrix& matrix,
+                    const perf::PairwiseThresholds& thresholds, const nlohmann::json& nccl_transport,
+                    const nlohmann::json& rail, std::chrono::steady_clock::time_point started, PartialRun& run) {
+  perf::PairwiseAnalysis analysis = perf::analyze_pairwise(matrix, thresholds);
+  perf::pairwise_to_json(env.data, matrix, analysis);
+  if (!nccl_transport.is_null()) env.data["nccl_transport"] = nccl_transport;
+  if (!rail.is_null()) env.data["rail"] = rail;
+  env.findings = perf::pairwise_findings(matrix, analysis, thresholds);
+  finish_envelope(env, started);
+  run.finish(env);
+  Document doc = pairwise_document(matrix, analysis);
+  if (!rail.is_null())
+    for (const auto& e : rail["ends"])
+      doc.sections.front().fields.push_back({"rail " + std::to_string(rail_index) + " of " + e.value("host", "?"), rail_end_text(e)});
+  return emit(g, env, doc);
+}
+
 }  // namespace
 
 int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
@@ -180,18 +199,7 @@ int run_pairwise(const GlobalOptions& g, const PairwiseOptions& o) {
   if (!rail) return fail_mpi_run(*session, rail.error(), run ? &*run : nullptr);
   if (comm.rank() != 0) return kExitOk;  // only rank 0 reports
 
-  perf::PairwiseAnalysis analysis = perf::analyze_pairwise(*matrix, thresholds);
-  perf::pairwise_to_json(env.data, *matrix, analysis);
-  if (!nccl_transport->is_null()) env.data["nccl_transport"] = *nccl_transport;
-  if (!rail->is_null()) env.data["rail"] = *rail;
-  env.findings = perf::pairwise_findings(*matrix, analysis, thresholds);
-  finish_envelope(env, started);
-  run->finish(env);
-  Document doc = pairwise_document(*matrix, analysis);
-  if (!rail->is_null())
-    for (const auto& e : (*rail)["ends"])
-      doc.sections.front().fields.push_back({"rail " + std::to_string(o.rail) + " of " + e.value("host", "?"), rail_end_text(e)});
-  return emit(g, env, doc);
+  return report_pairwise(g, o.rail, env, *matrix, thresholds, *nccl_transport, *rail, started, *run);
 }
 
 }  // namespace fabdiag::cmd
