@@ -8,6 +8,7 @@
 #include "core/stats.h"
 #include "triage/localize.h"
 #include "triage/log_modz.h"
+#include "triage/votes.h"
 
 namespace fabdiag::triage {
 
