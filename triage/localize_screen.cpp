@@ -16,8 +16,6 @@ namespace {
 
 std::pair<int, int> ordered(int a, int b) { return a < b ? std::make_pair(a, b) : std::make_pair(b, a); }
 
-bool contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-
 // [node] -> whether it is in `members` (ids outside 0..nodes-1 are ignored): O(1) membership
 // for loops over every pair of a large screen.
 std::vector<char> member_flags(int nodes, const std::vector<int>& members) {
