@@ -2,7 +2,7 @@
 // counter model, under the names the live ethtool netlink source gives them
 // (probes/ethtool/ethtool_netlink_messages.cpp), so the same knowledge-base rows judge both.
 // Also the JSON form (`ethtool --json [-I] --show-fec <netdev>`, ethtool >= 5.13) and the 6.18
-// symbol error histogram (docs/fabric.md#ethtool-show-fec-json-and-histogram).
+// symbol error histogram (docs/fabric.md#ethtool---show-fec-json-and-histogram).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Stage 3 of docs/localization.md#one-slow-link (LOCALIZATION.md: "only if the screen failed and
+// Stage 3 of docs/localization.md#one-slow-link (the design rule: "only if the screen failed and
 // stage 2 explains nothing"): a slow link that no screen pair crossed. Three random matchings
 // test a given pair with probability about 3/(N-1), so at scale the screen almost never sees a
 // pair fault; the collective that was slow does. A ring all_reduce is as slow as its slowest
@@ -29,7 +29,7 @@ namespace fabdiag::triage {
 /// When and how long to probe (WalkParams::ring_probe).
 struct RingProbeParams {
   bool on = true;           ///< Probe when the all_reduce is sick (and the screen was not all pairs).
-  double sick_ratio = 0.9;  ///< all_reduce busbw below this x the pair reference is sick (LOCALIZATION.md tau_group).
+  double sick_ratio = 0.9;  ///< all_reduce busbw below this x the pair reference is sick (docs/localization.md#one-slow-link).
   /// Pair rounds after the screen, the confirmation's included: the probe gets what the
   /// confirmation left (5: a 3-round screen plus 5 is the 8 rounds of issue 12's target; an edge
   /// first measured in the last-but-two round still gets its 2 re-tests).
