@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <span>
 
 #include "core/text.h"
 #include "import/nul_bytes.h"
@@ -13,9 +14,12 @@ namespace fabdiag {
 namespace {
 
 constexpr double kDay_s = 86400;
-// Lines about one interface this close together are one flap (the kernel's "NIC Link is Down"
-// and systemd-networkd's "Lost carrier" for the same event).
-constexpr double kSameEvent_s = 10;
+// Two loggers reporting one flap (the kernel's "NIC Link is Down" and systemd-networkd's or
+// NetworkManager's "Lost carrier") write within this many seconds of each other.
+constexpr double kOtherLoggerSameEvent_s = 10;
+// One logger printing the same loss twice (asix: two "Link is Down" lines in one second) with
+// no link-up between them.
+constexpr double kSameLoggerRepeat_s = 1;
 
 std::string lower(std::string_view s) {
   std::string o(s);
@@ -60,9 +64,9 @@ bool iface_like(const std::string& w) {
   return std::isalpha(static_cast<unsigned char>(w[0])) || std::isdigit(static_cast<unsigned char>(w[0]));
 }
 
-// Position and length of the carrier-loss phrase in the lower-cased line, or npos.
-std::pair<size_t, size_t> find_phrase(const std::string& l) {
-  for (const char* p : {"nic link is down", "link is down", "lost carrier", "link down"}) {
+// Position and length of the first of `phrases` in the lower-cased line, or npos.
+std::pair<size_t, size_t> find_phrase(const std::string& l, std::span<const char* const> phrases) {
+  for (const char* p : phrases) {
     size_t at = l.find(p);
     if (at == std::string::npos) continue;
     size_t end = at + std::string(p).size();
@@ -83,6 +87,8 @@ struct Events {
   size_t timed = 0;  // events with a timestamp (times holds the first kMaxTimes)
   size_t first_line = 0, last_line = 0;
   size_t merged = 0;  // lines folded into an event already counted
+  std::string last_logger;   // who wrote the last counted loss
+  bool up_since_last = false;  // a link-up line of the interface came after it
 };
 
 }  // namespace
@@ -136,10 +142,13 @@ bool looks_logged(const std::string& line) {
   return t.find("kernel: ") != std::string::npos || t.find("]: ") != std::string::npos;
 }
 
-// The interface a carrier-loss line is about, or "" when it is not one.
-std::string carrier_loss_iface(std::string_view raw) {
+constexpr const char* kDownPhrases[] = {"nic link is down", "link is down", "lost carrier", "link down"};
+constexpr const char* kUpPhrases[] = {"nic link is up", "link is up", "gained carrier", "link up"};
+
+// The interface a line with one of `phrases` is about, or "" when it has none.
+std::string phrase_iface(std::string_view raw, std::span<const char* const> phrases) {
   std::string l = lower(raw);
-  auto [at, len] = find_phrase(l);
+  auto [at, len] = find_phrase(l, phrases);
   if (at == std::string::npos) return {};
   auto before = split_ws(raw.substr(0, at));
   while (!before.empty() && lower(before.back()) == "nic") before.pop_back();
@@ -150,12 +159,41 @@ std::string carrier_loss_iface(std::string_view raw) {
   return iface;
 }
 
+// Who wrote a log line: the syslog tag before ": " ("kernel", "NetworkManager",
+// "systemd-networkd"), "kernel" for dmesg lines ("[123.4] ...", "<6>...") and for lines without
+// a tag.
+std::string logger_of(std::string_view raw) {
+  std::string t = trim(raw);
+  if (t.empty() || t[0] == '[' || t[0] == '<') return "kernel";
+  auto words = split_ws(t);
+  for (size_t i = 0; i < words.size() && i < 7; ++i) {
+    const std::string& w = words[i];
+    if (w.size() < 2 || w.back() != ':' || w.find(':') != w.size() - 1) continue;
+    std::string tag = w.substr(0, w.size() - 1);
+    size_t pid = tag.find('[');
+    if (pid != std::string::npos) tag = tag.substr(0, pid);
+    if (!tag.empty() && std::isalpha(static_cast<unsigned char>(tag[0]))) return tag;
+  }
+  return "kernel";
+}
+
+// Counts the loss in `raw` unless it is the last counted one again: the same flap from another
+// logger within kOtherLoggerSameEvent_s, or the same logger repeating itself within
+// kSameLoggerRepeat_s with no link-up between. A logger's losses further apart are separate
+// flaps even without a link-up line between them (the up may not have been logged).
 void count_event(Events& e, std::string_view raw, size_t line_no) {
   auto t = log_line_time_s(raw);
-  if (t && !e.times.empty() && e.timed == e.count && std::abs(*t - e.times.back()) <= kSameEvent_s) {
-    ++e.merged;
-    return;
+  std::string logger = logger_of(raw);
+  if (t && !e.times.empty() && e.timed == e.count && !e.up_since_last) {
+    double dt = std::abs(*t - e.times.back());
+    bool same = logger == e.last_logger ? dt <= kSameLoggerRepeat_s : dt <= kOtherLoggerSameEvent_s;
+    if (same) {
+      ++e.merged;
+      return;
+    }
   }
+  e.last_logger = logger;
+  e.up_since_last = false;
   ++e.count;
   if (t) {
     ++e.timed;
@@ -191,10 +229,14 @@ Result<CounterImport> import_syslog(LineSource& lines, const std::string& source
     if (trim(*raw).empty()) continue;
     ++non_blank;
     std::string line(*raw);
-    std::string iface = carrier_loss_iface(line);
+    std::string iface = phrase_iface(line, kDownPhrases);
     if (!iface.empty() || looks_logged(line)) ++logged;
     else other.add(lines.line_no(), line);
-    if (iface.empty()) continue;
+    if (iface.empty()) {
+      std::string up = phrase_iface(line, kUpPhrases);
+      if (auto it = events.find(up); !up.empty() && it != events.end()) it->second.up_since_last = true;
+      continue;
+    }
     auto [it, fresh] = events.try_emplace(iface);
     if (fresh) order.push_back(iface);
     count_event(it->second, line, lines.line_no());

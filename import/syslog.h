@@ -19,8 +19,12 @@ namespace fabdiag {
 /// Timestamps understood: "Jan 10 12:00:01" (syslog; the year is not known, so only times within
 /// the log compare), ISO 8601 ("2024-01-10T12:00:01.123+00:00", journalctl -o short-iso), dmesg
 /// "[12345.678901]" (seconds since boot) and dmesg -T "[Wed Jan 10 12:00:01 2024]".
-/// Lines about one interface within 10 s of the last counted one are the same event (the
-/// kernel's "NIC Link is Down" and systemd-networkd's "Lost carrier" of one flap).
+/// One flap is counted once: a loss line from another logger (syslog tag: "kernel",
+/// "systemd-networkd", "NetworkManager"; dmesg lines are the kernel's) within 10 s of the last
+/// counted loss of the interface, with no link-up line between, is the same event (the kernel's
+/// "NIC Link is Down" and systemd-networkd's "Lost carrier"), and so is the same logger repeating
+/// the line within 1 s with no link-up between (a driver printing it twice). Every other loss
+/// line is a new event: one driver's "Link is Down" lines 4 s apart are two flaps.
 /// Result: one snapshot, group log_events, per interface "carrier_lost_events" (the count) and,
 /// when every event has a timestamp, "carrier_lost_events_max_24h" (most events within any 24 h;
 /// Azure NHC fails at >= 5). facts.interfaces gives first/last event and the span. Other lines

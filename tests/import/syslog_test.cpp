@@ -73,3 +73,47 @@ TEST_CASE("syslog: phrases, interfaces, timestamps") {
   CHECK(quiet->series[0][0].samples.empty());
   CHECK_FALSE(import_syslog("\n\n", "e").ok());
 }
+
+namespace {
+std::optional<uint64_t> events_of(const CounterImport& imp, const std::string& dev) {
+  for (const auto& c : imp.series.at(0).at(0).samples)
+    if (c.device == dev && c.name == "carrier_lost_events") return c.value;
+  return std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("syslog: one driver's losses seconds apart are separate flaps (cases w207, w208)") {
+  auto w208 = import_repo_file(CounterImportFormat::kSyslog,
+                               "tests/fixtures/cases/w208-dmesg-igb-ens4-link-up-down-every-few-seconds.input.txt");
+  CHECK(events_of(w208, "ens4") == 4);  // 333.5, 337.3, 353.3, 357.0 s
+  CHECK(w208.facts["interfaces"]["ens4"]["lines_merged_into_one_event"] == 0);
+  auto w207 = import_repo_file(CounterImportFormat::kSyslog,
+                               "tests/fixtures/cases/w207-dmesg-T-e1000e-eth1-link-flaps-over-13-hours.input.txt");
+  CHECK(events_of(w207, "eth1") == 6);
+  CHECK(events_of(w207, "eth0") == 2);  // 12:13:08 and 12:13:16, a link-up between
+  auto r = interpret_repo_file(CounterImportFormat::kSyslog,
+                               "tests/fixtures/cases/w207-dmesg-T-e1000e-eth1-link-flaps-over-13-hours.input.txt");
+  REQUIRE(finding(r.result, "link_flap", "eth1"));
+  CHECK(finding(r.result, "link_flap", "eth1")->severity == Severity::kError);
+  CHECK(finding(r.result, "link_flap", "eth0")->severity == Severity::kWarn);
+}
+
+TEST_CASE("syslog: a line printed twice in one second is one event, two loggers within 10 s are one (case w209)") {
+  auto w209 = import_repo_file(
+      CounterImportFormat::kSyslog,
+      "tests/fixtures/cases/w209-journalctl-asix-usb-nic-link-down-every-12-seconds.input.txt");
+  CHECK(events_of(w209, "enx00000000000a") == 4);
+  CHECK(w209.facts["interfaces"]["enx00000000000a"]["lines_merged_into_one_event"] == 1);
+  auto two = import_syslog(
+      "Mar 01 10:00:00 h kernel: mlx5_core 0000:17:00.0 ens1f0: Link down\n"
+      "Mar 01 10:00:02 h NetworkManager[812]: <info> ens1f0: lost carrier\n"
+      "Mar 01 10:00:05 h kernel: mlx5_core 0000:17:00.0 ens1f0: Link down\n"
+      "Mar 01 10:00:20 h kernel: mlx5_core 0000:17:00.0 ens1f0: Link up\n"
+      "Mar 01 10:00:21 h systemd-networkd[90]: ens1f0: Lost carrier\n",
+      "l");
+  REQUIRE(two.ok());
+  // 10:00:00 kernel (counted), 10:00:02 NetworkManager (the same flap), 10:00:05 kernel again
+  // (a second flap), 10:00:21 after a link-up (a third).
+  CHECK(events_of(*two, "ens1f0") == 3);
+  CHECK(two->facts["interfaces"]["ens1f0"]["lines_merged_into_one_event"] == 1);
+}
