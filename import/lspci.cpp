@@ -120,6 +120,7 @@ std::optional<uint16_t> parse_acs_flags(std::string_view text) {
 Result<LspciListing> parse_lspci(std::string_view text, const std::string& source, int first_line) {
   LspciListing out;
   LspciFunction* cur = nullptr;
+  bool frag_open = false;  // the last function is a header-less fragment that may take more lines
   int n = first_line - 1;
   for (const auto& raw : split(text, '\n')) {
     ++n;
@@ -127,6 +128,7 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
     if (line.empty()) {
       cur = nullptr;
+      frag_open = false;
       continue;
     }
     bool indented = line[0] == ' ' || line[0] == '\t';
@@ -147,6 +149,7 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
       f.line = n;
       out.functions.push_back(std::move(f));
       cur = &out.functions.back();
+      frag_open = false;
       continue;
     }
     if (starts_with(t, "ACSCtl:")) {
@@ -158,6 +161,30 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
         cur->acs_line = n;
       } else {
         out.loose_acs.push_back(LspciAcsLine{*bits, n, t});
+      }
+      continue;
+    }
+    if (!cur && (starts_with(t, "LnkCap:") || starts_with(t, "LnkSta:"))) {
+      // A grep of LnkCap/LnkSta lines without the device header: one unnamed device per pair
+      // (a LnkCap starts the next one, a second LnkSta too).
+      bool cap = starts_with(t, "LnkCap:");
+      LspciFunction* last = frag_open ? &out.functions.back() : nullptr;
+      bool taken = last && (cap ? (last->link.max_speed_gts || last->link.max_width)
+                                : (last->link.current_speed_gts || last->link.current_width));
+      if (!last || taken || (cap && (last->link.current_speed_gts || last->link.current_width))) {
+        LspciFunction f;
+        f.fragment = true;
+        f.line = n;
+        out.functions.push_back(std::move(f));
+        frag_open = true;
+      }
+      LspciFunction& fr = out.functions.back();
+      if (cap) {
+        fr.link.max_speed_gts = speed_of(field(t, "Speed"), nullptr);
+        fr.link.max_width = width_of(field(t, "Width"), nullptr);
+      } else {
+        fr.link.current_speed_gts = speed_of(field(t, "Speed"), &fr.speed_note);
+        fr.link.current_width = width_of(field(t, "Width"), &fr.width_note);
       }
       continue;
     }
@@ -192,7 +219,8 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
     }
   }
   if (out.functions.empty() && out.loose_acs.empty())
-    return make_error(ErrorCode::kParse, "no lspci device header (\"17:00.0 PCI bridge: ...\") and no ACSCtl line",
+    return make_error(ErrorCode::kParse,
+                      "no lspci device header (\"17:00.0 PCI bridge: ...\"), no LnkCap/LnkSta and no ACSCtl line",
                       source);
   return out;
 }
@@ -224,13 +252,20 @@ HostFacts lspci_to_facts(const LspciListing& l, const std::string& source) {
   if (!l.functions.empty()) {
     std::vector<PcieLinkSubject> links;
     for (const auto& fn : l.functions) {
-      bool wanted = fn.kind == PciKind::kGpu || fn.kind == PciKind::kNic || fn.port_type == "Upstream Port";
+      bool wanted = fn.kind == PciKind::kGpu || fn.kind == PciKind::kNic || fn.port_type == "Upstream Port" ||
+                    fn.fragment;
       if (!wanted || fn.description.find("Virtual Function") != std::string::npos) continue;
       PcieLinkSubject s;
       s.bdf = fn.bdf;
       s.label = fn.port_type == "Upstream Port" ? "PCIe switch uplink " + fn.bdf : label_of(fn);
       s.is_gpu = fn.kind == PciKind::kGpu;
       s.link = fn.link;
+      if (fn.fragment) {
+        s.label = "unnamed device (LnkCap/LnkSta at " + where(source, fn.line) + ", no lspci header)";
+        s.text_source = where(source, fn.line);
+        links.push_back(std::move(s));
+        continue;
+      }
       auto a = parse_pci_address(fn.bdf);
       if (auto it = by_secondary.find({a->domain, a->bus}); it != by_secondary.end()) {
         s.parent_bdf = it->second->bdf;

@@ -39,7 +39,10 @@ struct LspciFunction {
   std::string driver;          ///< "Kernel driver in use: mlx5_core".
   std::string product_name;    ///< VPD "Product Name:", trailing blanks removed.
   bool caps_denied = false;    ///< "Capabilities: <access denied>" (lspci run without root).
-  int line = 0;                ///< Line of the header.
+  int line = 0;                ///< Line of the header (of the first LnkCap/LnkSta line for a fragment).
+  /// LnkCap/LnkSta lines with no device header above them (`lspci -vvv | grep -E
+  /// 'LnkCap|LnkSta'`): a device the text does not name; `bdf` is empty.
+  bool fragment = false;
 };
 
 /// An ACSCtl line outside any device block (grep output).
@@ -61,7 +64,9 @@ struct LspciListing {
 std::optional<uint16_t> parse_acs_flags(std::string_view text);
 
 /// Parses `text` (line numbers start at `first_line`, for "###" sections of case files).
-/// Errors: kParse naming `source` when the text has neither a device header nor an ACSCtl line.
+/// LnkCap/LnkSta lines outside any device block (a grep of them) become `fragment` functions,
+/// judged as unnamed devices. Errors: kParse naming `source` when the text has no device
+/// header, no LnkCap/LnkSta and no ACSCtl line.
 Result<LspciListing> parse_lspci(std::string_view text, const std::string& source, int first_line = 1);
 
 /// Facts for the check rules:

@@ -19,6 +19,11 @@ std::string sys_attr(const std::string& bdf, const char* attr) {
   return "/sys/bus/pci/devices/" + bdf + "/" + attr;
 }
 
+// Where the lower end's value `attr` was read: its sysfs attribute, or the saved text.
+std::string attr_source(const PcieLinkSubject& s, const char* attr) {
+  return s.text_source.empty() ? sys_attr(s.bdf, attr) : s.text_source;
+}
+
 std::string ends_text_width(const PcieLinkSubject& s) {
   std::string t = "device max x" + std::to_string(*s.link.max_width);
   if (!s.parent_bdf.empty())
@@ -41,7 +46,7 @@ void add_max_evidence(Finding& f, const PcieLinkSubject& s, bool width) {
   const char* unit = width ? "lanes" : "GT/s";
   f.evidence.push_back(Evidence::number(std::string(attr) + " (device)",
                                         width ? static_cast<double>(*s.link.max_width) : *s.link.max_speed_gts,
-                                        unit, sys_attr(s.bdf, attr)));
+                                        unit, attr_source(s, attr)));
   bool parent_known = width ? s.parent_max_width.has_value() : s.parent_max_speed_gts.has_value();
   if (s.parent_bdf.empty() || !parent_known) return;
   f.evidence.push_back(Evidence::number(std::string(attr) + " (upstream port)",
@@ -72,7 +77,7 @@ std::vector<Finding> judge_pcie_link(const PcieLinkSubject& s) {
     f.severity = Severity::kError;
     f.layer = Layer::kPhysical;
     f.code = "pcie_width_downgraded";
-    f.subject = s.bdf;
+    f.subject = s.bdf.empty() ? s.label : s.bdf;
     if (cur == 0) {
       f.message = s.label + " PCIe link is down (width 0) although both ends support x" +
                   std::to_string(*width_limit) + " (" + ends_text_width(s) + ")";
@@ -82,7 +87,7 @@ std::vector<Finding> judge_pcie_link(const PcieLinkSubject& s) {
                   std::to_string(cur) + " of " + std::to_string(*width_limit) +
                   " lanes carry host and GPUDirect traffic";
     }
-    f.evidence.push_back(Evidence::number("current_link_width", cur, "lanes", sys_attr(s.bdf, "current_link_width"))
+    f.evidence.push_back(Evidence::number("current_link_width", cur, "lanes", attr_source(s, "current_link_width"))
                              .expect(*width_limit, "lower max_link_width of the two ends"));
     add_max_evidence(f, s, true);
     f.action =
@@ -98,8 +103,8 @@ std::vector<Finding> judge_pcie_link(const PcieLinkSubject& s) {
     double cur = *s.link.current_speed_gts;
     Finding f;
     f.layer = Layer::kPhysical;
-    f.subject = s.bdf;
-    f.evidence.push_back(Evidence::number("current_link_speed", cur, "GT/s", sys_attr(s.bdf, "current_link_speed"))
+    f.subject = s.bdf.empty() ? s.label : s.bdf;
+    f.evidence.push_back(Evidence::number("current_link_speed", cur, "GT/s", attr_source(s, "current_link_speed"))
                              .expect(*speed_limit, "lower max_link_speed of the two ends"));
     add_max_evidence(f, s, false);
     if (s.is_gpu) {

@@ -23,6 +23,9 @@ struct PcieLinkSubject {
   /// it lacks are unread, not absent. Set by the sysfs reader (collect/check_sysfs.h).
   bool link_expected = false;
   std::string source;  ///< Sysfs directory of the lower end ("/sys/bus/pci/devices/<bdf>"); "" unknown.
+  /// "FILE:LINE" of saved lspci text the values were read from, for evidence of a device the
+  /// text does not name (a LnkCap/LnkSta fragment, empty `bdf`); "" = the sysfs attributes.
+  std::string text_source;
 };
 
 }  // namespace fabdiag

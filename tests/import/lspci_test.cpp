@@ -249,3 +249,32 @@ TEST_CASE("lspci run without root: '<access denied>' bridges are ACS 'unknown', 
   CHECK(r.findings[0].code == "acs_unknown");
   CHECK(r.findings[0].severity == Severity::kInfo);
 }
+
+TEST_CASE("case w215: LnkCap/LnkSta lines without a device header are one unnamed device, judged") {
+  auto l = parse_lspci(case_text("w215-lspci-lnkcap-lnksta-fragment-gen1-of-gen4-width-ok.input.txt"), "w215.txt");
+  REQUIRE(l.ok());
+  REQUIRE(l->functions.size() == 1);
+  const LspciFunction& f = l->functions[0];
+  CHECK(f.fragment);
+  CHECK(f.bdf.empty());
+  CHECK(f.link.max_speed_gts == 16.0);
+  CHECK(f.link.max_width == 16);
+  CHECK(f.link.current_speed_gts == 2.5);
+  CHECK(f.link.current_width == 16);
+  auto report = run_checks(lspci_to_facts(*l, "w215.txt"), {});
+  REQUIRE(report.findings.size() == 1);
+  CHECK(report.findings[0].code == "pcie_speed_downgraded");
+  CHECK(report.findings[0].severity == Severity::kWarn);
+  CHECK(report.findings[0].subject.find("unnamed device") != std::string::npos);
+  CHECK(report.findings[0].evidence[0].source == "w215.txt line 1");  // where the device's lines start
+  // Two pairs are two devices; a LnkSta after a header belongs to that header's device.
+  auto two = parse_lspci("\tLnkCap:\tPort #0, Speed 8GT/s, Width x8\n\tLnkSta:\tSpeed 8GT/s (ok), Width x8 (ok)\n"
+                         "\tLnkCap:\tPort #0, Speed 16GT/s, Width x16\n\tLnkSta:\tSpeed 16GT/s (ok), Width x4 (downgraded)\n",
+                         "two.txt");
+  REQUIRE(two.ok());
+  REQUIRE(two->functions.size() == 2);
+  CHECK(two->functions[1].link.current_width == 4);
+  auto r2 = run_checks(lspci_to_facts(*two, "two.txt"), {});
+  REQUIRE(r2.findings.size() == 1);
+  CHECK(r2.findings[0].code == "pcie_width_downgraded");
+}
