@@ -88,7 +88,12 @@ void read_identifier(const std::string& value, ModuleDiagnostics& m) {
 
 // Identity lines; true when `l` (the lowercased label) was one.
 bool read_identity(const std::string& l, const std::string& value, ModuleDiagnostics& m) {
-  if (l == "identifier") read_identifier(value, m);
+  // SFF-8636 byte 93 as ethtool 5.16+ prints it: "Power set: On" asks for low power mode,
+  // which holds when "Power override" (software control) is On too.
+  if (l == "power set") m.module_state = lower(value) == "on" ? "ModuleLowPwr" : "";
+  else if (l == "power override") {
+    if (lower(value) != "on" && m.module_state == "ModuleLowPwr") m.module_state.clear();
+  } else if (l == "identifier") read_identifier(value, m);
   else if (l == "vendor name") m.vendor = value;
   else if (l == "vendor pn") m.part_number = value;
   else if (l == "vendor sn") m.serial = value;
@@ -170,6 +175,59 @@ std::optional<double> parse_optical_power_mw(std::string_view text) {
 
 namespace {
 
+bool all_zero(const ModuleThresholds& t) {
+  for (const auto* v : {&t.high_alarm, &t.low_alarm, &t.high_warning, &t.low_warning})
+    if (*v && *v != 0.0) return false;
+  return true;
+}
+
+// A reading of 0 V supply and 0 C with every lane at 0: no monitor answered. With every
+// threshold 0 as well it is a diagnostics page read back as zeros (a driver masking an I2C
+// error): a gap, never "no light". Without thresholds it is a module without monitors (a
+// passive copper cable): no readings. Either way the zeros are dropped.
+bool blank_monitors(const ModuleDiagnostics& m) {
+  if (!m.vcc_v || *m.vcc_v != 0.0 || m.temperature_c.value_or(0.0) != 0.0) return false;
+  for (const auto& l : m.lanes)
+    for (const auto* v : {&l.rx_power_mw, &l.tx_power_mw, &l.tx_bias_ma})
+      if (*v && *v != 0.0) return false;
+  return true;
+}
+
+enum class Blank { kNo, kNoMonitors, kUnreadPage };
+
+// Drops blank monitors (see blank_monitors): kNoMonitors (a module without monitors, no
+// readings kept), kUnreadPage (a page of zeros: a gap), kNo (judge the readings).
+Blank drop_blank_monitors(CounterImport& imp, ModuleDiagnostics& m) {
+  if (!blank_monitors(m)) return Blank::kNo;
+  const ModuleThresholds* all[] = {&m.temperature_limits_c, &m.vcc_limits_v, &m.rx_power_limits_mw,
+                                   &m.tx_power_limits_mw, &m.tx_bias_limits_ma};
+  bool thresholds = false, zero = true;
+  for (const auto* t : all) {
+    thresholds = thresholds || t->any();
+    zero = zero && all_zero(*t);
+  }
+  if (thresholds && zero) {
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  m.netdev + ": the module's diagnostics read back as all zeros (supply 0 V, 0 C, "
+                                             "0 mW, every threshold 0): the diagnostics page was not read (the "
+                                             "driver returned zeros); NOT JUDGED, read the module on another port "
+                                             "or NIC",
+                                  m.source));
+  } else if (thresholds) {
+    return Blank::kNo;  // real thresholds next to zero readings: judge them
+  } else {
+    imp.notes.push_back(m.netdev + ": supply 0 V and 0 C are monitors that did not answer (a passive copper cable "
+                                   "has none): no readings, not zero readings");
+  }
+  m.temperature_c.reset();
+  m.vcc_v.reset();
+  m.lanes.clear();
+  for (auto* t : {&m.temperature_limits_c, &m.vcc_limits_v, &m.rx_power_limits_mw, &m.tx_power_limits_mw,
+                  &m.tx_bias_limits_ma})
+    *t = ModuleThresholds{};
+  return thresholds ? Blank::kUnreadPage : Blank::kNoMonitors;
+}
+
 // One module's reading done: kept, or replacing the same netdev's earlier one.
 void keep_module(CounterImport& imp, std::map<std::string, size_t>& index, ModuleDiagnostics m) {
   if (auto it = index.find(m.netdev); it != index.end()) {
@@ -202,9 +260,13 @@ Result<CounterImport> import_ethtool_m(LineSource& lines, const std::string& sou
   size_t found = 0;
   bool identified = false;  // an "Identifier" line: a module is there, with or without diagnostics
   std::vector<std::string> without_dom;
+  bool blank_seen = false;  // a module whose monitors all read zero (dropped, not "not ethtool -m")
   auto done = [&] {
-    if (found) keep_module(imp, index, std::move(m));
-    else if (identified && !index.count(m.netdev)) without_dom.push_back(m.netdev);
+    Blank blank = found ? drop_blank_monitors(imp, m) : Blank::kNo;
+    blank_seen = blank_seen || blank != Blank::kNo;
+    if (found && blank == Blank::kNo) keep_module(imp, index, std::move(m));
+    else if ((identified || blank == Blank::kNoMonitors) && blank != Blank::kUnreadPage && !index.count(m.netdev))
+      without_dom.push_back(m.netdev);
   };
   LineTally other;
   while (auto l = lines.next()) {
@@ -215,6 +277,15 @@ Result<CounterImport> import_ethtool_m(LineSource& lines, const std::string& sou
       found = 0;
       identified = false;
       continue;
+    }
+    if (std::string t = trim(*l); has(t, "ethtool ")) {  // "# ethtool -m swp13": the next module's netdev
+      if (std::string nd = netdev_in_title(t); !nd.empty()) {
+        if (found || identified) done();
+        m = start(t);
+        found = 0;
+        identified = false;
+        continue;
+      }
     }
     identified = identified || starts_with(trim(*l), "Identifier");
     size_t n = read_line(*l, m);
@@ -230,7 +301,7 @@ Result<CounterImport> import_ethtool_m(LineSource& lines, const std::string& sou
     imp.notes.push_back(nd + ": the module has no diagnostics page (no DOM): no optical readings, not zero readings");
   }
   if (lines.error()) return *lines.error();
-  if (imp.optics.empty())
+  if (imp.optics.empty() && !blank_seen)
     return not_this_format("`ethtool -m` output (optical power, bias, temperature or voltage values; or the "
                            "module has no diagnostics)",
                            source, other);

@@ -21,7 +21,7 @@ std::string module_name(const ModuleDiagnostics& m) {
 }
 
 // One problem found in a module.
-enum class Part { kRxPower, kTxPower, kRxSpread, kTxSpread, kTemperature, kVoltage, kBias, kFlag };
+enum class Part { kDark, kRxPower, kTxPower, kRxSpread, kTxSpread, kTemperature, kVoltage, kBias, kFlag };
 
 struct Judge {
   explicit Judge(const ModuleDiagnostics& module) : m(module) {}
@@ -139,6 +139,29 @@ void judge_spread(bool rx, Judge& j) {
         dir + " lanes " + fmt(spread) + " dB apart (lane " + std::to_string(lo->first) + " " + low + ")");
 }
 
+// Every lane's transmitter at 0 mW: the module sends no light at all (laser off: TX disabled,
+// the port down, or the module held in low power mode). Judged without thresholds: a module
+// with its laser on sends light. True when dark.
+bool judge_dark(Judge& j) {
+  size_t tx = 0, dark = 0;
+  for (const auto& l : j.m.lanes)
+    if (l.tx_power_mw) ++tx, dark += *l.tx_power_mw == 0.0;
+  if (tx == 0 || dark != tx) return false;
+  bool low_power = j.m.module_state == "ModuleLowPwr";
+  Evidence e = Evidence::number(tx > 1 ? "TX power, all " + std::to_string(tx) + " lanes" : "TX power", 0.0, "mW",
+                                j.m.source)
+                   .expect(0, "> 0 mW: a module whose laser is on sends light (docs/thresholds.md#optics)");
+  if (low_power)
+    j.add_evidence(Part::kDark, Severity::kWarn,
+                   Evidence::text("module state", "low power (Power set: On, Power override: On)", j.m.source)
+                       .expect("high power: a module in low power mode keeps its lasers off"));
+  j.add(Part::kDark, Severity::kWarn, e,
+        std::string("no light from the transmitter on ") + (tx > 1 ? "any lane" : "its lane") +
+            (low_power ? ": the host holds the module in low power mode (Power set: On), so its lasers are off"
+                       : " (laser off: TX disabled, the port down, or low power mode)"));
+  return true;
+}
+
 // A scalar against the module's limits; true when it is outside one.
 bool judge_scalar(Part part, const std::string& name, const std::string& unit,
                   std::optional<double> v, const ModuleThresholds& t, Judge& j) {
@@ -167,8 +190,16 @@ bool judge_scalar(Part part, const std::string& name, const std::string& unit,
   return false;
 }
 
-std::string action_for(Part p) {
+std::string action_for(Part p, const ModuleDiagnostics& m) {
   switch (p) {
+    case Part::kDark:
+      if (m.module_state == "ModuleLowPwr")
+        return "Let the module leave low power mode (`ethtool --set-module " + m.netdev +
+               " power-mode-policy high`; a module above 3.5 W needs its power class allowed), then read it "
+               "again; the fibre and the far end are not the cause";
+      return "If the port should carry traffic: check that it is up and its transmitter not disabled (ip link, the "
+             "switch port configuration, the module's power mode), then reseat; a module that stays dark with TX "
+             "enabled has a dead laser: replace it";
     case Part::kRxPower:
       return "Clean the fibre connectors at both ends and reseat the module; if it stays low, check "
              "the far-end transmitter (its TX power) and replace the cable or optic";
@@ -214,8 +245,11 @@ std::string value_text(const PowerMargin& pm) {
 
 std::optional<Finding> optics_finding(const ModuleDiagnostics& m) {
   Judge j(m);
+  // A module held in low power mode has its lasers and receivers off: its zeros say nothing
+  // about the fibre or the far end, so only the low power mode is reported.
+  bool low_power = judge_dark(j) && m.module_state == "ModuleLowPwr";
   for (bool rx : {true, false})
-    if (!judge_power(rx, j)) judge_spread(rx, j);
+    if (!low_power && !judge_power(rx, j)) judge_spread(rx, j);
   bool hot = judge_scalar(Part::kTemperature, "module temperature", "C", m.temperature_c,
                           m.temperature_limits_c, j);
   if (!hot && m.temperature_c && *m.temperature_c > kOpticsMaxTemperatureC) {
@@ -245,7 +279,7 @@ std::optional<Finding> optics_finding(const ModuleDiagnostics& m) {
   for (const auto& w : j.what) list += (list.empty() ? "" : "; ") + w;
   f.message = "optics out of margin on " + m.netdev + (name.empty() ? "" : " (" + name + ")") + ": " + list;
   f.evidence = std::move(j.evidence);
-  f.action = action_for(*j.worst_part);
+  f.action = action_for(*j.worst_part, m);
   return f;
 }
 

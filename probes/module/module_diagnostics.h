@@ -61,7 +61,9 @@ struct ModuleDiagnostics {
   std::string vendor;        ///< Vendor name, trimmed (SFF-8636 148-163, CMIS 129-144, SFF-8472 20-35).
   std::string part_number;   ///< Vendor part number, trimmed.
   std::string serial;        ///< Vendor serial number, trimmed.
-  std::string module_state;  ///< CMIS only: "ModuleReady", "ModuleLowPwr", ... (byte 3 bits 3:1).
+  /// CMIS: "ModuleReady", "ModuleLowPwr", ... (byte 3 bits 3:1); SFF-8636 from `ethtool -m`
+  /// text: "ModuleLowPwr" when "Power set" and "Power override" are both On (low power forced).
+  std::string module_state;
   bool flat_memory = false;  ///< No upper pages beyond 00h (no thresholds; CMIS: no lane monitors).
   bool rx_power_is_average = true;  ///< false: rx power is OMA (SFF-8636 byte 220 bit 3, SFF-8472 byte 92 bit 3).
   std::optional<double> temperature_c;  ///< Module temperature, degrees C.
