@@ -2,7 +2,7 @@
 // transport or L4 physical), with the counters, the window and the threshold source as
 // evidence. Thresholds and their sources: docs/thresholds.md#per-hour-rules,
 // docs/thresholds.md#rdma-core-error-thresholds and one section per symptom of docs/thresholds.md;
-// they are data in one table (counter_rules.cpp).
+// they are data in one table (rules/counter_rule_table.cpp).
 #pragma once
 
 #include <optional>

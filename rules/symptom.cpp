@@ -30,6 +30,7 @@ std::optional<Symptom> symptom_of_rule_code(const std::string& code) {
       {"fec_uncorrectable", kPhyDegradation},
       {"link_down", kLinkFlap},            {"link_retrain", kLinkFlap},
       {"carrier_changes", kLinkFlap},      {"carrier_lost", kLinkFlap},
+      {"link_state_changes", kLinkFlap},
       {"link_events", kLinkFlap},
       {"nic_rx_discards", kRxStarvation},  {"rdma_rq_empty", kRxStarvation},
       {"netdev_rq_empty", kRxStarvation}};

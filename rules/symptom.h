@@ -27,7 +27,7 @@ const char* to_string(Symptom s);
 
 /// The symptom a raw counter rule's finding code feeds ("symbol_errors" -> kPhyDegradation);
 /// nullopt for codes that pass through the interpretation unchanged (port state, xmit_wait,
-/// saturated counters, ...). Codes: rules/counter_rules.cpp.
+/// saturated counters, ...). Codes: rules/counter_rule_table.cpp and rules/counter_rules.cpp.
 std::optional<Symptom> symptom_of_rule_code(const std::string& code);
 
 /// Layer of the symptom's finding: kPhysical for PFC storms, physical degradation and link
