@@ -46,6 +46,7 @@ constexpr const char* kXidFooter =
 
 Result<ImportOutput> read_iblinkinfo(const ImportFileOptions& o);
 Result<ImportOutput> read_sonic_pfc(const ImportFileOptions& o);
+Result<ImportOutput> read_sonic_pfcwd(const ImportFileOptions& o);
 Result<ImportOutput> read_lldpctl(const ImportFileOptions& o);
 Result<ImportOutput> read_perftest(const ImportFileOptions& o);
 Result<ImportOutput> read_pairs(const ImportFileOptions& o);
@@ -125,6 +126,11 @@ std::span<const ImportReader> import_readers() {
        "Reads the Rx and Tx tables (commas, N/A), \"Last cached time was\", later samples as deltas. Exit: 0 no "
        "warning; 1 pause frames on a port; 4 a cut row or table, lines not understood; 2 not pfcstat output.",
        &read_sonic_pfc},
+      {"sonic-pfcwd-stats", ToolText::kSonicPfcwd,
+       "SONiC `show pfcwd stats` -> fabdiag.pfcwd/1 (per watched queue: status, PFC storms detected/restored, packets dropped)",
+       "Reads the table with or without STATUS, shell prompts between samples, N/A. Exit: 0 no storm; 1 a storm "
+       "(stormed now: error) or the watchdog stopped; 4 a cut row, lines not understood; 2 not pfcwd output.",
+       &read_sonic_pfcwd},
       {"lldpctl", ToolText::kLldpctl,
        "`lldpctl` (text or -f json) -> fabdiag.lldp/1 (per local port the neighbour switch, its port, speed, MFS, VLAN)",
        "Reads lldpd's plain text and -f json (lists of one as objects). Exit: 0 no warning; 1 two local ports on "

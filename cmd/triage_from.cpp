@@ -20,7 +20,7 @@ namespace {
 // Outputs taken on a switch or of the whole fabric: their findings name switch ports, never the
 // host whose folder they were collected in.
 bool is_fabric_format(const std::string& format) {
-  return format == "ibqueryerrors" || format == "iblinkinfo" || format == "sonic-pfc-counters" || format == "lldpctl" ||
+  return format == "ibqueryerrors" || format == "iblinkinfo" || format == "sonic-pfc-counters" || format == "sonic-pfcwd-stats" || format == "lldpctl" ||
          format == "ibportstate" || format == "ibnodes" || format == "sonic-interface-counters" ||
          format == "nvue-interface";
 }

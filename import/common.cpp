@@ -10,17 +10,28 @@ namespace fabdiag {
 namespace {
 
 // The part of a sysfs path from "class/" on, or "" when it is not under class/.
-std::string class_path(const std::string& path) {
+// Where the class-relative part of a sysfs path starts: "class/..." itself, or, for the same
+// directory reached through the device tree ("/sys/devices/pci0000:05/.../infiniband/i40iw0/..."),
+// the "/infiniband/" or "/net/" after it. npos when the path is neither.
+size_t class_anchor(const std::string& path) {
   size_t at = path.find("class/");
+  if (at != std::string::npos) return at > 0 && path[at - 1] != '/' ? std::string::npos : at;
+  if (path.find("devices/") == std::string::npos) return std::string::npos;
+  for (const char* kind : {"/infiniband/", "/net/"})
+    if (size_t k = path.find(kind); k != std::string::npos) return k;
+  return std::string::npos;
+}
+
+std::string class_path(const std::string& path) {
+  size_t at = class_anchor(path);
   if (at == std::string::npos) return {};
-  if (at > 0 && path[at - 1] != '/') return {};
-  return path.substr(at);
+  return path[at] == '/' ? "class" + path.substr(at) : path.substr(at);
 }
 
 // Splits "path:value" at the first ':' after "class/" (names under class/ hold no ':', while
 // values may hold ':' and '/': "4: ACTIVE", "100 Gb/sec (4X EDR)").
 bool split_line(const std::string& line, std::string& path, std::string& value) {
-  size_t cls = line.find("class/");
+  size_t cls = class_anchor(line);
   if (cls == std::string::npos) return false;
   size_t colon = line.find(':', cls);
   if (colon == std::string::npos) return false;

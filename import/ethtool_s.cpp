@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "import/format_detect.h"
+#include "import/sysfs_dump_lines.h"
 #include "probes/counters/ethtool_s_text.h"
 #include "probes/counters/sysfs_counters.h"
 
@@ -48,8 +49,22 @@ class Reader {
       start_section(title);
       return;
     }
-    if (read_sysfs_line(raw, imp_.source, line_no, sys_, imp_.ports)) return;
+    if (dump_line(raw, line_no)) return;
+    if (read_sysfs_line(raw, imp_.source, line_no, sys_, imp_.ports)) {
+      ++sysfs_lines_;
+      return;
+    }
     EthtoolSLine l = parse_ethtool_s_line(raw);
+    if (l.kind != EthtoolSLineKind::kStat) {
+      // "# ethtool -S eth1 | grep prio", "sudo ethtool -S eth8 | grep lsc_int", a prompt line:
+      // the command names the netdev of the counters after it (another device, not a later
+      // snapshot of the same one).
+      if (std::string nd = netdev_in_command(raw); !nd.empty()) {
+        if (!eth_.samples.empty() || bad_count_) finish_ethtool();
+        netdev_ = nd;
+        return;
+      }
+    }
     switch (l.kind) {
       case EthtoolSLineKind::kSkip: return;
       case EthtoolSLineKind::kHeader:  // a repeated header: the next snapshot of the netdev
@@ -61,11 +76,6 @@ class Reader {
         return;
       case EthtoolSLineKind::kBad: break;
     }
-    if (std::string nd = netdev_in_command(raw); !nd.empty()) {  // a prompt line names the next netdev
-      if (!eth_.samples.empty() || bad_count_) finish_ethtool();
-      netdev_ = nd;
-      return;
-    }
     if (!first_bad_line_) {
       first_bad_line_ = line_no;
       first_bad_text_ = quote_line(raw);
@@ -76,7 +86,7 @@ class Reader {
   Result<CounterImport> finish(const LineSource& lines) {
     finish_snapshots();
     if (lines.error()) return *lines.error();
-    if (counters_ == 0) {
+    if (counters_ == 0 && sysfs_lines_ == 0) {
       std::string seen = first_bad_line_ ? "; the first line that is not one: " + first_bad_text_ : "; the input is empty";
       return make_error(ErrorCode::kParse,
                         "expected `ethtool -S` output (\"name: number\" counter lines, after an optional "
@@ -118,15 +128,39 @@ class Reader {
     imp_.series[it->second].push(std::move(snap));
   }
 
+  // A line of a named-file dump (import/sysfs_dump_lines.h): the prompt's directory, a file
+  // title, the value after it (read as "path:value"), the shell loop around them.
+  bool dump_line(std::string_view raw, size_t line_no) {
+    if (auto dir = prompt_sysfs_dir(raw)) {
+      dump_dir_ = *dir;
+      return true;
+    }
+    if (auto file = dump_title_file(raw)) {
+      dump_file_ = dump_file_path(dump_dir_, *file);
+      return true;
+    }
+    if (!dump_file_.empty() && !trim(raw).empty()) {
+      std::string path = std::move(dump_file_);
+      dump_file_.clear();
+      if (read_sysfs_line(path + ":" + trim(raw), imp_.source, line_no, sys_, imp_.ports)) {
+        ++sysfs_lines_;
+        return true;
+      }
+    }
+    return !dump_dir_.empty() && is_shell_loop_line(raw);
+  }
+
   void finish_ethtool();
   void finish_sysfs();
 
   CounterImport imp_;
   std::string device_, title_, netdev_;
+  std::string dump_dir_, dump_file_;  // a named-file dump's directory and the file awaiting its value
   BoundedErrors gaps_;
   std::map<std::string, size_t> series_of_;  // stream key -> index in imp_.series
   Snapshot eth_, sys_;
   size_t bad_count_ = 0, first_bad_line_ = 0, counters_ = 0;
+  size_t sysfs_lines_ = 0;  // sysfs path:value lines read (a port whose files all say "N/A (no PMA)" has no counter)
   std::vector<std::string> bad_lines_;
   std::string first_bad_text_;
   bool unnamed_ = false;
@@ -165,7 +199,20 @@ void Reader::finish_ethtool() {
 
 void Reader::finish_sysfs() {
   if (sys_.samples.empty() && sys_.gaps.empty()) return;
-  for (auto& g : sys_.gaps) gaps_.add("sysfs value", std::move(g));
+  // "N/A (no PMA)" files (a port without a performance-management agent: iWARP, RoCE on some
+  // drivers) are one "not supported" note for the snapshot, as the live reader gives it.
+  std::vector<std::string> unsupported;
+  for (auto& g : sys_.gaps) {
+    if (g.code == ErrorCode::kUnsupported) unsupported.push_back(g.source);
+    else gaps_.add("sysfs value", std::move(g));
+  }
+  if (!unsupported.empty())
+    gaps_.add("sysfs unsupported",
+              make_error(ErrorCode::kUnsupported,
+                         std::to_string(unsupported.size()) +
+                             " counter file(s) not supported by the device (\"N/A (no PMA)\"): not read, not zero; "
+                             "first " + unsupported.front(),
+                         where()));
   sys_.gaps.clear();
   std::set<std::string> devices;
   for (const auto& c : sys_.samples) devices.insert(c.device);

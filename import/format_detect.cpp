@@ -21,6 +21,7 @@
 #include "import/show_gids.h"
 #include "import/sonic_intf_counters.h"
 #include "import/syslog.h"
+#include "import/sysfs_dump_lines.h"
 #include "probes/topo/pci.h"
 
 namespace fabdiag {
@@ -96,9 +97,20 @@ bool is_dcgmi_marker(std::string_view t) {
   return is({"|", "NvLink", "Link", "Status", "|"}) || is({"|", "Diagnostic", "|", "Result", "|"});
 }
 
+// "sudo ethtool -S eth8 | grep lsc_int", "# ethtool --statistics eth1": the command of a paste.
+bool is_ethtool_s_command(std::string_view t) {
+  auto words = split_ws(std::string(t));
+  for (size_t i = 0; i + 1 < words.size(); ++i)
+    if ((words[i] == "ethtool" || ends_with(words[i], "/ethtool")) &&
+        (words[i + 1] == "-S" || words[i + 1] == "--statistics"))
+      return i + 2 < words.size() && words[i + 2][0] != '-';
+  return false;
+}
+
 ToolText structured_marker(std::string_view t) {
   if (has(t, "==(") && has(t, ")==>")) return ToolText::kIblinkinfo;
   if (starts_with_any(t, {"Port Rx ", "Port Tx "}) && has(t, " PFC0")) return ToolText::kSonicPfc;
+  if (starts_with(t, "QUEUE") && has(t, "STORM DETECTED/RESTORED")) return ToolText::kSonicPfcwd;
   if (starts_with(t, "#bytes") && has(t, "#iterations")) return ToolText::kPerftest;
   if (ends_with(t, " BW Test") || ends_with(t, " Latency Test")) return ToolText::kPerftest;
   if (is_osu_title(t) || is_osu_header(t)) return ToolText::kOsu;
@@ -119,11 +131,14 @@ ToolText structured_marker(std::string_view t) {
                           "Supported/Configured FEC encodings:"}) ||
       is_ethtool_fec_json_line(t))
     return ToolText::kEthtoolFec;
-  if (t == "NIC statistics:" || starts_with(t, "Standard stats for ")) return ToolText::kEthtoolS;
+  if (t == "NIC statistics:" || starts_with(t, "Standard stats for ") || is_ethtool_s_command(t))
+    return ToolText::kEthtoolS;
+  if (prompt_sysfs_dir(t) || (dump_title_file(t) && has(t, "/sys/class/"))) return ToolText::kEthtoolS;
   if ((has(t, " mW / ") && has(t, "dBm")) || starts_with_any(t, {"Module temperature", "Laser output power"}))
     return ToolText::kEthtoolM;
   if (t[0] == '#' && has(t, "counters:") && has(t, "Lid")) return ToolText::kPerfquery;
   if (starts_with_any(t, {"Errors for ", "## Summary:"})) return ToolText::kIbqueryerrors;
+  if (starts_with(t, "GUID 0x") && has(t, " port ") && has(t, ": [") && has(t, " == ")) return ToolText::kIbqueryerrors;
   if (is_rdma_link_show_line(t)) return ToolText::kRdmaLink;
   if (is_rdma_link_record(t)) return ToolText::kRdmaStatistic;
   if (starts_with_any(t, {"hca_id:", "node_guid:", "sys_image_guid:", "phys_port_cnt:", "port_lid:", "active_mtu:"}))
@@ -184,6 +199,7 @@ const char* describe(ToolText tool) {
     case ToolText::kNvrmXid: return "kernel log lines with NVRM Xid reports";
     case ToolText::kIblinkinfo: return "iblinkinfo output";
     case ToolText::kSonicPfc: return "SONiC `show pfc counters` output";
+    case ToolText::kSonicPfcwd: return "SONiC `show pfcwd stats` output";
     case ToolText::kLldpctl: return "lldpctl output";
     case ToolText::kPerftest: return "perftest output";
     case ToolText::kIbdev2netdev: return "ibdev2netdev output";

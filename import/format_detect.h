@@ -40,6 +40,7 @@ enum class ToolText {
   kNvrmXid,        ///< kernel log lines with "NVRM: Xid (PCI:...): N, ..." (dmesg, journal, syslog)
   kIblinkinfo,     ///< `iblinkinfo` ("==( 4X 10.0 Gbps Active/  LinkUp)==>" port lines)
   kSonicPfc,       ///< SONiC `show pfc counters` ("Port Rx  PFC0 ... PFC7" tables)
+  kSonicPfcwd,     ///< SONiC `show pfcwd stats` ("QUEUE  STATUS  STORM DETECTED/RESTORED ..." table)
   kPerftest,       ///< perftest `ib_write_bw` / `ib_read_bw` / `*_lat` ("RDMA_Write BW Test", "#bytes #iterations ...")
   kPairsList,      ///< a hand-made "hostA,hostB  GB/s" list (no marker: never detected, only named)
   kLldpctl,        ///< lldpd `lldpctl` / `lldpcli show neighbors` (text, or -f json's "lldp" object)

@@ -1,5 +1,8 @@
 #include "import/ibqueryerrors.h"
 
+#include <map>
+#include <set>
+
 #include "core/text.h"
 #include "probes/counters/sysfs_counters.h"
 
@@ -59,6 +62,32 @@ Result<CounterImport> import_ibqueryerrors(std::string_view text, const std::str
   return import_ibqueryerrors(*lines, source, ReadLimits{});
 }
 
+namespace {
+
+// The counters of a "port ALL" line of a node that has no per-port line in the input: the only
+// data there is about that node, so its sum is judged as the node's "all ports" device.
+void add_node_sums(CounterImport& imp, const nlohmann::json& aggregates, const std::set<std::string>& nodes_with_ports,
+                   const std::map<std::string, size_t>& all_line, const std::string& source) {
+  for (const auto& [node, items] : aggregates.items()) {
+    if (nodes_with_ports.count(node)) continue;
+    PortInfo p;
+    p.device = node + " all ports";
+    p.ibdev = node;
+    p.port = 0;
+    p.is_rdma = true;
+    p.link_layer = "InfiniBand";
+    merge_port(imp.ports, p);
+    std::string src = line_source(source, all_line.at(node)) + " (port ALL: the node's sum over its ports)";
+    for (const auto& [name, v] : items.items()) {
+      uint64_t value = v.get<uint64_t>();
+      imp.series[0].back().samples.push_back(
+          make_counter(p.device, CounterGroup::kIbPortCounters, name, value, "", src, value > 0xFFFFFFFFull));
+    }
+  }
+}
+
+}  // namespace
+
 Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string& source, const ReadLimits&) {
   CounterImport imp;
   imp.format = "ibqueryerrors";
@@ -68,7 +97,9 @@ Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string&
   nlohmann::json aggregates = nlohmann::json::object();
   nlohmann::json summary = nlohmann::json::object();
   std::string node;
-  size_t blocks = 0, line_no = 0;
+  std::set<std::string> nodes_with_ports;
+  std::map<std::string, size_t> all_line;
+  size_t blocks = 0, guid_lines = 0, line_no = 0;
   LineTally bad;
   bool section_used = false;
   while (auto raw = lines.next()) {
@@ -92,14 +123,20 @@ Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string&
     size_t colon = line.find(':');
     auto words = split_ws(line.substr(0, colon == std::string::npos ? line.size() : colon));
     std::vector<Item> items;
-    if (node.empty() || colon == std::string::npos || words.size() < 2 ||
+    // "GUID 0x... port 5: [...]" outside an "Errors for" block (a paste of the lines alone):
+    // the GUID names the node.
+    std::string line_node = node;
+    if (line_node.empty() && words.size() == 4 && words[0] == "GUID") line_node = words[1];
+    if (line_node.empty() || colon == std::string::npos || words.size() < 2 ||
         words[words.size() - 2] != "port" || !parse_items(line.substr(colon + 1), items)) {
       bad.add(line_no, line);
       continue;
     }
+    if (words[0] == "GUID") ++guid_lines;
     const std::string& port = words.back();
     if (port == "ALL") {  // the node's sum over its ports: not a port
-      for (const auto& it : items) aggregates[node][it.name] = it.value;
+      for (const auto& it : items) aggregates[line_node][it.name] = it.value;
+      all_line.emplace(line_node, line_no);
       continue;
     }
     auto pnum = parse_u64(port);
@@ -107,9 +144,10 @@ Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string&
       bad.add(line_no, line);
       continue;
     }
+    nodes_with_ports.insert(line_node);
     PortInfo p;
-    p.device = node + " port " + port;
-    p.ibdev = node;
+    p.device = line_node + " port " + port;
+    p.ibdev = line_node;
     p.port = static_cast<int>(*pnum);
     p.is_rdma = true;
     p.link_layer = "InfiniBand";
@@ -122,7 +160,7 @@ Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string&
     section_used = true;
   }
   if (lines.error()) return *lines.error();
-  if (blocks == 0 && summary.empty())
+  if (blocks == 0 && summary.empty() && guid_lines == 0)
     return not_this_format("ibqueryerrors output (\"Errors for <GUID> \"<node>\"\" blocks, a \"## Summary\")",
                            source, bad);
   if (bad.count)
@@ -133,7 +171,9 @@ Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string&
   if (!aggregates.empty()) {
     imp.facts["aggregates"] = aggregates;
     imp.notes.push_back("\"port ALL\" lines are per-node sums, not ports: kept under "
-                        "facts.aggregates, never added to a port");
+                        "facts.aggregates, never added to a port; a node with no per-port line is judged "
+                        "on its sum, as the device \"<node> all ports\"");
+    add_node_sums(imp, aggregates, nodes_with_ports, all_line, source);
   }
   if (!summary.empty()) imp.facts["summary"] = summary;
   imp.notes.push_back("ibqueryerrors prints only counters beyond its thresholds: the others are "

@@ -109,10 +109,15 @@ std::string host_of_subject(const std::string& subject, const std::vector<std::s
   if (!is_valid_hostname(first)) return "";
   if (std::find(known_hosts.begin(), known_hosts.end(), first) != known_hosts.end()) return first;
   // Words that start subjects of one host's own findings, never a host: "optics ens1f0np0".
-  static const std::set<std::string> kNotHosts = {"optics", "link", "port", "gpu", "nic", "pci", "pcie", "all"};
+  static const std::set<std::string> kNotHosts = {"optics", "link", "port", "gpu", "nic", "pci", "pcie", "all",
+                                                   "unnamed"};
   std::string lower = first;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (kNotHosts.count(lower) || !std::any_of(first.begin(), first.end(), [](unsigned char c) { return std::isalpha(c); }))
+    return "";
+  // "0x0002c90300000001 all ports": a node GUID (ibqueryerrors without the node's description).
+  if (lower.size() > 2 && lower.compare(0, 2, "0x") == 0 &&
+      std::all_of(lower.begin() + 2, lower.end(), [](unsigned char c) { return std::isxdigit(c); }))
     return "";
   // "node05 mlx5_0 port 1": a host word followed by the device on it.
   if (end != std::string::npos && end + 1 < subject.size()) return first;

@@ -59,8 +59,8 @@ OfflineVerdict judge_offline(const std::vector<HostedFinding>& findings, std::ve
 /// The host a finding concerns, from its subject: the first word ("node05 mlx5_0 port 1",
 /// "node05: ...", "node05") when it is one of `known_hosts`, or when it is a host name (RFC
 /// 1123, with a letter) followed by more words and not a word our subjects start with
-/// ("optics ens1f0np0"); "" otherwise ("mlx5_0/1", "0000:9c:00.0", a switch's
-/// "MF0;sw01:SX6036/U1 port 5").
+/// ("optics ens1f0np0", "unnamed device ..."); "" otherwise ("mlx5_0/1", "0000:9c:00.0", a
+/// switch's "MF0;sw01:SX6036/U1 port 5", a node GUID "0x0002c90300000001 all ports").
 std::string host_of_subject(const std::string& subject, const std::vector<std::string>& known_hosts);
 
 }  // namespace fabdiag::triage

@@ -309,6 +309,9 @@ Counter make_counter(std::string device, CounterGroup group, std::string name, u
   c.scale = facts.scale;
   CounterWidth w = facts.width;
   if (w.bits == 0) w = CounterWidth{ext_width ? 64u : 32u, false};  // IB data counters
+  // A value above the declared width's maximum proves a wider counter (PortXmitWait read from
+  // PortCountersExtended is 64-bit): never "pinned" at a maximum it has passed.
+  if (w.bits < 64 && raw > (uint64_t{1} << w.bits) - 1) w = CounterWidth{64u, false};
   c.width_bits = w.bits;
   c.wraps = w.wraps;
   c.raw = raw;

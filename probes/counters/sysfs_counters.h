@@ -60,7 +60,8 @@ Result<uint64_t> parse_counter_text(std::string_view text, const std::string& so
 /// Builds a Counter from a raw reading: classification (counter_classes.h), unit, x4 scale of
 /// IB data counters, width and overflow behaviour, saturation. `driver` is the kernel driver or
 /// ibdev name ("mlx5_core", "mlx5_0"); `ext_width` says whether the port's IB data counters are
-/// 64-bit (PortCountersExtended) rather than 32-bit saturating ones.
+/// 64-bit (PortCountersExtended) rather than 32-bit saturating ones. A raw value above the
+/// declared width's maximum makes the counter 64-bit (it cannot be pinned at a maximum it passed).
 Counter make_counter(std::string device, CounterGroup group, std::string name, uint64_t raw,
                      std::string_view driver, std::string source, bool ext_width = true);
 

@@ -58,6 +58,15 @@ expect 050 nccl-inspector fabdiag.ncclinspector/1
 expect 067 pytorch-watchdog fabdiag.torchwatchdog/1
 expect 052 iblinkinfo fabdiag.iblinks/1
 expect 056 sonic-pfc-counters fabdiag.pfc/1
+# The network/fabric/host pastes of cases w201-w220: detected by a marker or their shape.
+expect w201 sonic-pfcwd-stats fabdiag.pfcwd/1
+expect w219 sonic-pfcwd-stats fabdiag.pfcwd/1
+expect w206 ibqueryerrors fabdiag.counters/1
+expect w212 ethtool-s fabdiag.counters/1
+expect w213 ethtool-s fabdiag.counters/1
+expect w220 ethtool-s fabdiag.counters/1
+expect w215 lspci fabdiag.check/1
+expect w218 ethtool-m fabdiag.counters/1
 expect 061 lldpctl fabdiag.lldp/1
 expect 065 perftest fabdiag.perftest/1
 expect 070 xid fabdiag.xid/1

@@ -44,6 +44,10 @@ expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected iblinkinfo output,
 expect 2 "binary-junk.bin:1: expected iblinkinfo output .*found none" import iblinkinfo "$f/import/binary-junk.bin"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected SONiC \`show pfc counters\` output, but this is ibstat output" \
   import sonic-pfc-counters "$ibstat"
+expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected SONiC \`show pfcwd stats\` output, but this is ibstat output" \
+  import sonic-pfcwd-stats "$ibstat"
+expect 2 "056-sonic-pfc-counters[^:]*:[0-9]+: expected SONiC \`show pfcwd stats\` output, but this is SONiC \`show pfc counters\` output" \
+  import sonic-pfcwd-stats "$f/cases/056-sonic-pfc-counters-ethernet6-rx-pfc3-pfc4-pause-storm.input.txt"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected lldpctl output, but this is ibstat output" \
   import lldpctl "$ibstat"
 expect 2 "013-ibstat-cx7-two-ports-down.input.txt:1: expected perftest output, but this is ibstat output" \

@@ -117,3 +117,34 @@ TEST_CASE("case 018 verdict: critical L4 on switch ports 5 and 7, warn discards 
   CHECK(saturated_info.size() == 7);
   CHECK(r.result.findings.size() == 2 + 3 + 8 + 7);
 }
+
+TEST_CASE("case w206: a lone \"GUID ... port ALL\" line is judged as the node's sum, not refused") {
+  constexpr const char* kW206 = "tests/fixtures/cases/w206-ibqueryerrors-port-all-line-only-flaps-discards.input.txt";
+  auto imp = import_repo_file(CounterImportFormat::kIbqueryerrors, kW206);
+  const std::string node = "0x0000000000000001 all ports";
+  REQUIRE(imp.ports.size() == 1);
+  CHECK(imp.ports[0].device == node);
+  CHECK(imp.ports[0].port == 0);
+  CHECK(imp.facts["aggregates"]["0x0000000000000001"]["PortXmitDiscards"] == 2846);
+  auto r = interpret_repo_file(CounterImportFormat::kIbqueryerrors, kW206);
+  const Counter& wait = counter(r.combined.input, node, "PortXmitWait");
+  CHECK(wait.value == 14681376621ull);
+  CHECK_FALSE(wait.saturated);  // above 2^32: a 64-bit counter, not a pinned one
+  CHECK(counter(r.combined.input, node, "LinkDownedCounter").value == 25);
+  const Finding* flap = finding(r.result, "link_flap", node);
+  REQUIRE(flap);
+  CHECK(flap->severity == Severity::kWarn);
+  const Finding* disc = finding(r.result, "xmit_discards", node);
+  REQUIRE(disc);
+  CHECK(disc->severity >= Severity::kWarn);
+  CHECK_FALSE(finding(r.result, "counter_saturated"));
+  // Inside an "Errors for" block with per-port lines the ALL line is still never a device.
+  auto both = import_counters(CounterImportFormat::kIbqueryerrors,
+                              "Errors for 0x2 \"sw\"\n"
+                              "   GUID 0x2 port ALL: [LinkDownedCounter == 3]\n"
+                              "   GUID 0x2 port 4: [LinkDownedCounter == 3]\n",
+                              "t.txt", "");
+  REQUIRE(both);
+  REQUIRE(both->ports.size() == 1);
+  CHECK(both->ports[0].device == "sw port 4");
+}

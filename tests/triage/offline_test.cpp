@@ -80,6 +80,10 @@ TEST_CASE("host_of_subject: a host word before a device, never a device or a swi
   CHECK(host_of_subject("optics ens1f0np0", {}) == "");
   CHECK(host_of_subject("MF0;switch01:SX6036/U1 port 5", {}) == "");
   CHECK(host_of_subject("all_reduce 67108864 B", {}) == "");
+  // A node GUID (an ibqueryerrors line without its node's description) and an lspci fragment's
+  // device are no hosts (cases w206, w215).
+  CHECK(host_of_subject("0x0000000000000001 all ports", {}) == "");
+  CHECK(host_of_subject("unnamed device (LnkCap/LnkSta at lnk.txt line 1, no lspci header)", {}) == "");
 }
 
 }  // namespace
