@@ -86,6 +86,28 @@ void add_node_sums(CounterImport& imp, const nlohmann::json& aggregates, const s
   }
 }
 
+// The gaps, facts and notes once every line is read; a node known only by its "port ALL" sum
+// becomes a device (add_node_sums).
+void finish_import(CounterImport& imp, const LineTally& bad, const nlohmann::json& aggregates,
+                   const nlohmann::json& summary, const std::set<std::string>& nodes_with_ports,
+                   const std::map<std::string, size_t>& all_line, const std::string& source) {
+  if (bad.count)
+    imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                  std::to_string(bad.count) + " line(s) not understood, first at "
+                                  "line " + std::to_string(bad.first),
+                                  source));
+  if (!aggregates.empty()) {
+    imp.facts["aggregates"] = aggregates;
+    imp.notes.push_back("\"port ALL\" lines are per-node sums, not ports: kept under "
+                        "facts.aggregates, never added to a port; a node with no per-port line is judged "
+                        "on its sum, as the device \"<node> all ports\"");
+    add_node_sums(imp, aggregates, nodes_with_ports, all_line, source);
+  }
+  if (!summary.empty()) imp.facts["summary"] = summary;
+  imp.notes.push_back("ibqueryerrors prints only counters beyond its thresholds: the others are "
+                      "unknown here, not zero");
+}
+
 }  // namespace
 
 Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string& source, const ReadLimits&) {
@@ -163,21 +185,7 @@ Result<CounterImport> import_ibqueryerrors(LineSource& lines, const std::string&
   if (blocks == 0 && summary.empty() && guid_lines == 0)
     return not_this_format("ibqueryerrors output (\"Errors for <GUID> \"<node>\"\" blocks, a \"## Summary\")",
                            source, bad);
-  if (bad.count)
-    imp.gaps.push_back(make_error(ErrorCode::kParse,
-                                  std::to_string(bad.count) + " line(s) not understood, first at "
-                                  "line " + std::to_string(bad.first),
-                                  source));
-  if (!aggregates.empty()) {
-    imp.facts["aggregates"] = aggregates;
-    imp.notes.push_back("\"port ALL\" lines are per-node sums, not ports: kept under "
-                        "facts.aggregates, never added to a port; a node with no per-port line is judged "
-                        "on its sum, as the device \"<node> all ports\"");
-    add_node_sums(imp, aggregates, nodes_with_ports, all_line, source);
-  }
-  if (!summary.empty()) imp.facts["summary"] = summary;
-  imp.notes.push_back("ibqueryerrors prints only counters beyond its thresholds: the others are "
-                      "unknown here, not zero");
+  finish_import(imp, bad, aggregates, summary, nodes_with_ports, all_line, source);
   return imp;
 }
 

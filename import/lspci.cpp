@@ -117,6 +117,34 @@ std::optional<uint16_t> parse_acs_flags(std::string_view text) {
   return bits;
 }
 
+namespace {
+
+// A LnkCap/LnkSta line outside any device block (`lspci -vvv | grep -E 'LnkCap|LnkSta'`): one
+// unnamed device per pair; a LnkCap starts the next one, and so does a second LnkSta.
+void read_fragment_line(LspciListing& out, bool& frag_open, const std::string& t, int n) {
+  bool cap = starts_with(t, "LnkCap:");
+  LspciFunction* last = frag_open ? &out.functions.back() : nullptr;
+  bool has_cap = last && (last->link.max_speed_gts || last->link.max_width);
+  bool has_sta = last && (last->link.current_speed_gts || last->link.current_width);
+  if (!last || (cap ? has_cap || has_sta : has_sta)) {
+    LspciFunction f;
+    f.fragment = true;
+    f.line = n;
+    out.functions.push_back(std::move(f));
+    frag_open = true;
+  }
+  LspciFunction& fr = out.functions.back();
+  if (cap) {
+    fr.link.max_speed_gts = speed_of(field(t, "Speed"), nullptr);
+    fr.link.max_width = width_of(field(t, "Width"), nullptr);
+  } else {
+    fr.link.current_speed_gts = speed_of(field(t, "Speed"), &fr.speed_note);
+    fr.link.current_width = width_of(field(t, "Width"), &fr.width_note);
+  }
+}
+
+}  // namespace
+
 Result<LspciListing> parse_lspci(std::string_view text, const std::string& source, int first_line) {
   LspciListing out;
   LspciFunction* cur = nullptr;
@@ -165,27 +193,7 @@ Result<LspciListing> parse_lspci(std::string_view text, const std::string& sourc
       continue;
     }
     if (!cur && (starts_with(t, "LnkCap:") || starts_with(t, "LnkSta:"))) {
-      // A grep of LnkCap/LnkSta lines without the device header: one unnamed device per pair
-      // (a LnkCap starts the next one, a second LnkSta too).
-      bool cap = starts_with(t, "LnkCap:");
-      LspciFunction* last = frag_open ? &out.functions.back() : nullptr;
-      bool taken = last && (cap ? (last->link.max_speed_gts || last->link.max_width)
-                                : (last->link.current_speed_gts || last->link.current_width));
-      if (!last || taken || (cap && (last->link.current_speed_gts || last->link.current_width))) {
-        LspciFunction f;
-        f.fragment = true;
-        f.line = n;
-        out.functions.push_back(std::move(f));
-        frag_open = true;
-      }
-      LspciFunction& fr = out.functions.back();
-      if (cap) {
-        fr.link.max_speed_gts = speed_of(field(t, "Speed"), nullptr);
-        fr.link.max_width = width_of(field(t, "Width"), nullptr);
-      } else {
-        fr.link.current_speed_gts = speed_of(field(t, "Speed"), &fr.speed_note);
-        fr.link.current_width = width_of(field(t, "Width"), &fr.width_note);
-      }
+      read_fragment_line(out, frag_open, t, n);
       continue;
     }
     if (!cur) continue;
