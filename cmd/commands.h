@@ -209,6 +209,7 @@ struct TriageOptions {
   double pair_ratio = 0.15;              ///< --pair-ratio: pair / pair reference below this = slow.
   double expected_rate = 0;              ///< --expected-rate: reference bytes/s per pair direction; 0 = none.
   std::string topology;                  ///< --topology FILE: host -> leaf -> spine (import/fabric_topology.h).
+  double oversubscription = 1;           ///< --oversubscription R: the fabric is R:1 (host bandwidth of a leaf / its uplinks); 1 = non-blocking.
 };
 int run_triage(const GlobalOptions& g, const TriageOptions& o);
 /// `triage --from`: collected outputs read as `fabdiag import FILE...` reads them, every finding
