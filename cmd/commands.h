@@ -202,6 +202,7 @@ struct TriageOptions {
   std::string sweep_max = "4M";          ///< Collective sweep -e.
   int bench_iters = 5;                   ///< Timed iterations per size.
   bool no_sweeps = false;                ///< Skip the collective sweeps.
+  bool full_sweeps = false;              ///< --full-sweeps: no early stop (triage/sweep_early_stop.h).
   std::string backend = "mpi";           ///< --backend mpi|nccl: host memory or one GPU per rank.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
   std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
