@@ -202,6 +202,7 @@ struct TriageOptions {
   std::string sweep_max = "4M";          ///< Collective sweep -e.
   int bench_iters = 5;                   ///< Timed iterations per size.
   bool no_sweeps = false;                ///< Skip the collective sweeps.
+  bool full_sweeps = false;              ///< --full-sweeps: no early stop (triage/sweep_early_stop.h).
   std::string backend = "mpi";           ///< --backend mpi|nccl: host memory or one GPU per rank.
   bool worker = false;                   ///< Internal: running as an MPI rank under the launcher.
   std::vector<std::string> from;         ///< --from DIR|FILE...: the offline walk over collected outputs.
@@ -209,6 +210,7 @@ struct TriageOptions {
   double pair_ratio = 0.15;              ///< --pair-ratio: pair / pair reference below this = slow.
   double expected_rate = 0;              ///< --expected-rate: reference bytes/s per pair direction; 0 = none.
   std::string topology;                  ///< --topology FILE: host -> leaf -> spine (import/fabric_topology.h).
+  double oversubscription = 1;           ///< --oversubscription R: the fabric is R:1 (host bandwidth of a leaf / its uplinks); 1 = non-blocking.
 };
 int run_triage(const GlobalOptions& g, const TriageOptions& o);
 /// `triage --from`: collected outputs read as `fabdiag import FILE...` reads them, every finding

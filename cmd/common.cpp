@@ -5,9 +5,12 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cmd/error_document.h"
+#include "cmd/result_pieces.h"
 #include "core/atomic_file.h"
+#include "core/atomic_pieces.h"
 #include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "core/text.h"
@@ -53,33 +56,69 @@ int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& 
   return write_result_text(g, render(resolve_format(g), env, doc));
 }
 
+namespace {
+
+// The exit code of a result that could not be written to --output: a bad path is the user's
+// to fix (exit 2); a failing disk is not (exit 4: the result exists but could not be kept).
+int output_failure(const Error& e) {
+  print_error("cannot write the result to --output: " + e.to_string());
+  const auto code = e.code;
+  return code == ErrorCode::kNotFound || code == ErrorCode::kPermission || code == ErrorCode::kInvalidArgument
+             ? kExitUsage
+             : kExitPartial;
+}
+
+// stdout's status after a failed write: EPIPE (the reader stopped reading) is quiet.
+int stdout_failure(const Error& e) {
+  if (e.code == ErrorCode::kUnavailable) return kExitOk;
+  print_error("cannot write the result: " + e.to_string());
+  return kExitPartial;
+}
+
+void prepare_stdout() {
+  // EPIPE, not a silent death by SIGPIPE, when the reader has gone (`fabdiag ... | head`).
+  std::signal(SIGPIPE, SIG_IGN);
+  note_stdout_written();
+  std::fflush(stdout);
+}
+
+}  // namespace
+
 int write_result_text(const GlobalOptions& g, const std::string& text) {
   if (!g.output.empty() && g.output != "-") {
     auto st = write_file_atomic(g.output, text);
-    if (!st) {
-      // A bad --output path is the user's to fix (exit 2); a failing disk is not (exit 4: the
-      // result exists but could not be kept).
-      const auto code = st.error().code;
-      print_error("cannot write the result to --output: " + st.error().to_string());
-      return code == ErrorCode::kNotFound || code == ErrorCode::kPermission || code == ErrorCode::kInvalidArgument
-                 ? kExitUsage
-                 : kExitPartial;
-    }
-    return kExitOk;
+    return st ? kExitOk : output_failure(st.error());
   }
   return write_stdout(text);
 }
 
 int write_stdout(const std::string& text) {
-  // EPIPE, not a silent death by SIGPIPE, when the reader has gone (`fabdiag ... | head`).
-  std::signal(SIGPIPE, SIG_IGN);
-  note_stdout_written();
-  std::fflush(stdout);
+  prepare_stdout();
   auto st = write_all(STDOUT_FILENO, text, "stdout");
-  if (st) return kExitOk;
-  if (st.error().code == ErrorCode::kUnavailable) return kExitOk;  // the reader stopped reading: quiet
-  print_error("cannot write the result: " + st.error().to_string());
-  return kExitPartial;
+  return st ? kExitOk : stdout_failure(st.error());
+}
+
+int write_result_pieces(const GlobalOptions& g, const std::function<void(const TextDrain&)>& produce) {
+  std::optional<Error> failed;  // the first failed write; the pieces after it are dropped
+  if (!g.output.empty() && g.output != "-") {
+    auto file = open_atomic_file(g.output);
+    if (!file) return output_failure(file.error());
+    produce([&](std::string& piece) {
+      if (!failed)
+        if (auto st = (*file)->write(piece); !st) failed = st.error();
+      piece.clear();
+    });
+    if (!failed)
+      if (auto st = (*file)->commit(); !st) failed = st.error();
+    return failed ? output_failure(*failed) : kExitOk;
+  }
+  prepare_stdout();
+  produce([&](std::string& piece) {
+    if (!failed)
+      if (auto st = write_all(STDOUT_FILENO, piece, "stdout"); !st) failed = st.error();
+    piece.clear();
+  });
+  return failed ? stdout_failure(*failed) : kExitOk;
 }
 
 int emit(const GlobalOptions& g, const Envelope& env, const Document& doc) {

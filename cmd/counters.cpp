@@ -12,6 +12,7 @@
 #include "cmd/commands.h"
 #include "cmd/counters_input.h"
 #include "cmd/counters_views.h"
+#include "cmd/result_pieces.h"
 #include "collect/counter_pipeline.h"
 #include "collect/counter_window.h"
 #include "metrics/counter_metrics.h"
@@ -202,7 +203,7 @@ void add_counters_params(Envelope& env, const CountersRun& r) {
 // The envelope of a run. `with_data`: the JSON document's params and data (the counter list is
 // most of a run's work: table, Markdown and Prometheus output never read it, so they skip it).
 // `counters_tree` false: data without the counter list, which --format json streams instead
-// (counters_member(): its tree would cost more than the rest of the run).
+// (counters_array(): its tree would cost more than the rest of the run).
 Envelope counters_envelope(const CountersRun& r, bool with_data, bool counters_tree = true) {
   const CountersInput& in = r.in;
   Envelope env = make_envelope("fabdiag.counters/1");
@@ -243,14 +244,13 @@ Envelope counters_envelope(const CountersRun& r, bool with_data, bool counters_t
 
 // data.counters of the JSON document: the shown counters, written one by one (about 450 bytes
 // each, pretty-printed).
-StreamedMember counters_member(const CountersRun& r) {
-  return {"counters",
-          [&r](JsonWriter& w) {
-            w.begin_array();
-            for (const CounterChange* ch : r.shown.in_order) write_json(w, *ch);
-            w.end_array();
-          },
-          r.shown.in_order.size() * 512};
+StreamedArray counters_array(const CountersRun& r) {
+  return {"counters", [&r](JsonWriter& w, const std::function<void()>& written) {
+            for (const CounterChange* ch : r.shown.in_order) {
+              write_json(w, *ch);
+              written();
+            }
+          }};
 }
 
 // --format prometheus: the node_exporter textfile, to --output (atomically) or stdout.
@@ -484,8 +484,10 @@ int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   Envelope env = counters_envelope(*run, json, /*counters_tree=*/false);  // streamed below
   finish_envelope(env, started);
   if (g.format == "prometheus") return write_counter_metrics(*run, env);
-  if (json) {
-    if (int rc = write_result_text(g, render_json(env, {counters_member(*run)})); rc != kExitOk) return rc;
+  if (json) {  // in pieces: the 3 MB of an 8-NIC node's counters are never one string (page faults, copies)
+    const auto arrays = std::vector<StreamedArray>{counters_array(*run)};
+    int rc = write_result_pieces(g, [&](const TextDrain& drain) { render_json_to(env, arrays, drain); });
+    if (rc != kExitOk) return rc;
     return exit_code_for(env);
   }
   return emit(g, env, counters_document(*run));

@@ -80,9 +80,30 @@ struct PlacedFile {
   std::string how;                     ///< "--as", or the evidence: "line 3: \"CA 'mlx5_0'\"".
   std::string why;                     ///< Why it could not be placed or read.
   std::string host_hint;               ///< DIR/<host>/... names the host.
-  const FormatRoute* also = nullptr;   ///< A second reader for the same file (NCCL lines in nccl-tests output).
-  std::string also_how;
+  /// More readers for the same file: the log lines another tool's output carries (NCCL lines in
+  /// nccl-tests output, a PyTorch watchdog's lines after a RAS report, NCCL WARN lines in a
+  /// training log). Each is read as its own part.
+  std::vector<std::pair<const FormatRoute*, std::string>> also;
+  bool optional = false;  ///< One of those: a refusal drops it (the lines were quotes), never an error.
 };
+
+// The readers of logs that tolerate other tools' lines around theirs: when a file's head holds
+// their marker lines besides the detected tool's, they read the file too.
+bool reads_log_lines(ToolText t) {
+  return t == ToolText::kNcclLog || t == ToolText::kPytorchWatchdog || t == ToolText::kNvrmXid ||
+         t == ToolText::kNcclTests;
+}
+
+// The other log readers whose marker lines `head` holds besides `primary`'s.
+void add_log_readers(PlacedFile& p, ToolText primary, const std::vector<std::string>& head) {
+  std::set<ToolText> seen = {primary};
+  for (size_t i = 0; i < head.size(); ++i) {
+    ToolText m = is_nvrm_xid_line(head[i]) || is_nvrm_gpu_lost_line(head[i]) ? ToolText::kNvrmXid : marker_of_line(head[i]);
+    if (!reads_log_lines(m) || !seen.insert(m).second) continue;
+    if (const FormatRoute* r = route_of(m))
+      p.also.push_back({r, std::string(describe(m)) + " too: line " + std::to_string(i + 1) + ": " + quote_line(head[i])});
+  }
+}
 
 PlacedFile place_file(const std::string& path, const FormatRoute* forced, const std::string& unclaimed_hint) {
   PlacedFile p;
@@ -111,14 +132,7 @@ PlacedFile place_file(const std::string& path, const FormatRoute* forced, const 
     return p;
   }
   p.how = "line " + std::to_string(ev.line) + ": " + ev.text;
-  // nccl-tests run with NCCL_DEBUG=INFO: the NCCL lines are a log of their own, read too.
-  if (ev.tool == ToolText::kNcclTests)
-    for (size_t i = 0; i < lines.head().size(); ++i)
-      if (marker_of_line(lines.head()[i]) == ToolText::kNcclLog) {
-        p.also = route_of(ToolText::kNcclLog);
-        p.also_how = "NCCL log lines too: line " + std::to_string(i + 1) + ": " + quote_line(lines.head()[i]);
-        break;
-      }
+  add_log_readers(p, ev.tool, lines.head());
   return p;
 }
 
@@ -266,11 +280,13 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
     }
     files.push_back(place_file(in.path, forced, o.unclaimed_hint));
     files.back().host_hint = in.host_hint;
-    if (files.back().also) {
-      PlacedFile second = files.back();
-      second.route = second.also;
-      second.how = second.also_how;
-      files.push_back(std::move(second));
+    auto also = std::move(files.back().also);
+    for (auto& [route, how] : also) {
+      PlacedFile more = files.back();
+      more.route = route;
+      more.how = how;
+      more.optional = true;
+      files.push_back(std::move(more));
     }
   }
   std::map<Route, std::vector<PlacedFile*>> groups;
@@ -278,7 +294,8 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
     if (f.route) groups[f.route->route].push_back(&f);
   for (auto& [route, group] : groups) read_group(g, o, route, group, pile.parts);
   for (const auto& f : files)
-    pile.files.push_back({f.path, f.route && f.why.empty() ? f.route->name : "", f.how, f.why, f.host_hint});
+    if (!f.optional || f.why.empty())
+      pile.files.push_back({f.path, f.route && f.why.empty() ? f.route->name : "", f.how, f.why, f.host_hint});
   for (const auto& a : inputs->archives) name_archive_members(pile, *a);
   size_t not_read = 0;
   for (const auto& f : pile.files)

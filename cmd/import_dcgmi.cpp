@@ -65,6 +65,7 @@ Result<ImportOutput> read_dcgmi(const ImportFileOptions& o) {
   if (!imp) return imp.error();
   ImportOutput out;
   out.env = make_envelope("fabdiag.dcgmi/1");
+  out.env.hosts.clear();  // a saved output, not this machine's
   out.env.params = {{"importer", "dcgmi"}, {"file", o.file}};
   out.env.data = dcgmi_data(*imp);
   out.env.findings = dcgmi_findings(*imp);

@@ -46,6 +46,7 @@ Result<ImportOutput> read_lldpctl(const ImportFileOptions& o) {
 
   ImportOutput out;
   out.env = make_envelope("fabdiag.lldp/1");
+  out.env.hosts.clear();  // a saved output, not this machine's
   out.env.params = {{"importer", "lldpctl"}, {"file", o.file}};
   out.env.data = lldpctl_data(*imp);
   out.env.findings = lldpctl_findings(*imp);

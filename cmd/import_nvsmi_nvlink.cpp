@@ -47,6 +47,7 @@ Result<ImportOutput> read_nvsmi_nvlink(const ImportFileOptions& o) {
   if (!imp) return imp.error();
   ImportOutput out;
   out.env = make_envelope("fabdiag.gpulinks/1");
+  out.env.hosts.clear();  // a saved output, not this machine's
   out.env.params = {{"importer", "nvidia-smi-nvlink"}, {"file", o.file}};
   out.env.data = nvsmi_nvlink_data(*imp);
   out.env.findings = nvsmi_nvlink_findings(*imp);

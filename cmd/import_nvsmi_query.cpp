@@ -1,6 +1,8 @@
 // `fabdiag import nvidia-smi-q FILE`: `nvidia-smi -q` text -> one fabdiag.gpuquery/1 envelope
 // (per GPU: PCIe link, ECC, retired pages / remapped rows, clock event reasons, fabric;
 // import/nvsmi_query.h).
+#include <algorithm>
+
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "core/text.h"
@@ -71,6 +73,9 @@ Result<ImportOutput> read_nvsmi_query(const ImportFileOptions& o) {
   if (!imp) return imp.error();
   ImportOutput out = reader_output(o, "nvidia-smi-q", "fabdiag.gpuquery/1", nvsmi_query_data(*imp),
                                    nvsmi_query_findings(*imp), imp->gaps);
+  for (const auto& gpu : imp->gpus)  // pdsh / clush "host: " prefixes name the hosts
+    if (!gpu.host.empty() && std::find(out.env.hosts.begin(), out.env.hosts.end(), gpu.host) == out.env.hosts.end())
+      out.env.hosts.push_back(gpu.host);
   out.doc.sections.push_back(gpus_section(*imp));
   return out;
 }

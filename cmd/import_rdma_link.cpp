@@ -34,6 +34,7 @@ Result<ImportOutput> read_rdma_link(const ImportFileOptions& o) {
 
   ImportOutput out;
   out.env = make_envelope("fabdiag.rdmalinks/1");
+  out.env.hosts.clear();  // a saved output, not this machine's
   out.env.params = {{"importer", "rdma-link"}, {"file", o.file}};
   out.env.data = rdma_link_data(*imp);
   out.env.findings = rdma_link_findings(*imp);

@@ -232,6 +232,7 @@ ImportOutput reader_output(const ImportFileOptions& o, const std::string& import
                            nlohmann::json data, std::vector<Finding> findings, std::vector<Error> gaps) {
   ImportOutput out;
   out.env = make_envelope(schema);
+  out.env.hosts.clear();  // a saved output: its hosts are those its content names, never this machine
   out.env.params = {{"importer", importer}, {"file", o.file}};
   out.env.data = std::move(data);
   out.env.findings = std::move(findings);

@@ -49,8 +49,8 @@ struct ImportReader {
   Result<ImportOutput> (*read)(const ImportFileOptions& o);
 };
 
-/// What every read function returns around its reader's result: the envelope `schema` with
-/// params {importer, file}, `data`, `findings` and `gaps` (as errors[]), findings and errors
+/// What every read function returns around its reader's result: the envelope `schema` without
+/// hosts (the caller adds those the content names) and with params {importer, file}, `data`, `findings` and `gaps` (as errors[]), findings and errors
 /// capped at o.max_findings, and the document titled "fabdiag import IMPORTER FILE" (no
 /// sections yet: the caller adds its tables).
 ImportOutput reader_output(const ImportFileOptions& o, const std::string& importer, const std::string& schema,

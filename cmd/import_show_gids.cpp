@@ -47,6 +47,7 @@ Result<ImportOutput> read_show_gids(const ImportFileOptions& o) {
 
   ImportOutput out;
   out.env = make_envelope("fabdiag.gids/1");
+  out.env.hosts.clear();  // a saved output, not this machine's
   out.env.params = {{"importer", "show-gids"}, {"file", o.file}};
   out.env.data = show_gids_data(*imp);
   out.env.findings = show_gids_findings(*imp);

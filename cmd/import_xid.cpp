@@ -27,7 +27,7 @@ Section xid_section(const XidLogImport& imp) {
                         tally.last_time.empty() ? "-" : tally.last_time,
                         info.immediate.empty() ? "-" : info.immediate});
     }
-  if (imp.xid_lines == 0) s.lines.push_back("No NVRM Xid line in the log.");
+  if (imp.xid_lines + imp.gpu_lost_lines == 0) s.lines.push_back("No NVRM Xid line in the log.");
   s.tables.push_back(std::move(t));
   return s;
 }
@@ -41,6 +41,7 @@ Result<ImportOutput> read_xid_log(const ImportFileOptions& o) {
   if (!imp) return imp.error();
   ImportOutput out;
   out.env = make_envelope("fabdiag.xid/1");
+  out.env.hosts.clear();  // a saved output, not this machine's
   out.env.params = {{"importer", "xid"}, {"file", o.file}};
   out.env.data = xid_log_data(*imp);
   out.env.findings = xid_findings(*imp);

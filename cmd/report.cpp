@@ -9,11 +9,13 @@
 
 #include "cmd/commands.h"
 #include "cmd/input.h"
+#include "cmd/result_pieces.h"
 #include "core/escape_line.h"
 #include "core/exit_codes.h"
 #include "report/html.h"
 #include "report/junit.h"
 #include "report/report_document.h"
+#include "report/result_json.h"
 #include "report/result_model.h"
 
 namespace fabdiag::cmd {
@@ -23,18 +25,26 @@ namespace {
 // Reads FILE into the model; the exit code when it cannot be used (not JSON, not a result
 // document, a schema `report` does not render: the error printed). A file that cannot be read
 // at all is a gap in the model, not a stop, unless no file could be read (exit 2).
+// The document is parsed with its matrix rows packed (report/result_json.h) and its text freed
+// before the model is built: memory is the model, not the file (docs/report.md#memory).
 std::optional<int> read_one(const std::string& file, ReportModel& model) {
-  auto text = read_input(file);
-  if (!text) {
-    model.errors.push_back({SourcedError::kNoSource, text.error().with_context("reading a result for the report")});
-    return std::nullopt;
+  nlohmann::json j;
+  {
+    auto text = read_input(file);
+    if (!text) {
+      model.errors.push_back({SourcedError::kNoSource, text.error().with_context("reading a result for the report")});
+      return std::nullopt;
+    }
+    j = parse_result_json(*text);
   }
-  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     print_error(file + ": not JSON; `fabdiag report` reads the --format json documents fabdiag writes");
     return kExitUsage;
   }
+  nlohmann::json data;  // moved, not copied, into the envelope (a null stays for its checks)
+  if (j.is_object() && j.contains("data")) data = std::move(j["data"]);
   auto env = envelope_from_json(j);
+  if (env) env->data = std::move(data);
   if (!env) {
     print_error(file + ": not a fabdiag result document: " + env.error().message);
     return kExitUsage;
@@ -86,10 +96,16 @@ int run_report(const GlobalOptions& g, const ReportOptions& o) {
                                                         : "fabdiag report: " + std::to_string(files.size()) + " files";
   const Envelope env = report_envelope(model);
   const Format format = resolve_format(g);
-  const std::string text = format == Format::kHtml    ? render_html(model, title)
-                           : format == Format::kJunit ? render_junit(model)
-                                                      : render(format, env, report_document(model, title));
-  if (int rc = write_result_text(g, text); rc != kExitOk) return rc;
+  // JSON and JUnit list every link (a 1500-host matrix: 1.1 million): written in pieces.
+  int rc = kExitOk;
+  if (format == Format::kJson)
+    rc = write_result_pieces(g, [&](const TextDrain& drain) { render_json_to(env, report_verdict_arrays(model), drain); });
+  else if (format == Format::kJunit)
+    rc = write_result_pieces(g, [&](const TextDrain& drain) { render_junit_to(model, drain); });
+  else
+    rc = write_result_text(g, format == Format::kHtml ? render_html(model, title)
+                                                      : render(format, env, report_document(model, title)));
+  if (rc != kExitOk) return rc;
   if (count_outcomes(model).fail > 0) return kExitProblems;
   return model.errors.empty() ? kExitOk : kExitPartial;
 }

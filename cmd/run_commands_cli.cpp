@@ -58,6 +58,10 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   sub->add_option("--sweep-max", o.sweep_max, "Largest collective size (-e)");
   sub->add_option("--bench-iters", o.bench_iters, "Timed iterations per collective size")->check(CLI::Range(1, 10000));
   sub->add_flag("--no-sweeps", o.no_sweeps, "Skip the all_reduce/alltoall sweeps");
+  sub->add_flag("--full-sweeps", o.full_sweeps,
+                "Run every sweep size even when the screen named a fault (default: a sweep stops at the first "
+                "size from 1M whose busbw is below 0.5 x the screen's pair reference; "
+                "docs/localization.md#sweeps-that-stop-early)");
   sub->add_option("--backend", o.backend, "mpi: sweeps and pair tests in host memory over MPI (default); nccl: on "
                   "one GPU per rank (its local rank's) through NCCL, exit 3 where it cannot run")
       ->check(CLI::IsMember({"mpi", "nccl"}));

@@ -51,6 +51,7 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
   if (o.node_ratio > 0) p.localize.node_ratio = o.node_ratio;
   else p.localize.adaptive.on = true;
   p.localize.pair_ratio = o.pair_ratio;
+  p.localize.oversubscription = o.oversubscription;
   if (o.expected_rate > 0) p.localize.reference_bytes_per_s = o.expected_rate;
   if (o.pair_size == "auto") p.pair_sizing = triage::PairSizingParams{};
   auto pair = perf::parse_size_bytes(o.pair_size == "auto" ? "1M" : o.pair_size);
@@ -70,6 +71,7 @@ Result<triage::WalkParams> walk_params(const TriageOptions& o) {
     if (!topo) return topo.error().with_context("--topology");
     p.topology = std::move(*topo);
   }
+  p.sweep_stop.on = !o.full_sweeps;
   p.sweeps.clear();
   if (!o.no_sweeps)
     for (const char* c : {"all_reduce", "alltoall"}) {
@@ -150,8 +152,14 @@ int run_worker(const GlobalOptions& g, const TriageOptions& o, const triage::Wal
                  {"modz_limit", params.localize.modz_limit}, {"sysfs_root", g.sysfs_root},
                  {"reference_bytes_per_s", o.expected_rate > 0 ? nlohmann::json(o.expected_rate) : nlohmann::json(nullptr)},
                  {"timeout_s", o.timeout_s}, {"dead_after_s", params.dead_after_s},
+                 {"sweep_early_stop", params.sweep_stop.on ? nlohmann::json({{"ratio", params.sweep_stop.ratio},
+                                                                             {"min_bytes", params.sweep_stop.min_bytes}})
+                                                           : nlohmann::json(nullptr)},
                  {"backend", o.backend}};
-  if (params.topology) base.params["topology"] = fabric_topology_json(*params.topology);
+  if (params.topology) {
+    base.params["topology"] = fabric_topology_json(*params.topology);
+    base.params["oversubscription"] = params.localize.oversubscription;
+  }
   if (auto rc = refuse_unavailable_backend(o.backend)) return *rc;
   // Rank 0 reports, so rank 0 delivers a cut run; it watches from before MPI starts, so a
   // Ctrl-C during start-up still prints the run's document. Under the launcher, rank 0
@@ -223,6 +231,9 @@ Result<triage::LaunchSpec> launch_spec(const GlobalOptions& g, const TriageOptio
                       "--pair-ratio", std::to_string(o.pair_ratio), "--expected-rate", std::to_string(o.expected_rate)};
   if (o.node_ratio > 0) spec.worker_args.insert(spec.worker_args.end(), {"--node-ratio", std::to_string(o.node_ratio)});
   if (o.no_sweeps) spec.worker_args.push_back("--no-sweeps");
+  if (o.oversubscription != 1)
+    spec.worker_args.insert(spec.worker_args.end(), {"--oversubscription", std::to_string(o.oversubscription)});
+  if (o.full_sweeps) spec.worker_args.push_back("--full-sweeps");
   if (!o.topology.empty()) {  // rank 0 reads it again, from mpirun's working directory or not
     std::string path = o.topology;
     if (path.front() != '/') {

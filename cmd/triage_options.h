@@ -10,8 +10,8 @@
 namespace fabdiag::cmd {
 
 /// Adds --node-ratio, --pair-ratio, --expected-rate (bytes/s per direction; 0 = no external
-/// reference) and --topology FILE to the triage subcommand; cmd/triage.cpp turns them into
-/// LocalizeParams and WalkParams::topology.
+/// reference), --topology FILE and --oversubscription R to the triage subcommand; cmd/triage.cpp
+/// turns them into LocalizeParams and WalkParams::topology.
 inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
   sub->add_option("--node-ratio", o.node_ratio,
                   "Slow node: median pair rate below this x the reference. Default: adaptive, 1 - 4 x the robust "
@@ -27,6 +27,13 @@ inline void add_triage_decision_options(CLI::App* sub, TriageOptions& o) {
                   "Fabric topology: `host leaf [spine]` lines, a Slurm topology.conf or ibnetdiscover output "
                   "(detected by content). Prefers intra-leaf pairs and names a slow leaf uplink "
                   "(docs/localization.md#uplinks-and-leaves); rank 0 reads it too");
+  sub->add_option("--oversubscription", o.oversubscription,
+                  "With --topology: the fabric is R:1 oversubscribed (hosts' bandwidth under a leaf / its uplinks' "
+                  "bandwidth). Cross-leaf pairs are expected down to 1/R of intra-leaf ones when every host of a leaf "
+                  "sends across at once; below node ratio x that they are dark. Default 1 (non-blocking, as AI "
+                  "back-end fabrics are built); a 2:1 fabric without it is called a spine fault "
+                  "(docs/localization.md#oversubscribed-fabrics)")
+      ->check(number_in(1.0, 64.0));
 }
 
 }  // namespace fabdiag::cmd

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/text.h"
 #include "report/humanize.h"
 
 namespace fabdiag::cmd {
@@ -98,6 +99,12 @@ std::optional<Section> bench_section(const nlohmann::json& d) {
       t.rows.push_back({format_bytes_iec(r.value("size_bytes", 0.0)), format_seconds(r.value("time_s", 0.0)),
                         rate_cell(r.value("algbw_bytes_per_s", 0.0), alg), rate_cell(r.value("busbw_bytes_per_s", 0.0), bus),
                         std::to_string(r.value("wrong_elements", 0))});
+    if (const auto e = b.value("stopped_early", nlohmann::json()); e.is_object()) {
+      std::vector<std::string> skipped;
+      for (const auto& sz : e.value("sizes_not_run", nlohmann::json::array())) skipped.push_back(format_bytes_iec(sz.get<double>()));
+      t.notes.push_back("stopped early after " + format_bytes_iec(e.value("size_bytes", 0.0)) + " (not run: " + join(skipped) +
+                        "): " + e.value("reason", ""));
+    }
     bench.tables.push_back(t);
   }
   if (bench.tables.empty()) return std::nullopt;

@@ -1,4 +1,5 @@
 #include "core/atomic_file.h"
+#include "core/atomic_pieces.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -105,7 +106,42 @@ Status check_output_path(const std::string& path) {
   return Ok{};
 }
 
-Status write_file_atomic(const std::string& path, const std::string& content) {
+AtomicFile::AtomicFile(std::string path, std::string target, std::string temp, int fd)
+    : path_(std::move(path)), target_(std::move(target)), temp_(std::move(temp)), fd_(fd) {}
+
+AtomicFile::~AtomicFile() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+Status AtomicFile::fail(int err, const char* what) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  temp_.clear();
+  failed_ = io_error(err, what, path_);
+  return *failed_;
+}
+
+Status AtomicFile::write(std::string_view piece) {
+  if (failed_) return *failed_;
+  if (int err = write_fd(fd_, piece); err != 0) return fail(err, "write failed");
+  return Ok{};
+}
+
+Status AtomicFile::commit() {
+  if (failed_) return *failed_;
+  if (::fchmod(fd_, 0644) != 0) return fail(errno, "chmod failed");
+  if (::fsync(fd_) != 0) return fail(errno, "fsync failed");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) return fail(errno, "close failed");
+  if (std::rename(temp_.c_str(), target_.c_str()) != 0) return fail(errno, "rename failed");
+  temp_.clear();  // it is the target now
+  return Ok{};
+}
+
+Result<std::unique_ptr<AtomicFile>> open_atomic_file(const std::string& path) {
   auto resolved = resolve_output_target(path);
   if (!resolved) return resolved.error();
   std::filesystem::path target = *resolved;
@@ -117,25 +153,14 @@ Status write_file_atomic(const std::string& path, const std::string& content) {
   name.push_back('\0');
   int fd = mkstemp(name.data());
   if (fd < 0) return io_error(errno, "cannot create a temporary file next to it", path);
-  auto fail = [&](int err, const char* what) {
-    ::close(fd);
-    ::unlink(name.data());
-    return io_error(err, what, path);
-  };
-  if (int err = write_fd(fd, content); err != 0) return fail(err, "write failed");
-  if (::fchmod(fd, 0644) != 0) return fail(errno, "chmod failed");
-  if (::fsync(fd) != 0) return fail(errno, "fsync failed");
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(name.data());
-    return io_error(err, "close failed", path);
-  }
-  if (std::rename(name.data(), target.c_str()) != 0) {
-    int err = errno;
-    ::unlink(name.data());
-    return io_error(err, "rename failed", path);
-  }
-  return Ok{};
+  return std::unique_ptr<AtomicFile>(new AtomicFile(path, target.string(), name.data(), fd));
+}
+
+Status write_file_atomic(const std::string& path, const std::string& content) {
+  auto file = open_atomic_file(path);
+  if (!file) return file.error();
+  if (auto st = (*file)->write(content); !st) return st;
+  return (*file)->commit();
 }
 
 Result<std::string> read_file(const std::string& path) {

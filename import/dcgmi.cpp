@@ -163,7 +163,7 @@ std::string test_subject(const DcgmDiagTest& t, const std::string& status) {
       if (r.all) return "all GPUs";
       for (int g : r.gpus) gpus.push_back("GPU " + std::to_string(g));
     }
-  return gpus.empty() ? t.name : join(gpus);
+  return gpus.empty() ? "dcgmi diag " + t.name : join(gpus);  // a test name alone could read as a host
 }
 
 void diag_findings(const DcgmiImport& imp, std::vector<Finding>& out) {

@@ -124,6 +124,18 @@ bool read_dcgm_diag_line(std::string_view raw, size_t line_no, DcgmDiagState& s,
   if (t.empty()) return false;
   if (t == "Successfully ran diagnostic for group.") return imp.diag_read = true;
   if (!s.in_table) {
+    if (auto c = category_of(t)) {  // a paste that starts below the header, at a category row
+      s = DcgmDiagState{};
+      s.in_table = s.confirmed = imp.diag_read = true;
+      imp.diag_complete = false;
+      s.category = *c;
+      if (imp.gaps.size() < kMaxGaps)
+        imp.gaps.push_back(make_error(ErrorCode::kParse,
+                                      "dcgmi diag table starts at its category row " + quote_line(t) +
+                                          ": the header and the tests above it are not in the input (unknown, not passed)",
+                                      line_source(imp.source, line_no)));
+      return true;
+    }
     if (!is_border(t)) return false;
     s = DcgmDiagState{};
     s.in_table = true;

@@ -1,6 +1,7 @@
 #include "import/format_detect.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "core/text.h"
 #include "import/common.h"
@@ -54,11 +55,15 @@ bool is_nccl_tests_line(std::string_view t) {
     return has(t, "\"nccl-tests structured output\"") ||
            (starts_with(t, "{\"version\":") && has(t, "\"nccl_version\":"));
   if (starts_with(t, "# nccl-tests version ")) return true;
-  if (t.empty() || t[0] != '#') return false;
   size_t body = t.find_first_not_of("# \t");
   if (body == std::string_view::npos) return false;
-  auto words = split_ws(std::string(t.substr(body)));
-  if (words[0] == "nThread") return true;
+  // The summary under every table ("# Out of bounds values : 0 OK", "# Avg bus bandwidth : 18.9");
+  // nccl-tests before 2020 printed it, the preamble and the header without the '#' (and a
+  // Markdown paste loses the '#' of each line).
+  std::string_view b = t.substr(body);
+  if (starts_with(b, "Out of bounds values") || starts_with(b, "Avg bus bandwidth")) return true;
+  auto words = split_ws(std::string(b));
+  if (words[0] == "nThread") return t[0] == '#' || (words.size() > 2 && words[2] == "nGpus");
   if (words[0] != "size") return false;
   for (const char* n : {"count", "type", "time", "algbw", "busbw"})
     if (std::find(words.begin(), words.end(), n) == words.end()) return false;
@@ -95,6 +100,21 @@ bool is_dcgmi_marker(std::string_view t) {
     return words == want;
   };
   return is({"|", "NvLink", "Link", "Status", "|"}) || is({"|", "Diagnostic", "|", "Result", "|"});
+}
+
+// A category row of a `dcgmi diag` table, which a paste cut above the header still has:
+// "+-----  Integration  -------+------------------------------------------------+" or
+// "|-----  Metadata  ----------+------------------------------------------------|".
+bool is_dcgmi_diag_category(std::string_view t) {
+  if (t.size() < 20 || (t[0] != '+' && t[0] != '|') || (t.back() != '+' && t.back() != '|')) return false;
+  if (!starts_with(t.substr(1), "-----  ")) return false;
+  size_t name = 8, end = t.find("  -", name);
+  if (end == std::string_view::npos || end == name) return false;
+  for (char c : t.substr(name, end - name))
+    if (!std::isalpha(static_cast<unsigned char>(c)) && c != ' ') return false;
+  size_t plus = t.find('+', end);
+  return plus != std::string_view::npos && t.find_first_not_of('-', end + 2) == plus &&
+         t.find_first_not_of('-', plus + 1) == t.size() - 1;
 }
 
 // "sudo ethtool -S eth8 | grep lsc_int", "# ethtool --statistics eth1": the command of a paste.
@@ -158,7 +178,7 @@ ToolText structured_marker(std::string_view t) {
   if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
   if (is_nvsmi_nvlink_line(t)) return ToolText::kNvsmiNvlink;
   if (is_nvsmi_query_marker(t)) return ToolText::kNvsmiQuery;
-  if (is_dcgmi_marker(t)) return ToolText::kDcgmi;
+  if (is_dcgmi_marker(t) || is_dcgmi_diag_category(t)) return ToolText::kDcgmi;
   return ToolText::kUnknown;
 }
 
@@ -224,6 +244,12 @@ bool is_nvrm_xid_line(std::string_view line) {
   return at != std::string_view::npos && line.find("): ", at) != std::string_view::npos;
 }
 
+bool is_nvrm_gpu_lost_line(std::string_view line) {
+  auto at = line.find("NVRM: ");
+  return at != std::string_view::npos && line.find("fallen off the bus", at) != std::string_view::npos &&
+         !is_nvrm_xid_line(line);
+}
+
 std::string quote_line(std::string_view line) {
   std::string t = trim(line);
   std::string out;
@@ -242,10 +268,10 @@ ToolText marker_of_line(std::string_view raw) {
   // pdsh / clush output: "node01: #  size  count  type ..." (the nccl-tests reader splits the hosts).
   if (HostPrefixed p = split_host_prefix(t); !p.host.empty() && is_nccl_tests_line(trim(p.text)))
     return ToolText::kNcclTests;
-  if (is_nvrm_xid_line(t)) return ToolText::kNvrmXid;
+  if (is_nvrm_xid_line(t) || is_nvrm_gpu_lost_line(t)) return ToolText::kNvrmXid;
   if (looks_like_lspci_header(raw)) return ToolText::kLspci;
   if (has(t, "Watchdog caught collective operation timeout") ||
-      (has(t, "ProcessGroupNCCL") && has(t, "last enqueued NCCL work")))
+      (has(t, "ProcessGroupNCCL") && (has(t, "last enqueued NCCL work") || has(t, "last enqueued work:"))))
     return ToolText::kPytorchWatchdog;
   if (has(t, "NCCL WARN") || has(t, "NCCL INFO")) return ToolText::kNcclLog;
   return ToolText::kUnknown;
@@ -253,7 +279,7 @@ ToolText marker_of_line(std::string_view raw) {
 
 ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line) {
   ToolEvidence log_marker, first;
-  size_t lines = 0, timestamped = 0, counters = 0, sysfs = 0;
+  size_t lines = 0, timestamped = 0, counters = 0, sysfs = 0, nccl = 0;
   bool binary = false;
   for (size_t i = 0; i < head.size(); ++i) {
     const std::string& raw = head[i];
@@ -262,22 +288,25 @@ ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line
     if (t.empty() || starts_with(t, "###")) continue;
     ++lines;
     if (first.line == 0) first = {ToolText::kUnknown, first_line + i, quote_line(t), false};
-    if (is_nvrm_xid_line(t)) return {ToolText::kNvrmXid, first_line + i, quote_line(t), binary};
-    if (log_line_time_s(t)) {  // a log line: whatever else it quotes is not a marker
+    if (is_nvrm_xid_line(t) || is_nvrm_gpu_lost_line(t)) return {ToolText::kNvrmXid, first_line + i, quote_line(t), binary};
+    ToolText m = marker_of_line(raw);
+    if (m == ToolText::kNcclLog) {
+      ++nccl;
+      if (log_marker.line == 0) log_marker = {m, first_line + i, quote_line(t), false};
+    }
+    if (log_line_time_s(t)) {  // a log line: it may be a PyTorch or NCCL line, but other tools' words are quotes
       ++timestamped;
+      if (m == ToolText::kPytorchWatchdog) return {m, first_line + i, quote_line(t), binary};
       continue;
     }
-    ToolText m = marker_of_line(raw);
-    if (m == ToolText::kNcclLog && log_marker.line == 0) log_marker = {m, first_line + i, quote_line(t), false};
-    else if (m != ToolText::kUnknown && m != ToolText::kNcclLog)
-      return {m, first_line + i, quote_line(t), binary};
+    if (m != ToolText::kUnknown && m != ToolText::kNcclLog) return {m, first_line + i, quote_line(t), binary};
     if (looks_like_sysfs_lines(t)) ++sysfs;
     else if (is_counter_shaped(t)) ++counters;
   }
   ToolEvidence out = first;
   out.binary = binary;
   if (lines == 0) return out;
-  if (timestamped * 2 > lines) out.tool = ToolText::kSyslog;
+  if (timestamped * 2 > lines && nccl * 2 <= lines) out.tool = ToolText::kSyslog;
   else if (log_marker.line) out = {log_marker.tool, log_marker.line, log_marker.text, binary};
   else if ((counters + sysfs) * 2 > lines) out.tool = ToolText::kEthtoolS;
   return out;

@@ -77,9 +77,10 @@ struct ToolEvidence {
 };
 
 /// Names the tool of `head` (the first lines of an input, line i numbered first_line + i):
-/// the first marker line wins (an "NVRM: Xid" line is a marker even inside a timestamped log:
-/// such a log is kNvrmXid, which `counters --from` still reads as syslog); without one, syslog when most non-blank lines start with a
-/// timestamp, ethtool -S when most are "name: integer" with a name without blanks, or sysfs
+/// the first marker line wins (an "NVRM: Xid" or "fallen off the bus" line is a marker even inside
+/// a timestamped log: such a log is kNvrmXid, which `counters --from` still reads as syslog, and
+/// so is a PyTorch watchdog line); without one, an NCCL log when most non-blank lines are NCCL
+/// lines, else syslog when most non-blank lines start with a timestamp, ethtool -S when most are "name: integer" with a name without blanks, or sysfs
 /// path:value lines; kUnknown otherwise.
 ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line = 1);
 
@@ -96,6 +97,11 @@ Status check_named_tool(ToolText named, const std::vector<std::string>& head, co
 /// True when `line` holds an NVIDIA driver Xid report: "NVRM: Xid (PCI:0000:9b:00): 119, ..."
 /// (after any timestamp, host and "kernel:" tag).
 bool is_nvrm_xid_line(std::string_view line);
+
+/// True when `line` is the driver's report of a GPU lost from the PCIe bus without an Xid code:
+/// "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus." or the last line of the multi-line
+/// form of newer drivers ("NVRM: fallen off the bus and is not responding to commands.").
+bool is_nvrm_gpu_lost_line(std::string_view line);
 
 /// A line for messages: trimmed, cut to 80 characters, bytes other than printable ASCII as
 /// '?', quoted: "\"CA 'mlx5_0'\"".

@@ -36,11 +36,19 @@ std::string word_after(std::string_view text, std::string_view key) {
   return words.empty() ? std::string() : words[0];
 }
 
-// "[1,0]<stdout>:node01" -> "node01"; "[default0]:node01" -> "node01"; "0:node01" stays.
+// "[1,0]<stdout>:node01" -> "node01"; "[default0]:node01" -> "node01"; "0:node01" stays, and so
+// does a host its owner redacted as "<cluster_name>".
 std::string strip_tags(std::string_view host) {
-  for (std::string_view tag : {">:", "]:"})
+  for (std::string_view tag : {"<stdout>:", "<stderr>:", "]:"})
     if (auto p = host.rfind(tag); p != std::string_view::npos) host = host.substr(p + tag.size());
   return std::string(host);
+}
+
+// The pid or tid field of a prefix: digits, or what a user put in their place ("XXXXXX").
+bool pid_like(std::string_view w) {
+  if (w.empty() || w.size() > 12) return false;
+  if (all_digits(w)) return true;
+  return w.find_first_not_of(w[0]) == std::string_view::npos && (w[0] == 'X' || w[0] == 'x' || w[0] == '*');
 }
 
 // NCCL's source position before the level in WARN lines: "transport/net_ib.cc:1295",
@@ -81,11 +89,16 @@ std::optional<NcclLinePrefix> parse_nccl_prefix(std::string_view line) {
     --w;
   }
   if (w == 0) return p;
+  // "host:pid:tid"; pastes redact the ids ("node01:XXXXXX") or keep only "host:pid".
   auto parts = split(strip_tags(words[w - 1]), ':');
-  if (parts.size() >= 3 && all_digits(parts[parts.size() - 1]) && all_digits(parts[parts.size() - 2])) {
-    p.pid = leading_int(parts[parts.size() - 2]);
-    std::vector<std::string> head(parts.begin(), parts.end() - 2);
+  size_t ids = 0;
+  while (ids < 2 && ids + 1 < parts.size() && pid_like(parts[parts.size() - 1 - ids])) ++ids;
+  if (ids == 2 || (ids == 1 && p.dev)) {
+    const std::string& pid = parts[parts.size() - ids];
+    if (all_digits(pid)) p.pid = leading_int(pid);
+    std::vector<std::string> head(parts.begin(), parts.end() - static_cast<long>(ids));
     p.host = join(head, ":");
+    p.redacted_pid = !p.pid;
   }
   return p;
 }
@@ -240,18 +253,28 @@ void read_info(NcclHostLog& h, const NcclLinePrefix& p, std::string_view t, size
     }
     return;
   }
-  if (starts_with(t, "NET/IB : Using ") && h.ib_devices.empty()) {
+  if (starts_with(t, "NET/IB : Using interface ") && has(t, " for sideband")) {  // 2.3: the OOB interface
+    if (h.bootstrap.empty()) h.bootstrap = word_after(t, "Using interface ");
+  } else if (starts_with(t, "NET/IB : Using ") && h.ib_devices.empty()) {
     h.ib_devices = parse_nccl_net_devices(t.substr(15));
     if (auto oob = t.find("; OOB "); oob != std::string_view::npos && h.bootstrap.empty()) h.bootstrap = trim(t.substr(oob + 6));
+  } else if (starts_with(t, "NET/IB: [")) {  // NCCL 2.3 and older: one line per device, "NET/IB: [0] mlx5_1:1/IB"
+    std::string one(t.substr(8));
+    if (auto sp = one.find("] "); sp != std::string::npos) one.erase(sp + 1, 1);
+    for (auto& d : parse_nccl_net_devices(one))
+      if (std::none_of(h.ib_devices.begin(), h.ib_devices.end(), [&](const auto& e) { return e.index == d.index; }))
+        h.ib_devices.push_back(std::move(d));
   } else if (starts_with(t, "NET/Socket : Using ") && h.socket_devices.empty()) {
     h.socket_devices = parse_nccl_net_devices(t.substr(19));
-  } else if (starts_with(t, "Bootstrap : Using ")) {
-    h.bootstrap = trim(t.substr(18));
+  } else if (starts_with(t, "Bootstrap : Using ") || starts_with(t, "Bootstrap: Using ")) {  // 2.27+: no blank
+    h.bootstrap = trim(t.substr(t.find("Using ") + 6));
   } else if (starts_with(t, "Using network ")) {
     h.network = trim(t.substr(14));
+  } else if (starts_with(t, "Using internal Network ")) {  // NCCL 2.3
+    h.network = trim(t.substr(23));
   } else if (has(t, "NET/IB : No device found")) {
     h.ib_no_device = true;
-  } else if (has(t, "No plugin found")) {
+  } else if (has(t, "No plugin found") || (starts_with(t, "NET/Plugin: Could not find") && has(t, "libnccl-net"))) {
     if (h.plugin.empty()) h.plugin = "none";
   } else if (has(t, "Loaded net plugin") || has(t, "Using non-device net plugin") || has(t, "Plugin Path")) {
     if (h.plugin.empty() || h.plugin == "none") h.plugin = t;
@@ -396,7 +419,7 @@ namespace {
 // "foo NCCL INFO bar" quoted in other output, or a line holding a NUL, is none.
 bool nccl_evidence(std::string_view raw, const std::optional<NcclLinePrefix>& p) {
   if (raw.find('\0') != std::string_view::npos) return false;
-  if (p) return (!p->host.empty() && p->pid && p->dev) || p->source_only;
+  if (p) return (!p->host.empty() && (p->pid || p->redacted_pid) && p->dev) || p->source_only;
   return starts_with(trim(raw), "NCCL version ") && parse_nccl_version(trim(raw));
 }
 

@@ -23,12 +23,14 @@
 
 namespace fabdiag {
 
-/// The "host:pid:tid [dev] NCCL INFO|WARN text" prefix of one line, mpirun/srun/torchrun tags
-/// ("[1,0]<stdout>:", "[default0]:", "0: ") and timestamps before it skipped, and NCCL's source
+/// The "host:pid:tid [dev] NCCL INFO|WARN text" prefix of one line (also "host:pid [dev]" and
+/// ids a paste redacted, "node01:XXXXXX [5]"), mpirun/srun/torchrun tags ("[1,0]<stdout>:",
+/// "[default0]:", "0: ", "[0] ") and timestamps before it skipped, and NCCL's source
 /// position between the device and the level ("[0] transport/net_ib.cc:1295 NCCL WARN") passed over.
 struct NcclLinePrefix {
   std::string host;          ///< "node01"; empty when the line names none ("ibvwrap.cc: NCCL WARN ...").
   std::optional<long> pid;   ///< Process id, when the prefix has one.
+  bool redacted_pid = false; ///< The prefix had a pid field its owner blanked out ("node01:XXXXXX [5]").
   std::optional<int> dev;    ///< The bracketed number: NCCL's cudaDev of the thread (not the rank).
   bool warn = false;         ///< "NCCL WARN" (else "NCCL INFO", or TRACE / ABORT lines).
   bool source_only = false;  ///< Nothing but NCCL's source position before the level ("ibvwrap.cc: NCCL WARN").

@@ -36,8 +36,9 @@ nlohmann::json half_json(const NcclTestsHalf& h) {
   return j;
 }
 
-// The median busbw/algbw of the rows' out-of-place halves; nullopt without one.
-std::optional<double> observed_factor(const NcclTestsTable& t) {
+}  // namespace
+
+std::optional<double> busbw_factor_of_rows(const NcclTestsTable& t) {
   std::vector<double> r;
   for (const auto& row : t.rows) {
     const auto& h = row.out_of_place;
@@ -48,6 +49,8 @@ std::optional<double> observed_factor(const NcclTestsTable& t) {
   std::sort(r.begin(), r.end());
   return std::round(r[r.size() / 2] * 1e4) / 1e4;
 }
+
+namespace {
 
 // The rank count n whose busbw factor (perf/bandwidth.h) is `factor`, within print rounding.
 std::optional<int64_t> ranks_implied(const std::string& collective, double factor) {
@@ -97,11 +100,12 @@ nlohmann::json to_bench_data(const NcclTestsTable& table) {
   src["nccl_library_code"] = opt_code(table.nccl_library_code);
   src["source_format"] = table.source_format;
   src["header_inferred"] = table.header_inferred;
+  src["collective_inferred"] = table.collective_inferred;
   src["summary_cut"] = table.summary_cut;
   src["command_env"] = nlohmann::json::object();
   for (const auto& [k, v] : table.command_env) src["command_env"][k] = v;
   src["command_gpus"] = opt_code(table.command_gpus);
-  auto observed = observed_factor(table);
+  auto observed = busbw_factor_of_rows(table);
   src["busbw_factor_observed"] = opt_json(observed);
   auto implied = observed ? ranks_implied(table.collective, *observed) : std::nullopt;
   src["ranks_implied"] = opt_code(implied);

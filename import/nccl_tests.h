@@ -119,6 +119,7 @@ struct NcclTestsTable {
   /// sweep, kept even with no row; false for nccl-tests output.
   bool partial = false;
   bool header_inferred = false;         ///< No header line: the columns come from the rows' shape.
+  bool collective_inferred = false;     ///< No program name: all_reduce known by its busbw/algbw factor (> 1).
   bool summary_cut = false;             ///< The "# Avg bus bandwidth" line is cut (no value).
   /// The command line that ran the program, when the input shows it ("NCCL_P2P_DISABLE=1
   /// ./alltoall_perf -g 8", "mpirun -np 2 -x NCCL_IB_HCA=mlx5_0 ./all_reduce_perf"): its
@@ -188,13 +189,18 @@ std::optional<std::string> normalize_collective_name(std::string_view name);
 /// size_bytes/count/time_s/algbw_bytes_per_s/busbw_bytes_per_s/wrong_elements/per_rank_time_s
 /// = [], plus redop, root, max_error and an "in_place" object of the same fields), and
 /// "nccl_tests" {program, layout, header_line, nccl_version, tests_version, nccl_headers_code,
-/// nccl_library_code, source_format, header_inferred, summary_cut, devices: [{rank, host,
+/// nccl_library_code, source_format, header_inferred, collective_inferred, summary_cut, devices: [{rank, host,
 /// device, bus_id, gpu}], out_of_bounds_values, out_of_bounds_ok, avg_busbw_bytes_per_s}.
 /// A half with per-iteration statistics also has "per_iteration" {min_s, max_s, p99_s,
 /// cv_pct, per_process_max_s: []}. Also in "nccl_tests": command_env {NAME: value},
 /// command_gpus, busbw_factor_observed (the median busbw/algbw of the rows, null without one)
 /// and ranks_implied (the n of (n-1)/n or 2(n-1)/n that ratio gives; null when it fits none).
 nlohmann::json to_bench_data(const NcclTestsTable& table);
+
+/// The median busbw/algbw of the rows' out-of-place halves whose algbw is at least 1 GB/s
+/// (enough printed digits), rounded to 4 decimals; nullopt without such a row. 2(n-1)/n for
+/// all_reduce, (n-1)/n for all_gather, reduce_scatter and alltoall, 1 for the others.
+std::optional<double> busbw_factor_of_rows(const NcclTestsTable& table);
 
 /// The data of the one fabdiag.bench/1 envelope of an import: the table's bench data when
 /// there is one table, else {"tables": [bench data, ...]} in input order; with tables not

@@ -78,7 +78,7 @@ class Parser {
   void drop_contradicting_counts(NcclTestsTable& t);
   void keep(NcclTestsTable t);
   void summarise(const NcclTestsTable& t);
-  std::string collective_of(const NcclTestsTable& t) const;
+  std::string collective_of(NcclTestsTable& t) const;
 
   std::string source_, hint_, prefix_host_;
   size_t hashed_lines_ = 0;
@@ -131,6 +131,12 @@ void Parser::line(std::string_view raw, size_t line_no) {
   if (starts_with(body, "###")) return section_marker(body, t, line_no);
   if (is_column_header(t)) return column_header(t, content, line_no);
   if (hashed) return hashed_line(content, t, line_no);
+  // nccl-tests before 2020 printed its preamble and summary without the '#' (so does a Markdown
+  // paste that ate them): " Out of bounds values : 2 FAILED", "nThread 1 nGpus 8 ...", "Rank 0 Pid ...".
+  if (starts_with(content, "Out of bounds values") || starts_with(content, "Avg bus bandwidth") ||
+      (t[0] == "nThread" && t.size() > 2 && t[2] == "nGpus") ||
+      (t[0] == "Rank" && std::find(t.begin(), t.end(), "Pid") != t.end() && std::find(t.begin(), t.end(), "on") != t.end()))
+    return hashed_line(content, t, line_no);
   // Not a '#' line: a data row of the open table (or of one without a header), or log output.
   if (is_digits(t[0])) {  // a size, even one too big for 64 bits (a gap, never log output)
     if (!open_ || !columns_)
@@ -374,9 +380,16 @@ void Parser::drop_contradicting_counts(NcclTestsTable& t) {
   t.rows.erase(kept, t.rows.end());
 }
 
-std::string Parser::collective_of(const NcclTestsTable& t) const {
+std::string Parser::collective_of(NcclTestsTable& t) const {
   if (auto n = normalize_collective_name(t.program)) return *n;
-  return hint_.empty() ? "unknown" : hint_;
+  if (!hint_.empty()) return hint_;
+  // Without a name: only all_reduce has a busbw factor above 1 (2(n-1)/n), so a table cut above
+  // its header is still known by its numbers (perf/bandwidth.h).
+  if (auto f = busbw_factor_of_rows(t); f && *f > 1.0005 && *f <= 2.0) {
+    t.collective_inferred = true;
+    return "all_reduce";
+  }
+  return "unknown";
 }
 
 void Parser::keep(NcclTestsTable t) {

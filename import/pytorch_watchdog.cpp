@@ -127,8 +127,13 @@ void Reader::summary_line(const std::string& t) {
 
 void Reader::line(std::string_view raw, size_t line_no) {
   std::string s = strip_launcher_tags(raw);
-  bool caught = has(s, "Watchdog caught collective operation timeout");
-  bool status = has(s, "NCCL work:");
+  // "Watchdog caught ...", and with TORCH_NCCL_BLOCKING_WAIT the waiting rank's own "Work
+  // WorkNCCL(SeqNum=...) timed out in blocking wait."
+  const bool blocking = has(s, "timed out in blocking wait") && has(s, "WorkNCCL(");
+  bool caught = has(s, "Watchdog caught collective operation timeout") || blocking;
+  // "... last enqueued NCCL work: 811, last completed NCCL work: 807." and PyTorch 2.6's "failure
+  // detected by watchdog at work sequence id: 808 PG status: last enqueued work: 811, ...".
+  bool status = has(s, "NCCL work:") || has(s, "last enqueued work:");
   if (!caught && !status) {
     if (has(s, "Exception (either") || has(s, "WorkNCCL(")) {
       ++watchdog_lines_;
@@ -152,6 +157,7 @@ void Reader::line(std::string_view raw, size_t line_no) {
     r->numel_in = int_after(s, "NumelIn=");
     r->numel_out = int_after(s, "NumelOut=");
     r->timeout_ms = int_after(s, "Timeout(ms)=");
+    if (blocking) return;  // names no run time
     r->ran_for_ms = int_after(s, "ran for ");
     if (!has(s, "before timing out"))
       gap("cut", "the watchdog timeout line of rank " + std::to_string(*rank) + " is cut: its run time NOT READ", line_no);
@@ -159,7 +165,10 @@ void Reader::line(std::string_view raw, size_t line_no) {
   }
   std::optional<int64_t> seq = int_after(s, "at work: ");
   if (!seq) seq = int_after(s, "at NCCL work: ");
+  if (!seq) seq = int_after(s, "work sequence id: ");
   auto enq = int_after(s, "nqueued NCCL work: "), done = int_after(s, "ompleted NCCL work: ");
+  if (!enq) enq = int_after(s, "nqueued work: ");
+  if (!done) done = int_after(s, "ompleted work: ");
   WatchdogRank* r = record(*rank, seq, pg, line_no);
   if (!r) return;
   if (enq) r->last_enqueued = std::max(*enq, r->last_enqueued.value_or(*enq));

@@ -8,6 +8,9 @@
 //   [PG 0 (default_pg) Rank 1] Timeout at NCCL work: 6463, last enqueued NCCL work: 6463, ...
 //   [Rank 4] Received a dump signal due to a collective timeout from rank 7 ... Last enqueued
 //     NCCL work: 56118, last completed NCCL work: 56118.   (a rank that did not time out)
+//   [PG ID 0 PG GUID 0(default_pg) Rank 118]  failure detected by watchdog at work sequence id:
+//     2398459 PG status: last enqueued work: 2398578, last completed work: 2398458  (2.6+)
+//   [Rank 1] Work WorkNCCL(SeqNum=2521, OpType=ALLREDUCE, ...) timed out in blocking wait.
 // and torchrun's failure summary ("host : node01" / "rank : 2 (local_rank: 2)") for hosts.
 // Other lines (NCCL INFO, tracebacks, training output) are passed over.
 #pragma once

@@ -112,7 +112,10 @@ std::optional<double> log_line_time_s(std::string_view raw) {
     size_t close = line.find(']');
     if (close == std::string::npos) return std::nullopt;
     std::string inner = trim(line.substr(1, close - 1));
-    if (auto s = parse_double(inner)) return *s;
+    // dmesg prints seconds with a fraction ("%5lu.%06lu"): a bare "[0]" or "[80746]" is a
+    // launcher's rank label or a line number, not a time.
+    if (inner.find('.') != std::string::npos)
+      if (auto s = parse_double(inner)) return *s;
     auto w = split_ws(inner);
     if (w.size() == 5 && month_of(w[1])) {
       auto d = parse_u64(w[2]), y = parse_u64(w[4]);

@@ -68,6 +68,28 @@ std::string recovery_label(std::string_view text) {
   return trim(text.substr(open + 1, close - open - 1));
 }
 
+// "caused by previous Xid 149" -> 149.
+std::optional<int> cause_in(std::string_view text) {
+  auto at = text.find("caused by previous Xid ");
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t i = at + 23, j = i;
+  while (j < text.size() && j < i + 6 && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+  if (j == i) return std::nullopt;
+  return static_cast<int>(*parse_u64(text.substr(i, j - i)));
+}
+
+// The PCI address right after `key` ("NVRM: GPU 0000:01:00.0: GPU has ..." -> "0000:01:00.0");
+// "" when what follows is not one.
+std::string bdf_after(std::string_view t, std::string_view key) {
+  auto at = t.find(key);
+  if (at == std::string_view::npos) return "";
+  size_t i = at + key.size(), j = i;
+  while (j < t.size() && (std::isxdigit(static_cast<unsigned char>(t[j])) || t[j] == ':' || t[j] == '.')) ++j;
+  std::string_view a = t.substr(i, j - i);
+  while (!a.empty() && (a.back() == ':' || a.back() == '.')) a.remove_suffix(1);
+  return std::count(a.begin(), a.end(), ':') >= 1 && a.size() >= 5 ? std::string(a) : "";
+}
+
 // GPUs kept (a node has at most a few dozen; more is a log of many nodes or junk).
 constexpr size_t kMaxGpus = 1024;
 
@@ -94,7 +116,15 @@ struct Reader {
     XidGpu& g = *found;
     if (!g.gpu_index) g.gpu_index = gpu_index_in(x.text);
     XidTally& tally = g.xids[x.xid];
+    if (tally.from_message) tally = XidTally{};  // the Xid 79 line itself: the message was the same event
     std::string when = time_text(t);
+    if (auto cause = cause_in(x.text)) {
+      ++tally.caused_by[*cause];
+      if (!g.xids.count(*cause)) {
+        XidCited& c = g.cited[*cause];
+        if (c.count++ == 0) c = {1, x.xid, line_no, when};
+      }
+    }
     if (tally.count++ == 0) {
       tally.first_time = when;
       tally.first_line = line_no;
@@ -126,6 +156,29 @@ struct Reader {
     }
   }
 
+  // "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus." or the last line of "NVRM: The NVIDIA
+  // GPU 0000:b3:00.0" / "NVRM: (PCI ID: ...) installed in this system has" / "NVRM: fallen off
+  // the bus and is not responding to commands.": Xid 79 of that GPU unless its Xid 79 line is here.
+  void gpu_lost(const std::string& t, size_t line_no) {
+    std::string bdf = bdf_after(t, "NVRM: GPU "), when = time_text(t);
+    if (bdf.empty() && lost_gpu_line && line_no - lost_gpu_line <= 3) {
+      bdf = lost_gpu;
+      if (when.empty()) when = lost_gpu_time;  // the continuation lines carry no timestamp
+    }
+    XidGpu* found = bdf.empty() ? nullptr : gpu(bdf);
+    if (!found) return;
+    XidTally& tally = found->xids[79];
+    if (tally.count && !tally.from_message) return;
+    if (tally.count++ == 0) {
+      tally.from_message = true;
+      tally.first_time = when;
+      tally.first_line = line_no;
+      tally.first_text = "GPU has fallen off the bus (the driver's message; no Xid line)";
+    }
+    tally.last_time = when;
+    tally.last_line = line_no;
+  }
+
   void line(std::string_view raw, size_t line_no) {
     std::string t = trim(raw);
     if (t.empty() || starts_with(t, "###")) return;
@@ -137,9 +190,23 @@ struct Reader {
       return xid(*x, t, line_no);
     }
     if (has(t, "SXid (")) ++imp.sxid_lines;
-    if (has(t, "NVRM: ")) gpu_line(t);
+    if (std::string b = bdf_after(t, "NVRM: The NVIDIA GPU "); !b.empty()) {
+      lost_gpu = b;
+      lost_gpu_line = line_no;
+      lost_gpu_time = time_text(t);
+    }
+    if (is_nvrm_gpu_lost_line(t)) {
+      ++imp.gpu_lost_lines;
+      gpu_lost(t, line_no);
+    } else if (has(t, "NVRM: ")) {
+      gpu_line(t);
+    }
     if (!logged) other.add(line_no, t);
   }
+
+  std::string lost_gpu;  // the GPU of "NVRM: The NVIDIA GPU 0000:b3:00.0", the first line of the multi-line report
+  size_t lost_gpu_line = 0;
+  std::string lost_gpu_time;
 };
 
 }  // namespace
@@ -176,7 +243,7 @@ std::optional<XidLine> parse_xid_line(std::string_view line) {
 Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source, const ReadLimits&) {
   XidLogImport imp;
   imp.source = source;
-  Reader r{imp, {}, {}};
+  Reader r{imp, {}, {}, {}, 0, {}};
   NulTally nuls;
   auto st = for_each_whole_line_counting_nuls(
       lines, source, [&](std::string_view l, size_t n) { r.line(l, n); }, imp.gaps,
@@ -187,7 +254,7 @@ Result<XidLogImport> import_xid_log(LineSource& lines, const std::string& source
                                   "more than " + std::to_string(kMaxGpus) + " GPUs: " + std::to_string(r.overflow.count) +
                                       " Xid line(s) of the GPUs past them not read",
                                   line_source(source, r.overflow.first)));
-  bool log = imp.xid_lines > 0 || (imp.lines > 0 && imp.logged_lines * 2 > imp.lines);
+  bool log = imp.xid_lines + imp.gpu_lost_lines > 0 || (imp.lines > 0 && imp.logged_lines * 2 > imp.lines);
   if (!log) {
     return not_this_format_text("a kernel log (dmesg, journal or syslog lines; Xid reports \"NVRM: Xid (PCI:...): N, ...\")",
                               source, r.other, lines);

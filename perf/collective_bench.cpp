@@ -335,6 +335,34 @@ Result<std::vector<BenchRankDevice>> gather_devices(Comm& comm) {
   return out;
 }
 
+// Rank 0's progress line of a finished size.
+std::string size_line(const BenchOptions& o, const SizeResult& row) {
+  char line[256];
+  int at = std::snprintf(line, sizeof line, "%s: %.1f us, busbw %.3f GB/s, %llu wrong", size_label(o, row.size_bytes).c_str(),
+                         row.time_s * 1e6, row.busbw_bytes_per_s / 1e9, static_cast<unsigned long long>(row.wrong_elements));
+  if (row.in_place && at > 0 && static_cast<size_t>(at) < sizeof line)
+    std::snprintf(line + at, sizeof line - static_cast<size_t>(at), "; in place %.1f us, busbw %.3f GB/s",
+                  row.in_place->time_s * 1e6, row.in_place->busbw_bytes_per_s / 1e9);
+  return line;
+}
+
+// Rank 0's progress line of a sweep that stopped early.
+std::string stop_line(const BenchOptions& o, const EarlyStop& e) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%s: stopped early, busbw %.3f GB/s below %.3f GB/s, %zu larger size(s) not run: ",
+                size_label(o, e.size_bytes).c_str(), e.busbw_bytes_per_s / 1e9, e.threshold_bytes_per_s / 1e9,
+                e.sizes_not_run.size());
+  return line + e.why;
+}
+
+// What a sweep stopped after shapes[next - 1] records.
+EarlyStop early_stop(const SweepStop& stop, const SizeResult& row, const std::vector<CollectiveShape>& shapes,
+                     size_t next) {
+  EarlyStop e{row.size_bytes, row.busbw_bytes_per_s, stop.below_busbw_bytes_per_s, {}, stop.why};
+  for (size_t k = next; k < shapes.size(); ++k) e.sizes_not_run.push_back(shapes[k].size_bytes);
+  return e;
+}
+
 }  // namespace
 
 Status validate_bench_options(const BenchOptions& o) {
@@ -353,6 +381,7 @@ Status validate_bench_options(const BenchOptions& o) {
   if (o.skew_iters < 0 || o.skew_iters > kMaxSkewIters)
     return make_error(ErrorCode::kInvalidArgument, "skew iterations " + std::to_string(o.skew_iters) +
                                                        " must be 0.." + std::to_string(kMaxSkewIters));
+  if (auto st = validate_sweep_stop(o.stop); !st) return st;
   const bool reduces = o.collective == Collective::kAllReduce ||
                        o.collective == Collective::kReduceScatter ||
                        o.collective == Collective::kReduce;
@@ -416,17 +445,16 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& o,
     step(k);
     auto row = measure_size(comm, o, shapes[k], bufs);
     if (!row) return row.error();
-    if (me == 0) {
-      char line[256];
-      int at = std::snprintf(line, sizeof line, "%s: %.1f us, busbw %.3f GB/s, %llu wrong",
-                             size_label(o, row->size_bytes).c_str(), row->time_s * 1e6,
-                             row->busbw_bytes_per_s / 1e9, static_cast<unsigned long long>(row->wrong_elements));
-      if (row->in_place && at > 0 && static_cast<size_t>(at) < sizeof line)
-        std::snprintf(line + at, sizeof line - static_cast<size_t>(at), "; in place %.1f us, busbw %.3f GB/s",
-                      row->in_place->time_s * 1e6, row->in_place->busbw_bytes_per_s / 1e9);
-      progress(line);
-    }
+    if (me == 0) progress(size_line(o, *row));
+    const bool probe_expected = o.skew_iters > 0 && !comm.uses_device_buffers();
+    const bool stop = stops_sweep(o.stop, row->size_bytes, row->busbw_bytes_per_s, probe_expected,
+                                  !row->skew.entry_lateness_s.empty());
     out.results.push_back(std::move(*row));
+    if (stop) {
+      out.stopped_early = early_stop(o.stop, out.results.back(), shapes, k + 1);
+      if (me == 0) progress(stop_line(o, *out.stopped_early));
+      break;
+    }
   }
   step(shapes.size());
   return out;
@@ -481,6 +509,10 @@ void to_json(nlohmann::json& j, const BenchResult& r) {
     if (row.in_place) out["in_place"] = placement_json(*row.in_place);
     j["results"].push_back(std::move(out));
   }
+  if (const auto& e = r.stopped_early)
+    j["stopped_early"] = {{"size_bytes", e->size_bytes}, {"busbw_bytes_per_s", e->busbw_bytes_per_s},
+                          {"threshold_bytes_per_s", e->threshold_bytes_per_s}, {"sizes_not_run", e->sizes_not_run},
+                          {"reason", e->why}};
 }
 
 std::vector<Finding> bench_findings(const BenchResult& r) {

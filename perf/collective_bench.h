@@ -19,6 +19,7 @@
 #include "perf/dtype.h"
 #include "perf/iteration_stats.h"
 #include "perf/sweep.h"
+#include "perf/sweep_stop.h"
 #include "perf/sync_skew.h"
 
 namespace fabdiag::perf {
@@ -42,6 +43,9 @@ struct BenchOptions {
   /// barrier-aligned clock (sync_skew.h). 0 = no probe. Host-memory backends only (MPI): NCCL
   /// calls return before the GPU is done, so their host stamps would not show the sync point.
   int skew_iters = 0;
+  /// Early stop (perf/sweep_stop.h): off by default (`fabdiag bench` runs every size); the
+  /// triage walk sets it when its screen already found the fault the sweep would show.
+  SweepStop stop{};
 };
 
 /// Bytes of pattern the host step before each skew-probe call writes (16 MiB: a few
@@ -61,7 +65,7 @@ inline constexpr int kMaxGraphLaunches = 10000;
 /// Errors (kInvalidArgument): bad sweep, max size above kMaxBenchBytes, iters < 1 or
 /// warmup_iters < 0 (validate_iterations()), root < 0, graph_launches < 0 or above 10000, uint8
 /// with a reduction (8-bit overflow is not portable across MPI libraries), skew_iters < 0 or
-/// above kMaxSkewIters.
+/// above kMaxSkewIters, a bad stop limit (validate_sweep_stop()).
 Status validate_bench_options(const BenchOptions& o);
 
 /// One half of a row of the sweep: the calls out of place (separate send and receive buffers)
@@ -117,6 +121,9 @@ struct BenchResult {
   int graph_launches = 0;                ///< -G (0 = no CUDA graph).
   std::vector<BenchRankDevice> devices;  ///< Per rank.
   std::vector<SizeResult> results;
+  /// Set when BenchOptions::stop ended the sweep before its largest size: `results` then ends
+  /// at the size that showed the fault.
+  std::optional<EarlyStop> stopped_early;
 };
 
 /// Called on every rank before each size and once after the last: the rows of the sizes that
@@ -125,7 +132,8 @@ struct BenchResult {
 using BenchStepSink = std::function<void(const BenchResult& so_far, const std::vector<uint64_t>& sizes_left)>;
 
 /// Collective over `comm`: runs the sweep, telling `on_step` (may be empty) where it stands. Sizes that round to 0 elements (smaller than one
-/// element per rank) are skipped. Buffers (send + receive at the largest size) are host memory,
+/// element per rank) are skipped. With options.stop, the sweep ends after the first size that
+/// stops_sweep() accepts (BenchResult::stopped_early). Buffers (send + receive at the largest size) are host memory,
 /// allocated once and paged in before timing; when comm.uses_device_buffers() (NCCL) device
 /// buffers of the same sizes too, the pattern copied in before each size and the result
 /// copied back for the data check. The timed loop is timed by comm.start_timer() /
@@ -147,7 +155,9 @@ Result<BenchResult> run_collective_bench(Comm& comm, const BenchOptions& options
 ///               with a skew probe: entry_lateness_s[], wait_s[], skew_iteration_s,
 ///               iteration_stats: {samples, min_s, max_s, p50_s, p99_s, mean_s, cv},
 ///               in_place: {the same members but size_bytes and count; wrong_elements null
-///                          when not checked}  (absent when not measured)}]}
+///                          when not checked}  (absent when not measured)}],
+///    stopped_early: {size_bytes, busbw_bytes_per_s, threshold_bytes_per_s, sizes_not_run[],
+///                    reason}  (only when BenchOptions::stop ended the sweep)}
 void to_json(nlohmann::json& j, const BenchResult& r);
 
 /// Findings of a run: one critical L1 `data_corruption` per rank that received wrong elements,

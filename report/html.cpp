@@ -6,6 +6,7 @@
 #include "core/run_cut.h"
 #include "report/evidence_text.h"
 #include "report/humanize.h"
+#include "report/matrix_links.h"
 #include "report/svg_curves.h"
 #include "report/svg_heatmap.h"
 #include "report/xml_escape.h"
@@ -69,35 +70,20 @@ void nodes_table(std::ostringstream& o, const ReportModel& m) {
   o << "</table>\n";
 }
 
-// Above kMaxLinkRows links (1500 hosts: 1.1 million pairs) the table lists the links that did not
-// pass and the slowest that did, up to kMaxLinkRows, and says how many it leaves out.
-constexpr size_t kMaxLinkRows = 2000;
-
-std::vector<const Verdict*> links_listed(const ReportModel& m) {
-  std::vector<const Verdict*> out;
-  for (const auto& v : m.links) out.push_back(&v);
-  if (out.size() <= kMaxLinkRows) return out;
-  auto rank = [](const Verdict* v) { return v->status == Outcome::kPass ? 1 : 0; };
-  std::stable_sort(out.begin(), out.end(), [&](const Verdict* a, const Verdict* b) {
-    if (rank(a) != rank(b)) return rank(a) < rank(b);
-    return rank(a) == 1 && a->margin_pct.value_or(0) < b->margin_pct.value_or(0);
-  });
-  out.resize(kMaxLinkRows);
-  return out;
-}
-
+// Above kMaxListedLinks links (1500 hosts: 1.1 million pairs) the table lists the links that did
+// not pass and the slowest that did, up to kMaxListedLinks, and says how many it leaves out.
 void links_table(std::ostringstream& o, const ReportModel& m) {
-  if (m.links.empty()) return;
-  const auto listed = links_listed(m);
+  const size_t total = link_count(m);
+  if (total == 0) return;
+  const auto listed = link_verdicts(m, links_to_list(m, kMaxListedLinks));
   o << "<h2>Links</h2>\n";
-  if (listed.size() < m.links.size())
-    o << "<p class=\"legend-note\" id=\"links-not-listed\">" << m.links.size() - listed.size() << " of " << m.links.size()
+  if (listed.size() < total)
+    o << "<p class=\"legend-note\" id=\"links-not-listed\">" << total - listed.size() << " of " << total
       << " links not listed: those that did not pass come first, then the passing ones with the least margin; "
          "the JSON report lists every link.</p>\n";
   o << "<table id=\"links\"><tr><th>link</th><th>status</th><th>measured</th><th>expected</th>"
        "<th>margin</th><th>why</th></tr>\n";
-  for (const Verdict* vp : listed) {
-    const Verdict& v = *vp;
+  for (const Verdict& v : listed) {
     o << "<tr class=\"link " << to_string(v.status) << "\" data-subject=\"" << esc(v.subject) << "\"><td>" << esc(v.subject)
       << "</td><td class=\"status\">" << to_string(v.status) << "</td><td class=\"num\">" << esc(format_measure(v.measured, v.unit))
       << "</td><td class=\"num\">" << esc(format_measure(v.expected, v.unit)) << "</td><td class=\"num\">" << esc(margin_text(v))

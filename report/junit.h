@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "report/render_pieces.h"
 #include "report/result_model.h"
 
 namespace fabdiag {
@@ -16,5 +17,10 @@ namespace fabdiag {
 /// "hostA<->hostB", "<subject>: <check>". Every text and attribute is escaped
 /// (report/xml_escape.h); the totals on <testsuites> and each <testsuite> count what is in it.
 std::string render_junit(const ReportModel& model);
+
+/// render_junit() handed to `drain` in pieces of about 1 MiB as it is written (every link of a
+/// 1500-host matrix is a testcase: 83 MB): the totals are counted first, then each suite is
+/// written case by case, never held whole. The same bytes.
+void render_junit_to(const ReportModel& model, const TextDrain& drain);
 
 }  // namespace fabdiag

@@ -1,4 +1,5 @@
 #include "report/render.h"
+#include "report/render_pieces.h"
 
 #include <algorithm>
 #include <map>
@@ -271,21 +272,35 @@ std::string render_markdown(const Envelope& env, const Document& doc) {
 
 namespace {
 
-// `data` with the streamed members merged in key order (std::map order, as nlohmann's object
-// keeps them), written where the serializer would write env.data.
+// Pieces of about this size leave a streamed document (render_json_to): small enough that the
+// buffer stays in the cache and its pages are touched once, large enough to be few writes.
+constexpr size_t kDrainBytes = 256 << 10;
+
+// `data` with the streamed members (or, when `drain` is given, the streamed arrays, drained
+// after each element) merged in key order (std::map order, as nlohmann's object keeps them),
+// written where the serializer would write env.data.
 void dump_data(std::string& out, const Envelope& env, const std::vector<StreamedMember>& streamed,
-               int indent, unsigned current_indent) {
-  std::map<std::string_view, const StreamedMember*> by_key;
-  for (const auto& m : streamed) by_key[m.key] = &m;
-  for (const auto& [key, value] : env.data.items()) by_key.emplace(key, nullptr);
+               const std::vector<StreamedArray>& arrays, const TextDrain* drain, int indent,
+               unsigned current_indent) {
+  std::map<std::string_view, std::pair<const StreamedMember*, const StreamedArray*>> by_key;
+  for (const auto& m : streamed) by_key[m.key] = {&m, nullptr};
+  for (const auto& a : arrays) by_key[a.key] = {nullptr, &a};
+  for (const auto& [key, value] : env.data.items()) by_key.emplace(key, std::pair{nullptr, nullptr});
   JsonWriter w(out, indent, current_indent);
   w.begin_object();
   for (const auto& [key, member] : by_key) {
     w.key(key);
-    if (member)
-      member->write(w);
-    else
+    if (member.first) {
+      member.first->write(w);
+    } else if (member.second) {
+      w.begin_array();
+      member.second->elements(w, [&] {
+        if (drain && out.size() >= kDrainBytes) (*drain)(out);
+      });
+      w.end_array();
+    } else {
       w.tree(env.data.at(std::string(key)));
+    }
   }
   w.end_object();
 }
@@ -297,8 +312,10 @@ void dump_data(std::string& out, const Envelope& env, const std::vector<Streamed
 // what json::dump itself uses), with `streamed` members by their writers. indent < 0: one line.
 // Invalid UTF-8 (a Latin-1 host name, a garbled sysfs string) is replaced instead of throwing:
 // one bad byte must not cost the whole result.
-std::string dump_envelope(const Envelope& env, int indent,
-                          const std::vector<StreamedMember>& streamed = {}) {
+// `arrays` and `drain` (render_json_to): the text leaves in pieces; the last one stays in the
+// returned string.
+std::string dump_envelope(const Envelope& env, int indent, const std::vector<StreamedMember>& streamed = {},
+                          const std::vector<StreamedArray>& arrays = {}, const TextDrain* drain = nullptr) {
   nlohmann::json j = envelope_json_without_data(env);
   const bool pretty = indent >= 0;
   const auto step = static_cast<unsigned>(pretty ? indent : 0);
@@ -318,10 +335,11 @@ std::string dump_envelope(const Envelope& env, int indent,
     out += '"';
     out += key;  // our own ASCII member names: nothing to escape
     out += pretty ? "\": " : "\":";
-    if (key == "data" && !streamed.empty())
-      dump_data(out, env, streamed, indent, step);
+    if (key == "data" && (!streamed.empty() || !arrays.empty()))
+      dump_data(out, env, streamed, arrays, drain, indent, step);
     else
       s.dump(key == "data" ? env.data : value, pretty, false, step, step);
+    if (drain && out.size() >= kDrainBytes) (*drain)(out);
   }
   out += pretty ? "\n}\n" : "}\n";
   return out;
@@ -333,6 +351,11 @@ std::string render_json(const Envelope& env) { return dump_envelope(env, 2); }
 
 std::string render_json(const Envelope& env, const std::vector<StreamedMember>& streamed) {
   return dump_envelope(env, 2, streamed);
+}
+
+void render_json_to(const Envelope& env, const std::vector<StreamedArray>& arrays, const TextDrain& drain) {
+  std::string rest = dump_envelope(env, 2, {}, arrays, &drain);
+  drain(rest);
 }
 
 std::string render_json_line(const Envelope& env) { return dump_envelope(env, -1); }

@@ -5,6 +5,7 @@
 
 #include "report/evidence_text.h"
 #include "report/humanize.h"
+#include "report/matrix_links.h"
 
 namespace fabdiag {
 
@@ -48,7 +49,7 @@ Section matrix_section(const Heatmap& h) {
   for (size_t i = 0; i < h.hosts.size(); ++i) {
     std::vector<std::string> row = {mark(h.hosts[i])};
     for (size_t j = 0; j < h.hosts.size(); ++j) {
-      const auto v = i < h.bytes_per_s.size() && j < h.bytes_per_s[i].size() ? h.bytes_per_s[i][j] : std::nullopt;
+      const auto v = h.at(i, j);
       row.push_back(i == j ? "-" : v ? format_sig(*v / 1e9, 4) : "n/a");
     }
     t.rows.push_back(std::move(row));
@@ -87,13 +88,36 @@ Section curve_section(const Curve& c) {
   return s;
 }
 
-nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
-
-nlohmann::json verdict_json(const ReportModel& m, const Verdict& v) {
-  return {{"scope", v.scope}, {"subject", v.subject}, {"check", v.check}, {"status", to_string(v.status)},
-          {"measured", opt(v.measured)}, {"expected", opt(v.expected)}, {"unit", v.unit},
-          {"margin_pct", opt(v.margin_pct)}, {"evidence", v.evidence}, {"reason", v.reason},
-          {"file", v.source < m.sources.size() ? m.sources[v.source].file : ""}};
+// One verdict as an object, its keys in nlohmann's (sorted) order.
+void write_verdict(JsonWriter& w, const ReportModel& m, const Verdict& v) {
+  auto number = [&w](const std::optional<double>& x) {
+    if (x) w.float_number(*x);
+    else w.null();
+  };
+  w.begin_object();
+  w.key_literal("check");
+  w.string(v.check);
+  w.key_literal("evidence");
+  w.tree(nlohmann::json(v.evidence));
+  w.key_literal("expected");
+  number(v.expected);
+  w.key_literal("file");
+  w.string(v.source < m.sources.size() ? m.sources[v.source].file : "");
+  w.key_literal("margin_pct");
+  number(v.margin_pct);
+  w.key_literal("measured");
+  number(v.measured);
+  w.key_literal("reason");
+  w.string(v.reason);
+  w.key_literal("scope");
+  w.string(v.scope);
+  w.key_literal("status");
+  w.plain_string(to_string(v.status));
+  w.key_literal("subject");
+  w.string(v.subject);
+  w.key_literal("unit");
+  w.string(v.unit);
+  w.end_object();
 }
 
 }  // namespace
@@ -119,7 +143,16 @@ Document report_document(const ReportModel& m, const std::string& title) {
     doc.sections.push_back(std::move(s));
   };
   add("Nodes", merged_nodes(m), false);
-  add("Links", m.links, false);
+  if (const size_t links = link_count(m); links > 0) {
+    Section s;
+    s.title = "Links";
+    s.tables.push_back(verdict_table(link_verdicts(m, links_to_list(m, kMaxListedLinks)), false));
+    if (const size_t listed = s.tables.back().rows.size(); listed < links)
+      s.lines.push_back(std::to_string(links - listed) + " of " + std::to_string(links) +
+                        " links not listed: those that did not pass come first, then the passing ones with the "
+                        "least margin; the JSON report lists every link.");
+    doc.sections.push_back(std::move(s));
+  }
   add("Checks", m.checks, true);
   for (const auto& h : m.heatmaps) doc.sections.push_back(matrix_section(h));
   for (const auto& cv : m.curves) doc.sections.push_back(curve_section(cv));
@@ -147,13 +180,27 @@ Envelope report_envelope(const ReportModel& m) {
     files.push_back({{"file", s.file}, {"schema", s.schema}, {"started_at", s.started_at}, {"partial", s.partial}});
   const auto c = count_outcomes(m);
   env.data = {{"files", files}, {"summary", {{"pass", c.pass}, {"fail", c.fail}, {"not_checked", c.not_checked}}}};
-  for (const char* key : {"nodes", "links", "checks"}) env.data[key] = nlohmann::json::array();
-  for (const auto& v : merged_nodes(m)) env.data["nodes"].push_back(verdict_json(m, v));
-  for (const auto& v : m.links) env.data["links"].push_back(verdict_json(m, v));
-  for (const auto& v : m.checks) env.data["checks"].push_back(verdict_json(m, v));
   for (const auto& f : m.findings) env.findings.push_back(f.finding);
   for (const auto& e : m.errors) env.errors.push_back(e.error);
   return env;
+}
+
+std::vector<StreamedArray> report_verdict_arrays(const ReportModel& m) {
+  auto list = [&m](auto&& each) {
+    return [&m, each](JsonWriter& w, const std::function<void()>& written) {
+      each([&](const Verdict& v) {
+        write_verdict(w, m, v);
+        written();
+      });
+    };
+  };
+  return {{"nodes", list([&m](const auto& fn) {
+             for (const auto& v : merged_nodes(m)) fn(v);
+           })},
+          {"links", list([&m](const auto& fn) { for_each_link(m, fn); })},
+          {"checks", list([&m](const auto& fn) {
+             for (const auto& v : m.checks) fn(v);
+           })}};
 }
 
 }  // namespace fabdiag

@@ -1,11 +1,13 @@
 #include "report/result_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <set>
 
 #include "report/humanize.h"
+#include "report/matrix_links.h"
 #include "report/result_sources.h"
 
 namespace fabdiag {
@@ -26,6 +28,13 @@ std::optional<Outcome> parse_outcome(const std::string& s) {
   if (s == "fail") return Outcome::kFail;
   if (s == "not_checked") return Outcome::kNotChecked;
   return std::nullopt;
+}
+
+std::optional<double> Heatmap::at(size_t src, size_t dst) const {
+  const size_t n = hosts.size();
+  if (src == dst || src >= n || dst >= n || src * n + dst >= cells.size()) return std::nullopt;
+  const double v = cells[src * n + dst];
+  return std::isnan(v) ? std::nullopt : std::optional<double>(v);
 }
 
 Outcome worse(Outcome a, Outcome b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
@@ -86,8 +95,16 @@ void derive_subjects(ReportModel& m, size_t src) {
     std::set<std::string> given;
     for (size_t i = 0; i < into.size(); ++i)
       if (into[i].source == src) given.insert(into[i].subject);
+    // A link a matrix of this source makes counts as given too (asked per check: a 1500-host
+    // matrix has 1.1 million links, its checks a handful).
+    auto made = [&](const std::string& subject) {
+      if (scope != "link") return false;
+      for (const auto& b : m.matrix_links)
+        if (b.source == src && matrix_makes_link(m, b, subject)) return true;
+      return false;
+    };
     for (const auto& c : m.checks) {
-      if (c.source != src || c.scope != scope || c.subject.empty() || given.count(c.subject)) continue;
+      if (c.source != src || c.scope != scope || c.subject.empty() || given.count(c.subject) || made(c.subject)) continue;
       auto it = at.find(c.subject);
       if (it == at.end()) {
         Verdict v;
@@ -133,6 +150,11 @@ size_t add_source(ReportModel& m, const std::string& file, const std::string& sc
 // collective are joined (bands kept sorted by size).
 void merge_into(ReportModel& m, ReportModel&& part) {
   auto append = [](auto& to, auto& from) { to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end())); };
+  for (auto& b : part.matrix_links) {  // their places in m's lists
+    b.before += m.links.size();
+    b.heatmap += m.heatmaps.size();
+  }
+  append(m.matrix_links, part.matrix_links);
   append(m.nodes, part.nodes);
   append(m.links, part.links);
   append(m.checks, part.checks);
@@ -240,12 +262,14 @@ std::vector<Verdict> merged_nodes(const ReportModel& model) {
 
 OutcomeCounts count_outcomes(const ReportModel& model) {
   OutcomeCounts c;
-  for (const auto* list : {&model.nodes, &model.links, &model.checks})
-    for (const auto& v : *list) {
-      if (v.status == Outcome::kPass) ++c.pass;
-      else if (v.status == Outcome::kFail) ++c.fail;
-      else ++c.not_checked;
-    }
+  auto count = [&c](Outcome status) {
+    if (status == Outcome::kPass) ++c.pass;
+    else if (status == Outcome::kFail) ++c.fail;
+    else ++c.not_checked;
+  };
+  for (const auto& v : model.nodes) count(v.status);
+  for_each_link_outline(model, [&](const LinkOutline& o) { count(o.status); });
+  for (const auto& v : model.checks) count(v.status);
   return c;
 }
 

@@ -47,9 +47,31 @@ struct Heatmap {
   size_t source = 0;
   std::string title;
   std::vector<std::string> hosts;
-  std::vector<std::vector<std::optional<double>>> bytes_per_s;  ///< [src][dst]; nullopt = not measured.
+  /// hosts x hosts bytes/s, row-major (`[src * hosts.size() + dst]`); NaN = not measured. One
+  /// double a cell: a 1500-host matrix is 18 MB.
+  std::vector<double> cells;
   std::vector<std::string> suspect_hosts;                        ///< Named slow nodes.
   std::vector<std::pair<std::string, std::string>> suspect_links;  ///< Named slow links (either order).
+
+  /// hosts[src] -> hosts[dst] in bytes/s; nullopt when not measured, on the diagonal, or
+  /// outside the matrix.
+  std::optional<double> at(size_t src, size_t dst) const;
+};
+
+/// The link verdicts of one pairwise matrix, one per pair of hosts measured in at least one
+/// direction (i < j in the matrix's host order, row by row), made when they are visited and
+/// never stored: a 1500-host matrix has 1.1 million (report/matrix_links.h makes them). Kept
+/// here: what decides each verdict.
+struct MatrixLinks {
+  size_t source = 0;
+  size_t heatmap = 0;  ///< Index into ReportModel::heatmaps: the matrix and its hosts.
+  size_t before = 0;   ///< Its verdicts come just before ReportModel::links[before] (== size: after all).
+  std::optional<double> fleet_median;  ///< What every pair is measured against (bytes/s).
+  std::vector<std::pair<std::string, std::string>> slow;  ///< The result's outlier links: fail.
+  /// An `inconclusive` entry of two hosts and its reason: that pair is not checked (unless it failed).
+  std::vector<std::pair<std::vector<std::string>, std::string>> inconclusive;
+  bool cleared_by_walk = false;  ///< A triage's screen: its outliers pass, the walk cleared them.
+  std::vector<std::pair<std::string, std::string>> suspects;  ///< A triage walk's suspect links: fail.
 };
 
 /// One measured point of a curve.
@@ -115,7 +137,8 @@ struct SourcedError {
 struct ReportModel {
   std::vector<ReportSource> sources;
   std::vector<Verdict> nodes;   ///< scope "node": one per host and document.
-  std::vector<Verdict> links;   ///< scope "link": one per link and document.
+  std::vector<Verdict> links;   ///< scope "link": one per link and document, but those of matrix_links.
+  std::vector<MatrixLinks> matrix_links;  ///< The links of pairwise matrices, made when visited (report/matrix_links.h).
   std::vector<Verdict> checks;  ///< Every check (accept's checks, diff rows, findings at warn or above).
   std::vector<Heatmap> heatmaps;
   std::vector<Curve> curves;    ///< One per collective, in the order first seen.
@@ -143,7 +166,8 @@ ReportModel model_of(const Envelope& env, const std::string& file = "");
 /// reasons of the failing ones; in the order hosts are first seen.
 std::vector<Verdict> merged_nodes(const ReportModel& model);
 
-/// Counts of verdicts (nodes, links and checks together) by status.
+/// Counts of verdicts (nodes, links (report/matrix_links.h: those of matrices too) and checks
+/// together) by status.
 struct OutcomeCounts {
   size_t pass = 0, fail = 0, not_checked = 0;
 };

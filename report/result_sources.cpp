@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "report/humanize.h"
+#include "report/matrix_links.h"
+#include "report/result_json.h"
 
 namespace fabdiag::report_detail {
 
@@ -130,18 +133,26 @@ struct PairwiseRead {
   std::optional<double> fleet_median;
 };
 
-// `hosts` when d has none (a triage screen may leave them to the triage's data.hosts).
+// `hosts` when d has none (a triage screen may leave them to the triage's data.hosts). Rows
+// come as arrays, or packed by parse_result_json() (`fabdiag report`'s input).
 PairwiseRead read_matrix(size_t src, const nlohmann::json& d, const std::vector<std::string>& hosts = {}) {
   PairwiseRead r;
   r.map.source = src;
   r.map.hosts = strings_at(d, "hosts");
   if (r.map.hosts.empty()) r.map.hosts = hosts;
   const size_t n = r.map.hosts.size();
-  r.map.bytes_per_s.assign(n, std::vector<std::optional<double>>(n));
+  r.map.cells.assign(n * n, std::numeric_limits<double>::quiet_NaN());
   const auto& rows = array_at(d, "matrix_bytes_per_s");
-  for (size_t i = 0; i < n && i < rows.size(); ++i)
-    for (size_t j = 0; j < n && rows[i].is_array() && j < rows[i].size(); ++j)
-      if (rows[i][j].is_number() && i != j) r.map.bytes_per_s[i][j] = rows[i][j].get<double>();
+  for (size_t i = 0; i < n && i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    if (is_packed_row(row)) {
+      for (size_t j = 0; j < n && j < packed_row_size(row); ++j)
+        if (auto v = packed_row_at(row, j); v && i != j) r.map.cells[i * n + j] = *v;
+      continue;
+    }
+    for (size_t j = 0; j < n && row.is_array() && j < row.size(); ++j)
+      if (row[j].is_number() && i != j) r.map.cells[i * n + j] = row[j].get<double>();
+  }
   for (const auto& o : array_at(d, "outlier_nodes")) r.map.suspect_hosts.push_back(string_at(o, "host"));
   for (const auto& l : array_at(d, "outlier_links")) {
     auto hs = strings_at(l, "hosts");
@@ -154,33 +165,12 @@ PairwiseRead read_matrix(size_t src, const nlohmann::json& d, const std::vector<
   return r;
 }
 
-bool is_suspect_link(const Heatmap& h, const std::string& a, const std::string& b) {
-  for (const auto& [x, y] : h.suspect_links)
-    if ((x == a && y == b) || (x == b && y == a)) return true;
-  return false;
-}
-
-// The two directions of a pair as evidence; the slower one as the measure.
-Verdict pair_verdict(size_t src, const Heatmap& h, size_t i, size_t j, const std::optional<double>& fleet) {
-  const std::string &a = h.hosts[i], &b = h.hosts[j];
-  Verdict v = make_verdict(src, "link", link_name(a, b), "pair bandwidth", Outcome::kPass);
-  std::optional<double> slow;
-  for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
-    const auto& cell = h.bytes_per_s[x][y];
-    v.evidence.push_back(Evidence::number("bytes/s " + h.hosts[x] + " -> " + h.hosts[y], cell, "bytes/s", "pairwise matrix")
-                             .expect(fleet, fleet ? "fleet median" : ""));
-    if (cell && (!slow || *cell < *slow)) slow = cell;
-  }
-  set_measure(v, slow, fleet, "bytes/s");
-  v.reason = "slower direction vs the fleet median";
-  return v;
-}
-
-// Node verdicts from the medians and outliers; link verdicts per measured pair.
-void pairwise_verdicts(ReportModel& m, size_t src, const nlohmann::json& d, const PairwiseRead& r) {
+// Node verdicts from the medians and outliers. The link verdicts, one per measured pair: a
+// MatrixLinks over heatmaps[heatmap] (the caller's copy of r.map), made when visited.
+void pairwise_verdicts(ReportModel& m, size_t src, const nlohmann::json& d, const PairwiseRead& r,
+                       std::optional<size_t> heatmap) {
   const auto& h = r.map;
   const auto medians = d.contains("node_median_bytes_per_s") ? d["node_median_bytes_per_s"] : nlohmann::json::object();
-  std::vector<std::string> unsure;
   std::vector<std::pair<std::vector<std::string>, std::string>> inconclusive;
   for (const auto& i : array_at(d, "inconclusive")) inconclusive.emplace_back(strings_at(i, "hosts"), string_at(i, "reason"));
   for (const auto& host : h.hosts) {
@@ -202,19 +192,27 @@ void pairwise_verdicts(ReportModel& m, size_t src, const nlohmann::json& d, cons
       if (hosts.size() == 1 && hosts[0] == host && v.status != Outcome::kFail) v.status = Outcome::kNotChecked, v.reason = why;
     m.nodes.push_back(std::move(v));
   }
-  for (size_t i = 0; i < h.hosts.size(); ++i)
-    for (size_t j = i + 1; j < h.hosts.size(); ++j) {
-      if (!h.bytes_per_s[i][j] && !h.bytes_per_s[j][i]) continue;
-      Verdict v = pair_verdict(src, h, i, j, r.fleet_median);
-      if (is_suspect_link(h, h.hosts[i], h.hosts[j])) {
-        v.status = Outcome::kFail;
-        v.reason = "slow link: both ends are fine with their other partners";
-      }
-      for (const auto& [hosts, why] : inconclusive)
-        if (hosts.size() == 2 && contains(hosts, h.hosts[i]) && contains(hosts, h.hosts[j]) && v.status != Outcome::kFail)
-          v.status = Outcome::kNotChecked, v.reason = why;
-      m.links.push_back(std::move(v));
-    }
+  if (!heatmap) return;
+  MatrixLinks links;
+  links.source = src;
+  links.heatmap = *heatmap;
+  links.before = m.links.size();
+  links.fleet_median = r.fleet_median;
+  links.slow = h.suspect_links;
+  for (auto& [hosts, why] : inconclusive)
+    if (hosts.size() == 2) links.inconclusive.emplace_back(std::move(hosts), std::move(why));
+  m.matrix_links.push_back(std::move(links));
+}
+
+// The failing links of `src` in `m` as chains of `layer`, in the links' order.
+void chain_failed_links(ReportModel& m, size_t src, const std::string& layer) {
+  std::vector<LinkRef> failed;
+  for_each_link_outline(m, [&](const LinkOutline& o) {
+    const size_t from = o.ref.block == LinkRef::kStored ? m.links[o.ref.i].source : m.matrix_links[o.ref.block].source;
+    if (from == src && o.status == Outcome::kFail) failed.push_back(o.ref);
+  });
+  for (const auto& v : link_verdicts(m, failed))
+    m.chains.push_back(SuspectChain{src, "link", v.subject, layer, v.evidence, v.reason});
 }
 
 // ---- accept ----
@@ -282,12 +280,12 @@ void read_accept(ReportModel& m, size_t src, const nlohmann::json& data) {
 
 void read_pairwise(ReportModel& m, size_t src, const nlohmann::json& data) {
   PairwiseRead r = read_matrix(src, data);
-  pairwise_verdicts(m, src, data, r);
+  std::optional<size_t> heatmap;
+  if (!r.map.hosts.empty()) heatmap = m.heatmaps.size(), m.heatmaps.push_back(r.map);
+  pairwise_verdicts(m, src, data, r, heatmap);
   for (const auto& v : m.nodes)
     if (v.source == src && v.status == Outcome::kFail) m.chains.push_back(SuspectChain{src, "node", v.subject, "L2", v.evidence, v.reason});
-  for (const auto& v : m.links)
-    if (v.source == src && v.status == Outcome::kFail) m.chains.push_back(SuspectChain{src, "link", v.subject, "L2", v.evidence, v.reason});
-  if (!r.map.hosts.empty()) m.heatmaps.push_back(std::move(r.map));
+  chain_failed_links(m, src, "L2");
 }
 
 void read_triage(ReportModel& m, size_t src, const nlohmann::json& data) {
@@ -295,14 +293,15 @@ void read_triage(ReportModel& m, size_t src, const nlohmann::json& data) {
   std::vector<std::string> suspect_nodes;
   std::vector<std::pair<std::string, std::string>> suspect_links;
   const size_t first_link = m.links.size();
-  std::optional<PairwiseRead> screen;
+  std::optional<size_t> screen;  // the screen's heatmap (index) and its links (the last matrix_links)
   if (data.contains("pairwise") && data["pairwise"].is_object() && data["pairwise"].contains("matrix_bytes_per_s")) {
-    screen = read_matrix(src, data["pairwise"], hosts);
-    pairwise_verdicts(m, src, data["pairwise"], *screen);
+    PairwiseRead r = read_matrix(src, data["pairwise"], hosts);
+    screen = m.heatmaps.size();
+    m.heatmaps.push_back(r.map);
+    pairwise_verdicts(m, src, data["pairwise"], r, screen);
     m.nodes.erase(std::remove_if(m.nodes.begin(), m.nodes.end(), [&](const Verdict& v) { return v.source == src; }),
                   m.nodes.end());  // the walk's verdict, not the screen's, judges nodes
-    for (size_t i = first_link; i < m.links.size(); ++i)
-      if (m.links[i].status == Outcome::kFail) m.links[i].status = Outcome::kPass, m.links[i].reason = "the screen's outlier, cleared by the walk";
+    m.matrix_links.back().cleared_by_walk = true;  // the screen's outliers pass: the walk decides
   }
   for (const auto& s : array_at(data, "suspects")) {
     const auto who = strings_at(s, "hosts");
@@ -334,6 +333,8 @@ void read_triage(ReportModel& m, size_t src, const nlohmann::json& data) {
   }
   for (const auto& [a, b] : suspect_links) {
     bool found = false;
+    if (screen && matrix_has_pair(m, m.matrix_links.back(), a, b))
+      m.matrix_links.back().suspects.emplace_back(a, b), found = true;
     for (size_t i = first_link; i < m.links.size(); ++i)
       if (m.links[i].subject == link_name(a, b) || m.links[i].subject == link_name(b, a))
         m.links[i].status = Outcome::kFail, m.links[i].reason = "suspect link", found = true;
@@ -344,10 +345,10 @@ void read_triage(ReportModel& m, size_t src, const nlohmann::json& data) {
     }
   }
   if (screen) {
-    screen->map.suspect_hosts = suspect_nodes;
-    screen->map.suspect_links = suspect_links;
-    screen->map.title = "Triage screen: " + screen->map.title;
-    m.heatmaps.push_back(std::move(screen->map));
+    Heatmap& map = m.heatmaps[*screen];
+    map.suspect_hosts = suspect_nodes;
+    map.suspect_links = suspect_links;
+    map.title = "Triage screen: " + map.title;
   }
   for (const auto& b : array_at(data, "bench")) read_bench(m, src, b, m.sources[src].file);
 }

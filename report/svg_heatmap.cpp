@@ -55,8 +55,9 @@ Block block_of(const Heatmap& h, size_t r0, size_t r1, size_t c0, size_t c1) {
   for (size_t i = r0; i < r1; ++i)
     for (size_t j = c0; j < c1; ++j) {
       if (i != j && !b.suspect && suspect_pair(h, h.hosts[i], h.hosts[j])) b.suspect = true;
-      if (i >= h.bytes_per_s.size() || j >= h.bytes_per_s[i].size() || !h.bytes_per_s[i][j]) continue;
-      const double v = *h.bytes_per_s[i][j];
+      const auto cell = h.at(i, j);
+      if (!cell) continue;
+      const double v = *cell;
       if (!b.measured || v < b.bytes_per_s) b.measured = true, b.bytes_per_s = v, b.src = i, b.dst = j;
     }
   return b;
@@ -75,9 +76,9 @@ std::string svg_heatmap(const Heatmap& h, const std::string& id) {
   constexpr int kCell = 28, kLabel = 110;
   double lo = 0, hi = 0;
   bool any = false;
-  for (const auto& row : h.bytes_per_s)
-    for (const auto& c : row)
-      if (c) {
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j)
+      if (const auto c = h.at(i, j)) {
         lo = any ? std::min(lo, *c) : *c, hi = any ? std::max(hi, *c) : *c;
         any = true;
       }

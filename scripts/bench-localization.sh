@@ -36,6 +36,8 @@ for n in "${sizes[@]}"; do
   run "slow leaf uplink 0.5x" --nodes "$n" --slow 0 --slow-uplinks 1 --fault 0.5 --topology 1 --max-rounds 8
   run "healthy" --nodes "$n" --slow 0 --topology 0 --max-rounds 5
   run "healthy oversub 2:1 topo" --nodes "$n" --slow 0 --topology 1 --oversub 2 --max-rounds 5
+  # The same fabric, its oversubscription not given (--oversubscription 1): a spine suspect, by design.
+  run "  ... 2:1 not declared" --nodes "$n" --slow 0 --topology 1 --oversub 2 --declared-oversub 1 --max-rounds 5
   run "3 slow 0.5x ECMP 5 %" --nodes "$n" --slow 3 --fault 0.5 --topology 0 --ecmp 0.05 --max-rounds 5
   run "healthy ECMP 5 %" --nodes "$n" --slow 0 --topology 0 --ecmp 0.05 --max-rounds 5
 done

@@ -13,6 +13,7 @@
 
 #include "core/finding.h"
 #include "core/result.h"
+#include "perf/sweep_stop.h"
 #include "triage/localize.h"
 
 namespace fabdiag::triage {
@@ -28,6 +29,8 @@ struct CollectiveSpec {
   /// Skew-probe calls per size (perf::BenchOptions::skew_iters): the per-rank entry lateness
   /// and wait the straggler rule judges (triage/straggler.h).
   int skew_iters = 5;
+  /// Early stop (triage/sweep_early_stop.h): set by the walk from its screen; off by default.
+  perf::SweepStop stop{};
 };
 
 /// A cluster the walk can measure. All calls are collective over the cluster's nodes; results
@@ -40,7 +43,8 @@ class ClusterRunner {
   /// Counter snapshot of every node (index = node id), each the JSON of a fabdiag.counters/1
   /// `data` object or an error for that node.
   virtual std::vector<Result<nlohmann::json>> snapshot_counters() = 0;
-  /// Runs a collective sweep on all nodes; returns fabdiag.bench/1 `data`.
+  /// Runs a collective sweep on all nodes; returns fabdiag.bench/1 `data` (with
+  /// `stopped_early` when spec.stop ended it before its largest size).
   virtual Result<nlohmann::json> run_collective(const CollectiveSpec& spec) = 0;
   /// Runs one round of concurrent node-disjoint bidirectional pair tests of `size_bytes`,
   /// `iters` times each; returns one sample per pair (NaN bytes_per_s when a pair failed).

@@ -11,7 +11,6 @@ namespace fabdiag::triage {
 
 namespace {
 
-constexpr int kCrossLeafRounds = 2;
 
 std::string short_name(const std::string& h) { return h.substr(0, h.find('.')); }
 
@@ -79,9 +78,11 @@ std::vector<std::vector<std::pair<int, int>>> leaf_matchings(const LeafMap& m, i
   std::vector<std::vector<int>> members(m.leaves.size());
   for (int i = 0; i < n; ++i)
     if (m.leaf_of[static_cast<size_t>(i)] >= 0) members[static_cast<size_t>(m.leaf_of[static_cast<size_t>(i)])].push_back(i);
-  std::vector<std::vector<std::pair<int, int>>> out(static_cast<size_t>(std::max(rounds, 0)));
+  const bool cross = m.leaves.size() >= 2 && rounds >= 2;
+  const int intra_rounds = std::max(rounds - (cross ? 1 : 0), 0);
+  std::vector<std::vector<std::pair<int, int>>> out(static_cast<size_t>(intra_rounds));
   for (size_t l = 0; l < members.size(); ++l) {
-    auto local = random_matchings(static_cast<int>(members[l].size()), rounds, seed + l);
+    auto local = random_matchings(static_cast<int>(members[l].size()), intra_rounds, seed + l);
     for (size_t r = 0; r < local.size(); ++r)
       for (auto [a, b] : local[r]) out[r].push_back(ordered(members[l][static_cast<size_t>(a)], members[l][static_cast<size_t>(b)]));
   }
@@ -95,8 +96,7 @@ std::vector<std::vector<std::pair<int, int>>> leaf_matchings(const LeafMap& m, i
     std::shuffle(rest.begin(), rest.end(), rng);
     pair_up(rest, round);
   }
-  if (m.leaves.size() >= 2)  // cross-leaf rounds: every leaf meets several others
-    for (int k = 0; k < kCrossLeafRounds; ++k) out.push_back(cross_leaf_round(m, rng));
+  if (cross) out.push_back(cross_leaf_round(m, rng));  // every leaf meets several others
   out.erase(std::remove_if(out.begin(), out.end(), [](const auto& r) { return r.empty(); }), out.end());
   return out;
 }

@@ -23,12 +23,13 @@ struct LeafMap {
 /// names (up to the first '.') of both sides, so node03 matches node03.cluster.local.
 LeafMap map_leaves(const std::vector<std::string>& hosts, const FabricTopology& topo);
 
-/// The screen schedule with a topology, for clusters past the round-robin size: `rounds`
-/// random matchings inside each leaf (nodes a leaf cannot pair, and nodes of no leaf, are paired
-/// among themselves), then two random cross-leaf rounds pairing each node with a node of another
-/// leaf where possible, so every leaf meets several others and an uplink fault darkens at most 2
-/// of a node's 5 partners. Node-disjoint rounds; deterministic for `seed`. With fewer than 2
-/// leaves no cross-leaf round is added.
+/// The screen schedule with a topology, for clusters past the round-robin size: `rounds` rounds in
+/// all, as many as without a topology (so the walk's round count and its deadline do not change):
+/// `rounds` - 1 random matchings inside each leaf (nodes a leaf cannot pair, and nodes of no leaf,
+/// are paired among themselves), then one random cross-leaf round pairing each node with a node of
+/// another leaf where possible, so a leaf of k hosts meets up to k others and an uplink fault darkens
+/// 1 of a node's `rounds` partners. Node-disjoint rounds; deterministic for `seed`. With fewer than
+/// 2 leaves all `rounds` stay inside the leaves (no cross-leaf round).
 std::vector<std::vector<std::pair<int, int>>> leaf_matchings(const LeafMap& m, int rounds, uint64_t seed);
 
 }  // namespace fabdiag::triage

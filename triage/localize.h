@@ -73,6 +73,11 @@ struct LocalizeParams {
   /// it, at least confirm_votes. NaN: confirm_votes re-tests (the emulated cluster); 0.01 in
   /// fabric_params().
   double link_family_error = NAN;
+  /// The fabric's oversubscription R (R:1, `--oversubscription`; 1 = non-blocking): with a
+  /// topology, cross-leaf pairs are expected down to 1/R of the intra-leaf reference when every
+  /// host of a leaf sends across at once, so the uplink judge (triage/uplink.h) calls a cross-leaf
+  /// value dark below node_ratio x reference / R. Intra-leaf and node judgments are unchanged.
+  double oversubscription = 1;
 };
 
 /// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch"; a

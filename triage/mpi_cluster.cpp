@@ -47,6 +47,9 @@ Result<nlohmann::json> execute(perf::Comm& comm, const NodeReadOptions& node, co
     o.warmup_iters = cmd.value("warmup", 1);
     o.iters = cmd.value("iters", 5);
     o.skew_iters = cmd.value("skew_iters", 0);
+    o.stop.below_busbw_bytes_per_s = cmd.value("stop_below_busbw", 0.0);
+    o.stop.min_bytes = cmd.value("stop_min_bytes", uint64_t{0});
+    o.stop.why = cmd.value("stop_why", "");
     auto r = perf::run_collective_bench(comm, o, comm.rank() == 0 ? progress : no_progress());
     if (!r.ok()) return r.error();
     if (comm.uses_device_buffers()) r->backend = "nccl";  // triage --backend nccl (the default says "mpi")
@@ -115,7 +118,8 @@ Result<nlohmann::json> MpiCluster::run_collective(const CollectiveSpec& spec) {
                            {{"op", "bench"}, {"collective", spec.collective}, {"min_bytes", spec.min_bytes},
                             {"max_bytes", spec.max_bytes}, {"factor", static_cast<uint64_t>(spec.factor)},
                             {"warmup", spec.warmup}, {"iters", spec.iters},
-                            {"skew_iters", spec.skew_iters}},
+                            {"skew_iters", spec.skew_iters}, {"stop_below_busbw", spec.stop.below_busbw_bytes_per_s},
+                            {"stop_min_bytes", spec.stop.min_bytes}, {"stop_why", spec.stop.why}},
                            progress_);
 }
 

@@ -108,9 +108,11 @@ std::string host_of_subject(const std::string& subject, const std::vector<std::s
   if (!first.empty() && first.back() == ':') first.pop_back();  // "node05: ..."
   if (!is_valid_hostname(first)) return "";
   if (std::find(known_hosts.begin(), known_hosts.end(), first) != known_hosts.end()) return first;
-  // Words that start subjects of one host's own findings, never a host: "optics ens1f0np0".
+  // Words that start subjects of one host's own findings, never a host: "optics ens1f0np0",
+  // "unnamed device ..." (an lspci fragment), and of the GPU and job readers: "PG 1 SeqNum 808"
+  // (PyTorch watchdog), "NvSwitch 3", "dcgmi diag PCIe".
   static const std::set<std::string> kNotHosts = {"optics", "link", "port", "gpu", "nic", "pci", "pcie", "all",
-                                                   "unnamed"};
+                                                  "pg", "nvswitch", "dcgmi", "unnamed"};
   std::string lower = first;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (kNotHosts.count(lower) || !std::any_of(first.begin(), first.end(), [](unsigned char c) { return std::isalpha(c); }))

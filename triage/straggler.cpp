@@ -94,7 +94,10 @@ SweepSkew sweep_skew_from_json(const nlohmann::json& bench) {
 void add_straggler_suspects(TriageReport& rep, const StragglerRule& rule) {
   std::map<std::string, TriageSuspect> by_host;
   std::vector<std::string> order;
-  for (const auto& bench : rep.bench)
+  for (const auto& bench : rep.bench) {
+    // A sweep that stopped early runs at the speed of a fault the screen named: the ranks behind
+    // that fault leave each call last and enter the next late, whatever their CPU does.
+    if (bench.is_object() && bench.contains("stopped_early")) continue;
     for (const auto& s : judge_stragglers(sweep_skew_from_json(bench), rule)) {
       auto [it, fresh] = by_host.try_emplace(s.host);
       TriageSuspect& ts = it->second;
@@ -110,7 +113,18 @@ void add_straggler_suspects(TriageReport& rep, const StragglerRule& rule) {
       }
       add_late_evidence(ts, s);
     }
+  }
   for (const auto& host : order) {
+    // A host the pair tests named slow leaves each collective last (its data arrives last), so it
+    // enters the next late too: its links explain the lateness, which joins its node suspect.
+    auto node = std::find_if(rep.suspects.begin(), rep.suspects.end(), [&](const TriageSuspect& t) {
+      return t.kind == "node" && t.hosts == std::vector<std::string>{host};
+    });
+    if (node != rep.suspects.end()) {
+      const auto& late = by_host[host].evidence;
+      node->evidence.insert(node->evidence.end(), late.begin(), late.end());
+      continue;
+    }
     rep.suspects.push_back(std::move(by_host[host]));
     auto& c = rep.cleared;  // the pair screen may have cleared it: its pairs are fine
     c.erase(std::remove_if(c.begin(), c.end(), [&](const auto& e) { return e.first == host; }), c.end());

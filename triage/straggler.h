@@ -70,7 +70,11 @@ SweepSkew sweep_skew_from_json(const nlohmann::json& bench);
 /// Appends to rep.suspects one `straggler` suspect per host that some sweep of rep.bench names
 /// (kind "straggler", layer collective), with its lateness, the threshold and the others' wait
 /// per late size as evidence. Ranks of a host named by several sweeps give one suspect. The host
-/// leaves rep.cleared (its pair tests cleared it; the sync point did not).
+/// leaves rep.cleared (its pair tests cleared it; the sync point did not). A host already named
+/// a `node` suspect (its pair tests are slow) gets no straggler suspect: its late entries, which
+/// its slow links explain, are appended to that suspect's evidence. A sweep with `stopped_early`
+/// is not judged: it ran at the speed of a fault the screen named, which skews every rank's exit
+/// and so the next entry (triage/sweep_early_stop.h).
 void add_straggler_suspects(TriageReport& rep, const StragglerRule& rule = {});
 
 }  // namespace fabdiag::triage

@@ -14,6 +14,16 @@ using PairKey = std::pair<int, int>;
 
 double median_or_nan(const std::vector<double>& v) { return median(v).value_or(NAN); }
 
+// The upper median (element n/2 of the sorted values; the larger of two): a host with two
+// intra-leaf partners whose one test was halved by a dip still reads fine, while a slow host,
+// every test of which is slow, does not.
+double upper_median_or_nan(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
 // The screen's values split by leaf: intra-leaf per leaf and per host, cross-leaf per leaf pair and per host.
 struct LeafValues {
   std::vector<double> intra_all;
@@ -48,9 +58,9 @@ LeafValues split_by_leaf(const std::vector<PairSample>& samples, const LeafMap& 
   return lv;
 }
 
-// Whether leaf l's own tests are fine: its intra-leaf median and each host's intra-leaf median
-// reach the limit, and at least half its hosts (and 2) are dark across leaves.
-bool leaf_signature(const LeafValues& lv, const LeafMap& m, int l, double limit) {
+// Whether leaf l's own tests are fine: its intra-leaf median and each host's intra-leaf upper
+// median reach `limit`, and at least half its hosts (and 2) are below `cross_limit` across leaves.
+bool leaf_signature(const LeafValues& lv, const LeafMap& m, int l, double limit, double cross_limit) {
   auto it = lv.intra_of_leaf.find(l);
   if (it == lv.intra_of_leaf.end() || !(median_or_nan(it->second) >= limit)) return false;
   int hosts = 0, dark = 0;
@@ -58,9 +68,9 @@ bool leaf_signature(const LeafValues& lv, const LeafMap& m, int l, double limit)
     if (m.leaf_of[i] != l) continue;
     ++hosts;
     auto in = lv.intra_of_host.find(static_cast<int>(i));
-    if (in != lv.intra_of_host.end() && !(median_or_nan(in->second) >= limit)) return false;  // a slow node
+    if (in != lv.intra_of_host.end() && !(upper_median_or_nan(in->second) >= limit)) return false;  // a slow node
     auto cr = lv.cross_of_host.find(static_cast<int>(i));
-    if (cr != lv.cross_of_host.end() && median_or_nan(cr->second) < limit) ++dark;
+    if (cr != lv.cross_of_host.end() && median_or_nan(cr->second) < cross_limit) ++dark;
   }
   return dark >= 2 && 2 * dark >= hosts;
 }
@@ -98,14 +108,16 @@ UplinkSuspect make_suspect(const LeafValues& lv, const LeafMap& m, const std::ve
 UplinkScreen screen_uplinks(const std::vector<PairSample>& samples, const LeafMap& m, const LocalizeParams& p) {
   UplinkScreen u;
   u.ratio = p.node_ratio;
+  u.cross_ratio = p.node_ratio / std::max(1.0, p.oversubscription);
   if (m.leaves.size() < 2) return u;
   LeafValues lv = split_by_leaf(samples, m);
   u.reference_bytes_per_s = median_or_nan(lv.intra_all);
   if (!std::isfinite(u.reference_bytes_per_s) || u.reference_bytes_per_s <= 0) return u;
   const double limit = p.node_ratio * u.reference_bytes_per_s;
+  const double cross_limit = u.cross_ratio * u.reference_bytes_per_s;
   std::map<int, std::pair<int, int>> dark_of;  // leaf -> (dark cells, cells)
   for (const auto& [k, vs] : lv.cell) {
-    bool dark = median_or_nan(vs) < limit;
+    bool dark = median_or_nan(vs) < cross_limit;
     for (int l : {k.first, k.second}) {
       dark_of[l].first += dark ? 1 : 0;
       dark_of[l].second += 1;
@@ -113,7 +125,7 @@ UplinkScreen screen_uplinks(const std::vector<PairSample>& samples, const LeafMa
   }
   std::vector<int> candidates;
   for (const auto& [l, dc] : dark_of)
-    if (2 * dc.first > dc.second && leaf_signature(lv, m, l, limit)) candidates.push_back(l);
+    if (2 * dc.first > dc.second && leaf_signature(lv, m, l, limit, cross_limit)) candidates.push_back(l);
   const bool two_leaves = dark_of.size() == 2;
   if (candidates.empty()) return u;
   if (two_leaves || candidates.size() == dark_of.size()) {

@@ -28,15 +28,17 @@ struct UplinkSuspect {
 /// What the uplink judge saw.
 struct UplinkScreen {
   double reference_bytes_per_s = NAN;  ///< Median of every intra-leaf pair: the uplink-free reference.
-  double ratio = NAN;                  ///< A value below ratio x reference is dark.
+  double ratio = NAN;                  ///< An intra-leaf value below ratio x reference is dark.
+  double cross_ratio = NAN;            ///< A cross-leaf value below cross_ratio x reference is dark (ratio / oversubscription).
   std::vector<UplinkSuspect> suspects;
 };
 
 /// Judges leaves from the screen's samples (a pair repeated: its median). The reference R is the
 /// median of all intra-leaf pairs. A leaf-pair cell (L, M) is dark when the median of its pairs is
-/// below `p.node_ratio` x R. Leaf L is a suspect when a strict majority of its cells is dark, its
-/// intra-leaf median and every host's intra-leaf median are at least node_ratio x R (a slow node
-/// under L fails this), and at least half its hosts (and 2) have a dark cross-leaf median. With two
+/// below `p.node_ratio` x R / `p.oversubscription`. Leaf L is a suspect when a strict majority of
+/// its cells is dark, its intra-leaf median and every host's intra-leaf upper median (the larger
+/// of two values: one dip does not veto) are at least node_ratio x R (a slow node under L fails this), and at least half its hosts (and 2) have a dark
+/// cross-leaf median (against the same cross-leaf limit as the cells). With two
 /// leaves both are suspects together (one UplinkSuspect); with three or more, a leaf that is a
 /// suspect alone. When every leaf of three or more is a suspect (the spine, or every uplink) they
 /// are one UplinkSuspect with all leaves. Nothing without intra-leaf pairs or a second leaf.

@@ -135,8 +135,11 @@ void run_sweeps(Walk& w) {
                                  " would stall them");
     return;
   }
+  // The screen ran first: a fault it names lets each sweep stop at the first size that shows it.
+  const perf::SweepStop stop = w.screen ? sweep_stop_after(w.screen->screen, w.rep.hosts, w.params.sweep_stop) : perf::SweepStop{};
   for (size_t k = 0; k < sweeps.size(); ++k) {
-    const auto& sweep = sweeps[k];
+    CollectiveSpec sweep = sweeps[k];
+    sweep.stop = stop;
     std::vector<std::string> later;
     for (size_t j = k + 1; j < sweeps.size(); ++j) later.push_back("the " + sweeps[j].collective + " sweep");
     later.push_back(stages_after(w, Stage::kSweeps));

@@ -16,6 +16,7 @@
 #include "triage/link_bisection.h"
 #include "triage/localize.h"
 #include "triage/pair_sizing.h"
+#include "triage/sweep_early_stop.h"
 
 namespace fabdiag::triage {
 
@@ -42,6 +43,9 @@ struct WalkParams {
   /// Stage 3 (triage/link_bisection.h): when the all_reduce sweep is sick and the screen (random
   /// matchings, past round_robin_max_nodes) and its confirmation name nothing, probe its ring.
   RingProbeParams ring_probe;
+  /// The sweeps stop at the first size that shows the fault the screen named
+  /// (triage/sweep_early_stop.h); `--full-sweeps` turns it off.
+  SweepStopParams sweep_stop;
 };
 
 /// One named suspect, as the JSON contract has it: data.suspects[] {kind, hosts, layer,

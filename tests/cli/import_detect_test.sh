@@ -70,6 +70,37 @@ expect w218 ethtool-m fabdiag.counters/1
 expect 061 lldpctl fabdiag.lldp/1
 expect 065 perftest fabdiag.perftest/1
 expect 070 xid fabdiag.xid/1
+# The w1NN real pastes (SOURCES-w1.md): tags, labels, line numbers and redactions before the
+# lines, outputs cut above their headers, nccl-tests before 2020.
+for c in w101:nccl-log:nccllog w102:nccl-log:nccllog w103:nccl-log:nccllog w104:nccl-log:nccllog \
+         w105:nccl-log:nccllog w106:nccl-log:nccllog w107:nccl-log:nccllog w108:nccl-log:nccllog \
+         w109:nccl-log:nccllog w110:nccl-log:nccllog w111:nccl-log:nccllog \
+         w112:pytorch-watchdog:torchwatchdog w113:pytorch-watchdog:torchwatchdog \
+         w114:pytorch-watchdog:torchwatchdog w116:pytorch-watchdog:torchwatchdog \
+         w117:nccl-ras:ncclras w119:nccl-tests:bench w120:nccl-tests:bench w121:nccl-tests:bench \
+         w122:dcgmi:dcgmi w123:dcgmi:dcgmi w124:nvidia-smi-nvlink:gpulinks w125:xid:xid w126:xid:xid \
+         w127:xid:xid w128:nvidia-smi-q:gpuquery; do
+  IFS=: read -r id fmt schema <<<"$c"
+  expect "$id" "$fmt" "fabdiag.$schema/1"
+done
+
+# A file holding two logs is read by both readers, each a part: a RAS report with a watchdog's
+# lines after it, a watchdog log with NCCL INFO lines.
+# expect_parts CASE_ID "FORMAT FORMAT"
+expect_parts() {
+  local f got
+  f=$(ls "$cases/$1"-*.input.txt 2>/dev/null | head -n1)
+  "$bin" import --format json -q "$f" >"$t/out" 2>"$t/err"
+  got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(p["format"] for p in d["params"]["files"])), d["schema"])' "$t/out" 2>/dev/null)
+  if [ "$got" != "$2 fabdiag.import/1" ]; then
+    echo "FAIL: case $1: want parts '$2', got '$got' ($(head -c 200 "$t/err"))"; fail=1
+  fi
+}
+expect_parts w118 "nccl-ras pytorch-watchdog"
+expect_parts w115 "nccl-log pytorch-watchdog"
 
 # Host RDMA port outputs (tests/fixtures/<format>/): detected by their own shapes, never as
 # another tool's (rdma link show is not rdma statistic show).

@@ -135,6 +135,21 @@ grep -q 'data-hosts="300" data-block-hosts="5"' "$t/big.html" || fail "300-host 
 grep -q 'class="legend-note heatmap-blocks">300 hosts: each cell is a block of up to 5 x 5 hosts' "$t/big.html" || fail "no note on the block heatmap"
 grep -q 'id="links-not-listed">42850 of 44850 links not listed' "$t/big.html" || fail "no note on the links not listed"
 grep -q 'slowest node00[0-9] -&gt; node007 20' "$t/big.html" || grep -q 'slowest node007 -&gt; node00[0-9] 20' "$t/big.html" || fail "the slow node's block does not name its slowest pair"
+# The JSON report and the JUnit XML list every link (written in pieces, never held whole), the
+# table and Markdown the 2000 the page lists, with a line on the rest.
+"$bin" report "$t/big.json" --format json -o "$t/big-report.json" 2>"$t/err"
+rc=$?; [ $rc = 1 ] || fail "300-host pairwise json: exit $rc, expected 1 ($(head -c 300 "$t/err"))"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["data"]
+assert len(d["links"]) == 44850, len(d["links"])
+assert d["summary"]["pass"] + d["summary"]["fail"] + d["summary"]["not_checked"] == 44850 + 300, d["summary"]
+assert sum(1 for l in d["links"] if "node007" in l["subject"].split("<->")) == 299' "$t/big-report.json" \
+  || fail "300-host pairwise json report does not list every link"
+"$bin" report "$t/big.json" --format junit >"$t/big.xml" 2>"$t/err"
+[ "$(grep -c 'classname="fabdiag.link"' "$t/big.xml")" = 44850 ] || fail "300-host junit: $(grep -c 'classname="fabdiag.link"' "$t/big.xml") link testcases, expected 44850"
+python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.get("tests") == str(44850 + 300), r.attrib' "$t/big.xml" \
+  || fail "300-host junit totals wrong or not XML"
+"$bin" report "$t/big.json" --format table >"$t/big.txt" 2>"$t/err"
+grep -q '^42850 of 44850 links not listed' "$t/big.txt" || fail "the table does not say which links it leaves out"
 
 # Another command's own --format html|junit goes through the same renderers.
 "$bin" import pairs "$root/tests/fixtures/cases/028-pairwise-busbw-one-slow-node.input.txt" --format html >"$t/028.html"

@@ -52,5 +52,28 @@ print(sus, fabric, [c["subject"] for c in d["not_judged"]], "rack1" in d["hosts"
 want="[('node03', 'L0, L4')] ['MF0;switch01:SX6036/U1'] ['node04'] False"
 [ "$got" = "$want" ] || { echo "FAIL: collection: got $got"; echo "      want $want"; fail=1; }
 
+# The GPU and job layers of four nodes (real pastes, SOURCES-w1.md): a GPU lost from the bus and
+# a training log's watchdog timeout (node01), Xid 45s caused by NVLink Xids with a healthy dcgmi
+# link status (node02), an NCCL 2.3 IB log and an idle nvidia-smi -q fragment (node03), GDR
+# disabled beside a healthy all_reduce table cut above its header (node04). Saved GPU outputs
+# name no host: their DIR/<host>/ does, never the machine that reads them.
+mkdir -p "$t/g/node01" "$t/g/node02" "$t/g/node03" "$t/g/node04"
+cp "$cases"/w127-*.input.txt "$t/g/node01/dmesg.txt"
+cp "$cases"/w112-*.input.txt "$t/g/node01/train.log"
+cp "$cases"/w126-*.input.txt "$t/g/node02/kern.log"
+cp "$cases"/w123-*.input.txt "$t/g/node02/dcgmi.txt"
+sed 's/node01/node03/g' "$cases"/w107-*.input.txt >"$t/g/node03/nccl.log"
+cp "$cases"/w128-*.input.txt "$t/g/node03/nvsmi-q.txt"
+sed 's/node01/node04/g' "$cases"/w105-*.input.txt >"$t/g/node04/nccl.log"
+cp "$cases"/w121-*.input.txt "$t/g/node04/allreduce.txt"
+"$bin" triage --from "$t/g" --format json >"$t/out" 2>"$t/err"; rc=$?
+got=$(py '
+import json, sys
+d = json.load(open(sys.argv[1]))["data"]
+sus = [(s["hosts"][0], s["severity"], sorted({e["metric"] for e in s["evidence"]})) for s in d["suspects"]]
+print(sus, [c["subject"] for c in d["cleared"]], d["hosts"])')
+want="[('node01', 'critical', ['gpu_xid', 'pytorch_collective_timeout']), ('node02', 'error', ['gpu_xid']), ('node04', 'error', ['nccl_gdr_disabled'])] ['node03'] ['node01', 'node02', 'node03', 'node04']"
+[ $rc -eq 1 ] && [ "$got" = "$want" ] || { echo "FAIL: GPU layer collection: rc=$rc got $got"; echo "      want $want"; fail=1; }
+
 [ $fail -eq 0 ] && echo "ok: triage --from and import collections"
 exit $fail

@@ -5,9 +5,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "core/atomic_file.h"
+#include "core/atomic_pieces.h"
 
 using namespace fabdiag;
 
@@ -49,4 +51,39 @@ TEST_CASE("check_output_path accepts what write_file_atomic can write and refuse
   std::remove((dir + "/link.json").c_str());
   std::remove(fresh.c_str());
   rmdir(dir.c_str());
+}
+
+TEST_CASE("an atomic file written in pieces appears whole at commit, and not at all without it") {
+  char tmpl[] = "/tmp/fabdiag-pieces.XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, target = dir + "/report.json";
+  REQUIRE(write_file_atomic(target, "old\n").ok());
+  auto count_files = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.is_regular_file() ? 1 : 0;
+    return n;
+  };
+  {
+    auto f = open_atomic_file(target);
+    REQUIRE(f.ok());
+    REQUIRE((*f)->write("first ").ok());
+    CHECK(*read_file(target) == "old\n");  // the target is untouched while pieces arrive
+    CHECK(count_files() == 2);             // the temporary file next to it
+  }  // destroyed without commit(): the temporary file is gone, the old target stays
+  CHECK(*read_file(target) == "old\n");
+  CHECK(count_files() == 1);
+  auto f = open_atomic_file(target);
+  REQUIRE(f.ok());
+  REQUIRE((*f)->write("first ").ok());
+  REQUIRE((*f)->write("second\n").ok());
+  REQUIRE((*f)->commit().ok());
+  CHECK(*read_file(target) == "first second\n");
+  CHECK(count_files() == 1);
+  struct stat st {};
+  REQUIRE(stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0644);
+  auto missing = open_atomic_file(dir + "/no/such/x.json");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().code == ErrorCode::kNotFound);
+  std::filesystem::remove_all(dir);
 }

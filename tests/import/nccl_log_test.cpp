@@ -355,3 +355,83 @@ TEST_CASE("nccl log: GPUDirect RDMA disabled by NCCL, and a single host with P2P
   CHECK(nccl_gdr_mode(host(imp, "n1")) == "disabled");
   CHECK(nccl_gdr_mode(host(imp, "n2")).empty());
 }
+
+TEST_CASE("nccl prefix: ids a paste redacted, a redacted host, srun's [N] label, a date before mpirun's tag") {
+  auto x = parse_nccl_prefix(
+      "[2026-03-13 22:26:02] node01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110");
+  REQUIRE(x);
+  CHECK(x->host == "node01.example.com");
+  CHECK_FALSE(x->pid);
+  CHECK(x->redacted_pid);
+  CHECK(x->dev == 5);
+  CHECK(x->warn);
+
+  auto c = parse_nccl_prefix("<cluster_name>:922:1149 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed");
+  REQUIRE(c);
+  CHECK(c->host == "<cluster_name>");
+  CHECK(c->pid == 922);
+  CHECK(c->dev == 3);
+
+  auto s = parse_nccl_prefix("[1] node02:22555:22555 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [receive] via NET/Socket/0");
+  REQUIRE(s);
+  CHECK(s->host == "node02");
+  CHECK(s->pid == 22555);
+  CHECK(s->dev == 0);
+
+  auto d = parse_nccl_prefix("Fri Aug 11 12:31:45 2023[1,3]<stdout>:node01:1850304:1881110 [3] transport.cc:154 NCCL WARN Cuda failure 'invalid argument'");
+  REQUIRE(d);
+  CHECK(d->host == "node01");
+  CHECK(d->pid == 1850304);
+
+  // "host:pid" alone is a prefix only before the [dev] bracket; "a:b NCCL INFO" in prose is not one.
+  auto prose = parse_nccl_prefix("note:1 NCCL INFO was set");
+  REQUIRE(prose);
+  CHECK(prose->host.empty());
+}
+
+TEST_CASE("nccl log w103: a one-line WARN with a redacted pid is read: ibv_modify_qp INIT->RTR timed out") {
+  auto imp = read_text(repo_text("tests/fixtures/cases/w103-nccl-warn-ibv-modify-qp-110-init-rtr-timestamp-anonymised-pid.input.txt"));
+  REQUIRE(imp.hosts.size() == 1);
+  CHECK(imp.hosts[0].host == "node01.example.com");
+  CHECK(imp.hosts[0].warns == 1);
+  auto fs = nccl_log_findings(imp);
+  const Finding* q = find_code(fs, "nccl_ibv_modify_qp_failed");
+  REQUIRE(q);
+  CHECK(q->severity == Severity::kError);
+}
+
+TEST_CASE("nccl log w106: a redacted host's Socket channels and its closed connection") {
+  auto imp = read_text(repo_text("tests/fixtures/cases/w106-nccl-log-ibext-no-device-socket-channels-connection-closed-redacted-host.input.txt"));
+  const NcclHostLog& h = host(imp, "<cluster_name>");
+  CHECK(nccl_data_transport(h) == "Socket");
+  CHECK(h.net_channels.at("Socket") == 4);
+  CHECK(h.local_channels.at("P2P/IPC/read") == 3);
+  CHECK(h.warns == 3);
+  auto fs = nccl_log_findings(imp);
+  CHECK(find_code(fs, "nccl_transport_socket"));
+  CHECK(find_code(fs, "nccl_connection_closed"));
+}
+
+TEST_CASE("nccl log w107: NCCL 2.3's one-line-per-HCA list and 'Using internal Network IB' give the IB transport") {
+  auto imp = read_text(repo_text("tests/fixtures/cases/w107-nccl-log-2.3.7-net-ib-four-hcas-sideband-healthy.input.txt"));
+  const NcclHostLog& h = host(imp, "node01");
+  REQUIRE(h.ib_devices.size() == 4);
+  CHECK(h.ib_devices[0].name == "mlx5_1");
+  CHECK(h.ib_devices[0].port == 1);
+  CHECK(h.ib_devices[0].link == "IB");
+  CHECK(h.ib_devices[3].name == "mlx5_2");
+  CHECK(h.network == "IB");
+  CHECK(h.bootstrap == "enp1s0f0");
+  CHECK(nccl_data_transport(h) == "IB");
+  CHECK(h.processes.size() == 3);
+  for (const auto& f : nccl_log_findings(imp)) CHECK(f.severity < Severity::kWarn);
+}
+
+TEST_CASE("nccl log: 2.27's 'Bootstrap: Using' and 'NET/Plugin: Could not find' forms") {
+  auto imp = read_text(
+      "cl4:1134070:1134070 [0] NCCL INFO Bootstrap: Using enp9s0np0:192.0.2.2<0>\n"
+      "cl4:67905:67916 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so.\n");
+  const NcclHostLog& h = host(imp, "cl4");
+  CHECK(h.bootstrap == "enp9s0np0:192.0.2.2<0>");
+  CHECK(h.plugin == "none");
+}

@@ -196,23 +196,39 @@ TEST_CASE("mpirun --tag-output prefixes, command line names the program, wrong r
   CHECK(findings[0].evidence[0].source == "a2a.txt:15");
 }
 
-TEST_CASE("truncated table without a program name: rows kept, gaps name the lines") {
+TEST_CASE("truncated table without a program name: rows kept, gaps name the lines, all_reduce by its busbw factor") {
   std::string text = fixture("nccl-tests/truncated-no-name.txt");
   auto imp = parse_nccl_tests(text, "cut.txt");
   REQUIRE(imp.ok());
   REQUIRE(imp->tables.size() == 1);
-  CHECK(imp->tables[0].collective == "unknown");
+  // busbw/algbw 19.22/10.25 = 1.875 = 2(n-1)/n with n = 16: only all_reduce's factor is above 1.
+  CHECK(imp->tables[0].collective == "all_reduce");
+  CHECK(imp->tables[0].collective_inferred);
+  REQUIRE(busbw_factor_of_rows(imp->tables[0]));
+  CHECK(*busbw_factor_of_rows(imp->tables[0]) == doctest::Approx(1.875).epsilon(0.001));
   CHECK(imp->tables[0].rows.size() == 2);  // the third row lost its in-place half
-  REQUIRE(imp->gaps.size() == 3);
+  REQUIRE(imp->gaps.size() == 2);
   CHECK(imp->gaps[0].source == "cut.txt:6");
   CHECK(imp->gaps[0].message.find("does not match") != std::string::npos);
   CHECK(imp->gaps[1].message.find("cut short") != std::string::npos);
-  CHECK(imp->gaps[2].message.find("--collective") != std::string::npos);
 
   auto hinted = parse_nccl_tests(text, "cut.txt", "all_reduce_perf");
   REQUIRE(hinted.ok());
   CHECK(hinted->tables[0].collective == "all_reduce");
+  CHECK_FALSE(hinted->tables[0].collective_inferred);
   CHECK(hinted->gaps.size() == 2);
+
+  // A factor below 1 fits all_gather, reduce_scatter and alltoall alike: unknown, a gap.
+  auto a2a = parse_nccl_tests(
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+      "    33554432        524288     float    none      -1   1494.3   22.46   19.65      0   1459.6   22.99   20.12    N/A\n"
+      "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 19.88\n",
+      "a2a.txt");
+  REQUIRE(a2a.ok());
+  CHECK(a2a->tables[0].collective == "unknown");
+  CHECK_FALSE(a2a->tables[0].collective_inferred);
+  REQUIRE(a2a->gaps.size() == 1);
+  CHECK(a2a->gaps[0].message.find("--collective") != std::string::npos);
 }
 
 TEST_CASE("inputs that are not nccl-tests output are refused with the file named") {

@@ -165,3 +165,48 @@ TEST_CASE("another tool's file is refused naming its first line") {
   CHECK(imp.error().code == ErrorCode::kParse);
   CHECK(imp.error().source == "ibstat.txt:1");
 }
+
+TEST_CASE("w116: 'timed out in blocking wait' lines are reports of their ranks, not cut lines") {
+  auto imp = import_pytorch_watchdog(fixture("cases/w116-pytorch-watchdog-blocking-wait-allreduce-seq2521.input.txt"), "w116");
+  REQUIRE(imp.ok());
+  CHECK(imp->gaps.empty());
+  REQUIRE(imp->groups.size() == 1);
+  const auto& g = imp->groups[0];
+  CHECK(g.stuck_seq == 2521);
+  CHECK(g.stuck == std::vector<int64_t>{1, 5, 7});
+  CHECK(g.same_op_everywhere);
+  for (const auto& r : g.ranks) {
+    CHECK(r.op == "ALLREDUCE");
+    CHECK(r.timeout_ms == 600000);
+    CHECK(r.numel_in == 160672064);
+  }
+}
+
+TEST_CASE("w118: PyTorch 2.6's 'failure detected by watchdog at work sequence id' gives the last works") {
+  auto imp = import_pytorch_watchdog(fixture("cases/w118-nccl-ras-ok-while-pytorch-watchdog-times-out-rank118.input.txt"), "w118");
+  REQUIRE(imp.ok());
+  CHECK(imp->gaps.empty());
+  REQUIRE(imp->groups.size() == 1);
+  const auto& g = imp->groups[0];
+  CHECK(g.pg == "0 (default_pg)");
+  CHECK(g.stuck_seq == 2398459);
+  REQUIRE(g.ranks.size() == 1);
+  CHECK(g.ranks[0].rank == 118);
+  CHECK(g.ranks[0].last_enqueued == 2398578);
+  CHECK(g.ranks[0].last_completed == 2398458);
+  CHECK(g.ranks[0].ran_for_ms == 1800068);
+}
+
+TEST_CASE("w112: a line number before the rank tag ('[80746] [rank0]:[E321 ...]') is read like any prefix") {
+  auto imp = import_pytorch_watchdog(fixture("cases/w112-pytorch-watchdog-line-numbered-pg1-allreduce-seq1580.input.txt"), "w112");
+  REQUIRE(imp.ok());
+  REQUIRE(imp->groups.size() == 1);
+  const auto& g = imp->groups[0];
+  CHECK(g.pg == "1");
+  CHECK(g.stuck_seq == 1580);
+  CHECK(g.stuck == std::vector<int64_t>{0, 3, 4});
+  auto fs = pytorch_watchdog_findings(*imp, "w112");
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].code == "pytorch_collective_timeout");
+  CHECK(fs[0].severity == Severity::kError);
+}

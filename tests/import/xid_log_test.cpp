@@ -94,8 +94,10 @@ TEST_CASE("xid journal variant: 79 critical, 154 follows its recovery label, 45 
   CHECK(bus->uuid == "GPU-00000000-0000-0000-0000-000000000001");
   CHECK(bus->xids.at(154).recovery == "Node Reboot Required");
   CHECK(bus->xids.at(79).first_time == "Jan 10 12:00:01");
+  CHECK(imp.gpu_lost_lines == 1);              // "GPU 0000:2b:00.0: GPU has fallen off the bus."
+  CHECK(bus->xids.at(79).count == 1);          // the same event as its Xid 79 line
   auto fs = xid_findings(imp);
-  REQUIRE(fs.size() == 5);
+  REQUIRE(fs.size() == 6);  // and the Xid 149 the 45 names as its cause
   auto of = [&](const std::string& bdf, const std::string& xid) -> const Finding* {
     for (const auto& f : fs)
       if (f.subject == bdf && f.message.find("Xid " + xid + " ") != std::string::npos) return &f;
@@ -106,6 +108,7 @@ TEST_CASE("xid journal variant: 79 critical, 154 follows its recovery label, 45 
   CHECK(of("0000:2b:00.0", "154")->severity == Severity::kCritical);
   CHECK(of("0000:2b:00.0", "154")->action == "Drain and reboot the node.");
   CHECK(of("0000:dc:00.0", "45")->severity == Severity::kInfo);
+  CHECK(of("0000:dc:00.0", "149")->severity == Severity::kError);
   CHECK(of("0000:03:00.0", "13")->severity == Severity::kWarn);
   CHECK(of("0000:03:00.0", "999")->severity == Severity::kWarn);
   CHECK(of("0000:03:00.0", "999")->message.find("not in fabdiag's copy of the Xid catalog") != std::string::npos);
@@ -166,4 +169,85 @@ TEST_CASE("xid: a log of 3000 GPUs keeps 1024 and counts the rest as a gap, each
   CHECK(imp->gpus[0].xids.at(31).count == 2);
   REQUIRE(imp->gaps.size() == 1);
   CHECK(imp->gaps[0].message.find("more than 1024 GPUs: 3952 Xid line(s)") == 0);
+}
+
+TEST_CASE("xid w126: Xid 45 'caused by previous Xid 149/145' makes the NVLink causes known, judged as errors") {
+  auto imp = read("tests/fixtures/cases/w126-journal-xid-45-caused-by-previous-xid-149-145-four-gpus.input.txt");
+  CHECK(imp.xid_lines == 7);
+  REQUIRE(imp.gpus.size() == 4);
+  const XidGpu* dc = gpu(imp, "0000:dc:00.0");
+  REQUIRE(dc);
+  CHECK(dc->xids.at(45).count == 2);
+  CHECK(dc->xids.at(45).caused_by.at(149) == 2);
+  REQUIRE(dc->cited.count(149));
+  CHECK(dc->cited.at(149).count == 2);
+  CHECK(dc->cited.at(149).by_xid == 45);
+  CHECK(dc->cited.at(149).first_line == 1);
+  const XidGpu* ed = gpu(imp, "0000:ed:00.0");
+  REQUIRE(ed);
+  CHECK(ed->cited.at(145).count == 2);
+  auto fs = xid_findings(imp);
+  size_t nvlink = 0, cleanup = 0;
+  for (const auto& f : fs) {
+    bool cause = f.message.find("named as the cause") != std::string::npos;
+    if (cause) {
+      ++nvlink;
+      CHECK(f.severity == Severity::kError);
+    } else {
+      ++cleanup;
+      CHECK(f.severity == Severity::kInfo);
+      CHECK(f.message.find("caused by previous Xid 14") != std::string::npos);
+    }
+  }
+  CHECK(nvlink == 4);   // 149 on dc, 145 on ed, ba and 97
+  CHECK(cleanup == 4);  // the Xid 45 of each GPU
+}
+
+TEST_CASE("xid: a cause whose own line is in the log is not named twice") {
+  auto imp = import_xid_log(
+      "kernel: NVRM: Xid (PCI:0000:dc:00): 149, NETIR_LINK_EVT Fatal XC0 i0 Link 00 (0x025001c6 0x00000000)\n"
+      "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149\n",
+      "t.log");
+  REQUIRE(imp.ok());
+  const XidGpu* dc = gpu(*imp, "0000:dc:00.0");
+  REQUIRE(dc);
+  CHECK(dc->cited.empty());
+  CHECK(xid_findings(*imp).size() == 2);
+}
+
+TEST_CASE("xid w127: the multi-line 'fallen off the bus' report without an Xid line is Xid 79, critical") {
+  auto text = repo_text("tests/fixtures/cases/w127-dmesg-nvrm-gpu-fallen-off-bus-without-xid-line.input.txt");
+  CHECK(detect_tool_in_text(text).tool == ToolText::kNvrmXid);
+  auto imp = import_xid_log(text, "w127");
+  REQUIRE(imp.ok());
+  REQUIRE(imp->gpus.size() == 1);
+  CHECK(imp->gpus[0].pci_bdf == "0000:b3:00.0");
+  const XidTally& t = imp->gpus[0].xids.at(79);
+  CHECK(t.count == 1);
+  CHECK(t.from_message);
+  CHECK(t.first_line == 3);
+  CHECK(t.first_time == "1843.308145");
+  auto fs = xid_findings(*imp);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].severity == Severity::kCritical);
+  CHECK(fs[0].subject == "0000:b3:00.0");
+}
+
+TEST_CASE("xid: the one-line 'GPU has fallen off the bus' after its Xid 79 line is the same event") {
+  auto imp = import_xid_log(
+      "Sep 23 18:37:03 host kernel: [   34.193759] NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+      "Sep 23 18:37:03 host kernel: [   34.193770] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n",
+      "t.log");
+  REQUIRE(imp.ok());
+  REQUIRE(imp->gpus.size() == 1);
+  CHECK(imp->gpus[0].xids.at(79).count == 1);
+  CHECK_FALSE(imp->gpus[0].xids.at(79).from_message);
+  // The message first, the Xid line after it: still one event, the Xid line's.
+  auto rev = import_xid_log(
+      "[ 34.1] NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n"
+      "[ 34.2] NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n",
+      "t.log");
+  REQUIRE(rev.ok());
+  CHECK(rev->gpus[0].xids.at(79).count == 1);
+  CHECK(rev->gpus[0].xids.at(79).first_line == 2);
 }

@@ -13,17 +13,11 @@ set -u
 . "$(dirname "$0")/lib.sh"
 emu_prelude accept-emu-test "$1"
 
-out=$(mktemp -d)
-cleanup() {
-  "$emu" down --state "$state" >/dev/null 2>&1
-  rm -rf "$state" "$out"
-}
-trap cleanup EXIT
+emu_workspace
 res=$out/results
 spec=$root/docs/specs/emucluster-soak.yaml
 
-"$emu" up --state "$state" --nodes 4 --slow-node node03=100mbit --sysfs "$root/tests/fixtures/dgx8" >"$out/up.log" 2>&1 ||
-  { echo "FAIL: emucluster up"; cat "$out/up.log"; exit 1; }
+emu_up --nodes 4 --slow-node node03=100mbit --sysfs "$root/tests/fixtures/dgx8"
 
 # The live cluster run; once rank 0 says the counter window is open on every rank, node02's
 # symbol errors rise in its fixture copy.

@@ -3,6 +3,11 @@
 #   emu_prelude TAG BINARY      sets bin (absolute), root, emu, state (FABDIAG_EMU_STATE) for a
 #                               test on the emulated cluster; exits 77 ("SKIPPED: reason") when it
 #                               cannot run here (not root, no mpirun/python3, a cluster already up)
+#   emu_workspace               out (a fresh temp dir) and an EXIT trap, emu_cleanup: the test's
+#                               own emu_cleanup_extra first when it defines one (background jobs,
+#                               cgroups), then the cluster down and state and out removed
+#   emu_up ARGS...              "\$emu up --state \$state ARGS", its log in \$out/up.log; when it fails
+#                               prints "FAIL: emucluster up ARGS" and the log, and exits 1
 #   slow                        FABDIAG_TEST_SLOWDOWN (an integer, default 1; scripts/test-sanitize.sh
 #                               sets 3): every wait below is S x slow; tests scale their deadlines
 #   wait_for_checkpoint F EXPR [S]
@@ -32,6 +37,21 @@ emu_prelude() {
     echo "SKIPPED: another emulated cluster is up ($(cat /run/fabdiag-emucluster.state)); not tearing it down"
     exit 77
   fi
+}
+
+emu_workspace() {
+  out=$(mktemp -d)
+  trap emu_cleanup EXIT
+}
+
+emu_cleanup() {
+  if declare -F emu_cleanup_extra >/dev/null; then emu_cleanup_extra; fi
+  "$emu" down --state "$state" >/dev/null 2>&1
+  rm -rf "$state" "$out"
+}
+
+emu_up() {
+  "$emu" up --state "$state" "$@" >"$out/up.log" 2>&1 || { echo "FAIL: emucluster up $*"; cat "$out/up.log"; exit 1; }
 }
 
 wait_for_checkpoint() {

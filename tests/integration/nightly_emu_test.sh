@@ -23,15 +23,10 @@ set -u
 . "$(dirname "$0")/lib.sh"
 emu_prelude nightly-test "$1"
 
-out=$(mktemp -d)
-cleanup() {
-  "$emu" down --state "$state" >/dev/null 2>&1
-  rm -rf "$state" "$out"
-}
-trap cleanup EXIT
+emu_workspace
 fail=0
 
-up() { "$emu" up --state "$state" --nodes 4 "$@" >"$out/up.log" 2>&1 || { echo "FAIL: emucluster up $*"; cat "$out/up.log"; exit 1; }; }
+up() { emu_up --nodes 4 "$@"; }
 link=(--slow-node node01=400mbit --slow-node node02=400mbit --slow-node node04=400mbit)
 
 # night STATE_NAME NIGHT [WINDOW_S]: one run of the script (the counter window must outlast the

@@ -13,17 +13,12 @@ set -u
 . "$(dirname "$0")/lib.sh"
 emu_prelude triage-dead-test "$1"
 
-cleanup() {
-  "$emu" down --state "$state" >/dev/null 2>&1
-  rm -rf "$state" "$out"
-}
-out=$(mktemp -d)
-trap cleanup EXIT
+emu_workspace
 fail=0 passed=0
 
 up() { # nodes, faults...
   local n=$1; shift
-  "$emu" up --nodes "$n" --state "$state" "$@" >"$out/up.log" 2>&1 || { echo "FAIL: emucluster up $*"; cat "$out/up.log"; exit 1; }
+  emu_up --nodes "$n" "$@"
 }
 triage() { # name, extra args...
   local name=$1; shift

@@ -14,16 +14,11 @@ set -u
 emu_prelude triage-test "$1"
 
 bumper=""
-cleanup() {
-  [ -n "$bumper" ] && kill "$bumper" 2>/dev/null
-  "$emu" down --state "$state" >/dev/null 2>&1
-  rm -rf "$state" "$out"
-}
-out=$(mktemp -d)
-trap cleanup EXIT
+emu_cleanup_extra() { [ -z "$bumper" ] || kill "$bumper" 2>/dev/null; }
+emu_workspace
 fail=0 passed=0
 
-up() { "$emu" up --nodes 8 --state "$state" "$@" >"$out/up.log" 2>&1 || { echo "FAIL: emucluster up $*"; cat "$out/up.log"; exit 1; }; }
+up() { emu_up --nodes 8 "$@"; }
 triage() { # name, extra args...
   local name=$1; shift
   local t0=$SECONDS

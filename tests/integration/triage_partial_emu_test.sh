@@ -14,16 +14,10 @@ set -u
 emu_prelude triage-partial "$1"
 set -m  # background jobs keep SIGINT
 
-out=$(mktemp -d)
 job=""
-cleanup() {
-  [ -n "$job" ] && kill -KILL -- "-$job" 2>/dev/null
-  "$emu" down --state "$state" >/dev/null 2>&1
-  rm -rf "$state" "$out"
-}
-trap cleanup EXIT
-"$emu" up --nodes 4 --slow-node node03=100mbit --state "$state" >"$out/up.log" 2>&1 ||
-  { echo "FAIL: emucluster up"; cat "$out/up.log"; exit 1; }
+emu_cleanup_extra() { [ -z "$job" ] || kill -KILL -- "-$job" 2>/dev/null; }
+emu_workspace
+emu_up --nodes 4 --slow-node node03=100mbit
 walk=(triage --hostfile "$state/hostfile" --mpirun-args-file "$state/mpirun-args" --format json
       --pair-size 4M --pair-iters 5)
 fails=0

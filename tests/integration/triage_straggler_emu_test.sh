@@ -31,21 +31,18 @@ make_cgroup() {
 }
 make_cgroup || { echo "SKIPPED: cannot make a cgroup with a CPU quota (cgroup v2 cpu.max or v1 cpu)"; exit 77; }
 
-out=$(mktemp -d)
 watcher=""
-cleanup() {
-  [ -n "$watcher" ] && kill "$watcher" 2>/dev/null
-  "$emu" down --state "$state" >/dev/null 2>&1
-  [ -n "$cg" ] && rmdir "$cg" 2>/dev/null
-  rm -rf "$state" "$out"
+emu_cleanup_extra() {
+  [ -z "$watcher" ] || kill "$watcher" 2>/dev/null
+  [ -z "$cg" ] || rmdir "$cg" 2>/dev/null
 }
-trap cleanup EXIT
+emu_workspace
 fail=0 passed=0
 
 up() {
   local n args=()
   for n in 01 02 03 04; do args+=(--slow-node "node$n=200mbit"); done
-  "$emu" up --nodes 4 --state "$state" "${args[@]}" >"$out/up.log" 2>&1 || { echo "FAIL: emucluster up"; cat "$out/up.log"; exit 1; }
+  emu_up --nodes 4 "${args[@]}"
 }
 
 # Waits (at most 60 s x slow) for the fabdiag rank inside NODE (same network namespace as the node's

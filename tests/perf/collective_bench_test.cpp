@@ -330,3 +330,49 @@ TEST_CASE("the step sink sees every finished size and the sizes left, before eac
   CHECK(steps[3] == std::make_pair(size_t{3}, Left{8192}));
   CHECK(steps[4] == std::make_pair(size_t{4}, Left{}));
 }
+
+TEST_CASE("a sweep with a stop limit ends at the first size from min_bytes, keeps its rows and says why") {
+  BenchOptions o;
+  o.collective = Collective::kAllReduce;
+  o.sweep = {1u << 10, 64u << 10, 2};  // 1K, 2K, ... 64K: 7 sizes
+  o.warmup_iters = 0;
+  o.iters = 1;
+  o.skew_iters = 2;
+  o.stop = SweepStop{1e30, 4u << 10, "the screen names node node03 slow"};  // every size is "below"
+  std::vector<std::string> lines;
+  SimSpec spec;
+  spec.ranks = 4;
+  const BenchResult r = run_on_sim(spec, o, &lines);
+  REQUIRE(r.results.size() == 3);  // 1K, 2K, then 4K stops it
+  CHECK(r.results.back().size_bytes == (4u << 10));
+  CHECK_FALSE(r.results.back().skew.entry_lateness_s.empty());  // its probe ran before the stop
+  REQUIRE(r.stopped_early);
+  CHECK(r.stopped_early->size_bytes == (4u << 10));
+  CHECK(r.stopped_early->busbw_bytes_per_s == r.results.back().busbw_bytes_per_s);
+  CHECK(r.stopped_early->threshold_bytes_per_s == 1e30);
+  CHECK(r.stopped_early->sizes_not_run == std::vector<uint64_t>{8u << 10, 16u << 10, 32u << 10, 64u << 10});
+  nlohmann::json j = r;
+  CHECK(j["results"].size() == 3);
+  CHECK(j["stopped_early"]["size_bytes"] == (4u << 10));
+  CHECK(j["stopped_early"]["sizes_not_run"].size() == 4);
+  CHECK(j["stopped_early"]["reason"] == "the screen names node node03 slow");
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines.back().find("stopped early") != std::string::npos);
+  CHECK(lines.back().find("4 larger size(s) not run: the screen names node node03 slow") != std::string::npos);
+}
+
+TEST_CASE("a sweep whose sizes stay above the limit runs in full and has no stopped_early") {
+  BenchOptions o;
+  o.sweep = {1u << 10, 8u << 10, 2};
+  o.warmup_iters = 0;
+  o.iters = 1;
+  o.stop = SweepStop{1e-30, 0, "never"};
+  std::vector<std::string> lines;
+  SimSpec spec;
+  spec.ranks = 4;
+  const BenchResult r = run_on_sim(spec, o, &lines);
+  CHECK(r.results.size() == 4);
+  CHECK_FALSE(r.stopped_early);
+  nlohmann::json j = r;
+  CHECK_FALSE(j.contains("stopped_early"));
+}

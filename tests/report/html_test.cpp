@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include <fstream>
 #include <sstream>
 
@@ -24,7 +26,8 @@ ReportModel heatmap_model() {
   Heatmap h;
   h.title = "pairs";
   h.hosts = {"a", "b<i>", "c"};
-  h.bytes_per_s = {{std::nullopt, 10e9, 10e9}, {10e9, std::nullopt, 4e9}, {10e9, std::nullopt, std::nullopt}};
+  const double kNot = std::numeric_limits<double>::quiet_NaN();
+  h.cells = {kNot, 10e9, 10e9, 10e9, kNot, 4e9, 10e9, kNot, kNot};
   h.suspect_hosts = {"b<i>"};
   m.heatmaps.push_back(h);
   Curve c;

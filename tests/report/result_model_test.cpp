@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/matrix_links.h"
 #include "report/result_model.h"
 #include "report/result_sources.h"
 
@@ -98,9 +99,9 @@ TEST_CASE("accept document gives its nodes and checks, links from its link check
   CHECK(sym->status == Outcome::kFail);
   CHECK(sym->measured == doctest::Approx(1250));
   CHECK(sym->evidence.at(0).source == "/sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error");
-  REQUIRE(m.links.size() == 2);  // node01<->node02, node02<->node03
-  CHECK(find(m.links, "node01<->node02")->status == Outcome::kFail);
-  CHECK(find(m.links, "node02<->node03")->status == Outcome::kPass);
+  REQUIRE(all_links(m).size() == 2);  // node01<->node02, node02<->node03
+  CHECK(find(all_links(m), "node01<->node02")->status == Outcome::kFail);
+  CHECK(find(all_links(m), "node02<->node03")->status == Outcome::kPass);
   CHECK(m.findings.size() == 1);
   CHECK(m.chains.size() == 2);  // node02 and the link
   const auto c = count_outcomes(m);
@@ -116,12 +117,12 @@ TEST_CASE("pairwise document gives a node per host, a link per measured pair, th
   CHECK(find(m.nodes, "n4")->expected == doctest::Approx(10e9));  // median / ratio
   CHECK(find(m.nodes, "n4")->margin_pct == doctest::Approx(-50));
   CHECK(find(m.nodes, "n1")->status == Outcome::kPass);
-  CHECK(m.links.size() == 6);  // n3<->n4 measured one way only still counts
-  CHECK(find(m.links, "n3<->n4")->measured == doctest::Approx(5e9));
+  CHECK(all_links(m).size() == 6);  // n3<->n4 measured one way only still counts
+  CHECK(find(all_links(m), "n3<->n4")->measured == doctest::Approx(5e9));
   REQUIRE(m.heatmaps.size() == 1);
   CHECK(m.heatmaps[0].suspect_hosts == std::vector<std::string>{"n4"});
-  CHECK_FALSE(m.heatmaps[0].bytes_per_s[3][2]);
-  CHECK(*m.heatmaps[0].bytes_per_s[0][1] == doctest::Approx(10e9));
+  CHECK_FALSE(m.heatmaps[0].at(3, 2));
+  CHECK(*m.heatmaps[0].at(0, 1) == doctest::Approx(10e9));
   REQUIRE(m.chains.size() == 1);
   CHECK(m.chains[0].subject == "n4");
 }
@@ -164,7 +165,7 @@ TEST_CASE("baseline diff rows become checks, the band and the current curve") {
   REQUIRE(m.curves[0].series.size() == 1);
   CHECK(m.curves[0].series[0].points.size() == 2);
   CHECK(find(m.nodes, "n2")->status == Outcome::kFail);
-  CHECK(find(m.links, "n1<->n2")->status == Outcome::kNotChecked);
+  CHECK(find(all_links(m), "n1<->n2")->status == Outcome::kNotChecked);
 }
 
 TEST_CASE("bench gives a curve per collective and a wrong-elements check") {
@@ -210,13 +211,14 @@ TEST_CASE("triage from files: suspects fail their node, device findings land on 
 
 TEST_CASE("a pairwise baseline diff fails the regressed link") {
   auto m = model_of(load("tests/fixtures/report/baseline-diff-pairwise.json"), "diff.json");
-  REQUIRE(m.links.size() == 3);
-  const Verdict* l = find(m.links, "node01<->node03");
+  const auto links = all_links(m);
+  REQUIRE(links.size() == 3);
+  const Verdict* l = find(links, "node01<->node03");
   REQUIRE(l);
   CHECK(l->status == Outcome::kFail);
   CHECK(*l->measured == doctest::Approx(0.52e9));
   CHECK(*l->expected == doctest::Approx(1.12e9));
-  CHECK(find(m.links, "node01<->node02")->status == Outcome::kPass);
+  CHECK(find(all_links(m), "node01<->node02")->status == Outcome::kPass);
   CHECK(count_outcomes(m).fail == 3);
 }
 

@@ -5,8 +5,11 @@
 //
 //   triage_sim --nodes 4096 --trials 50 --slow 3 [--fault 0.5] [--preset fabric|emulated]
 //              [--slow-links 0] [--link-on-ring 1] [--slow-uplinks 0] [--leaf-size 32] [--oversub 1] [--ecmp 0.05]
-//              [--sigma S] [--topology 0|1] [--seed 1] [--name LABEL]
+//              [--sigma S] [--topology 0|1] [--declared-oversub R] [--seed 1] [--name LABEL]
 //              [--min-exact 0.97] [--max-rounds 5] [--max-fp 0]
+//
+// --declared-oversub: the walk's --oversubscription (default: the fabric's --oversub, as an operator
+// who knows the fabric gives it; 1 plays one who does not).
 //
 // Prints one result line, `PASS` or `MISS` against the targets, and exits 1 on MISS (so it doubles
 // as a test), 2 on bad arguments.
@@ -175,16 +178,18 @@ int main(int argc, char** argv) {
   sc.model.leaf_size = static_cast<int>(arg_d(argc, argv, "--leaf-size", sc.model.leaf_size));
   sc.model.oversub = arg_d(argc, argv, "--oversub", sc.model.oversub);
   sc.model.ecmp_share = arg_d(argc, argv, "--ecmp", sc.model.ecmp_share);
+  const double declared_oversub = arg_d(argc, argv, "--declared-oversub", sc.model.oversub);
   if (sc.nodes < 4 || sc.trials < 1 || sc.slow < 0 || sc.slow_links < 0 || sc.slow_uplinks < 0 ||
-      sc.fault <= 0 || sc.fault >= 1 || sc.model.leaf_size < 1 || sc.model.oversub <= 0 ||
+      sc.fault <= 0 || sc.fault >= 1 || sc.model.leaf_size < 1 || sc.model.oversub <= 0 || declared_oversub < 1 ||
       sc.slow_uplinks * sc.model.leaf_size + sc.slow + 2 * sc.slow_links >= sc.nodes ||
       (preset != "fabric" && preset != "emulated")) {
     std::fprintf(stderr, "triage_sim: bad arguments (need --nodes >= 4, --trials >= 1, 0 < --fault < 1, "
-                         "--leaf-size >= 1, --oversub > 0, faults fewer than the nodes, --preset fabric|emulated)\n");
+                         "--leaf-size >= 1, --oversub > 0, --declared-oversub >= 1, faults fewer than the nodes, --preset fabric|emulated)\n");
     return 2;
   }
   sc.params.sweeps = {CollectiveSpec{"all_reduce"}};  // the ring the slow-link stage probes (sim_fabric.h)
   if (preset == "fabric") sc.params.localize = fabric_params();  // docs/localization.md#parameters
+  sc.params.localize.oversubscription = declared_oversub;
   Tally t = run_trials(sc);
   const double exact = static_cast<double>(t.exact) / sc.trials, fp = static_cast<double>(t.false_pos) / sc.trials;
   const bool ok = exact >= min_exact && t.worst_rounds <= max_rounds && fp <= max_fp;

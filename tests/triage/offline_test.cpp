@@ -86,5 +86,13 @@ TEST_CASE("host_of_subject: a host word before a device, never a device or a swi
   CHECK(host_of_subject("unnamed device (LnkCap/LnkSta at lnk.txt line 1, no lspci header)", {}) == "");
 }
 
+TEST_CASE("host_of_subject: the subjects of the GPU and job readers name no host") {
+  CHECK(host_of_subject("PG 1 SeqNum 1580", {}) == "");
+  CHECK(host_of_subject("PG 0 (default_pg) SeqNum 808", {}) == "");
+  CHECK(host_of_subject("NvSwitch 3", {}) == "");
+  CHECK(host_of_subject("dcgmi diag Persistence Mode", {}) == "");
+  CHECK(host_of_subject("0000:b3:00.0", {}) == "");
+}
+
 }  // namespace
 }  // namespace fabdiag::triage

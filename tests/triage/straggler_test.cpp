@@ -121,3 +121,39 @@ TEST_CASE("straggler suspects: one per host over both sweeps, evidence per late 
   REQUIRE(rep.cleared.size() == 1);
   CHECK(rep.cleared[0].first == "a");
 }
+
+TEST_CASE("straggler suspects: a host the pair tests already named slow keeps one node suspect with the lateness as evidence") {
+  TriageReport rep;
+  rep.hosts = {"a", "b", "c"};
+  TriageSuspect node;
+  node.kind = "node";
+  node.hosts = {"b"};
+  node.evidence.push_back(Evidence::number("median pair bandwidth of b", 1.2e7, "bytes/s", "screen"));
+  rep.suspects.push_back(node);
+  rep.bench.push_back({{"collective", "all_reduce"},
+                       {"hosts", {"a", "b", "c"}},
+                       {"results", {{{"size_bytes", 1 << 20}, {"entry_lateness_s", {0.0001, 0.087, 0}},
+                                     {"wait_s", {0.198, 0.186, 0.199}}, {"skew_iteration_s", 0.31}}}}});
+  add_straggler_suspects(rep);
+  REQUIRE(rep.suspects.size() == 1);
+  CHECK(rep.suspects[0].kind == "node");
+  REQUIRE(rep.suspects[0].evidence.size() == 3);  // its own + lateness + wait
+  CHECK(rep.suspects[0].evidence[1].value == doctest::Approx(0.087));
+  CHECK(rep.suspects[0].evidence[1].source == "all_reduce skew probe at 1048576 bytes, rank 1");
+}
+
+TEST_CASE("straggler suspects: a sweep that stopped early on the screen's fault is not judged") {
+  TriageReport rep;
+  rep.hosts = {"a", "b", "c"};
+  nlohmann::json bench = {{"collective", "all_reduce"},
+                          {"hosts", {"a", "b", "c"}},
+                          {"results", {{{"size_bytes", 1 << 20}, {"entry_lateness_s", {0.0001, 0.108, 0}},
+                                        {"wait_s", {0.198, 0.186, 0.199}}, {"skew_iteration_s", 0.31}}}}};
+  rep.bench.push_back(bench);
+  add_straggler_suspects(rep);
+  REQUIRE(rep.suspects.size() == 1);  // judged: b is late at its one size
+  rep.suspects.clear();
+  rep.bench[0]["stopped_early"] = {{"size_bytes", 1 << 20}, {"reason", "the screen names node a slow"}};
+  add_straggler_suspects(rep);
+  CHECK(rep.suspects.empty());
+}

@@ -35,6 +35,7 @@ class FakeCluster : public ClusterRunner {
   }
   Result<nlohmann::json> run_collective(const CollectiveSpec& spec) override {
     ++collectives_;
+    specs_.push_back(spec);
     return nlohmann::json{{"collective", spec.collective}, {"ranks", hosts_.size()}, {"hosts", hosts_}, {"results", results_}};
   }
   Result<std::vector<PairSample>> run_round(const std::vector<std::pair<int, int>>& pairs, int round_id,
@@ -58,6 +59,7 @@ class FakeCluster : public ClusterRunner {
   int rising_node_ = -1;
   int unreadable_node_ = -1;
   int collectives_ = 0;
+  std::vector<CollectiveSpec> specs_;  ///< What each run_collective() was asked, in order.
   nlohmann::json results_ = nlohmann::json::array();  ///< fabdiag.bench/1 results[] of every sweep
 
  private:
@@ -105,6 +107,37 @@ TEST_CASE("walk names the slow node with evidence and runs both sweeps") {
   CHECK(j["pairwise"]["matrix_bytes_per_s"][0][0].is_null());
   CHECK(rep.findings.size() == 1);
   CHECK(rep.findings[0].code == "slow_node");
+}
+
+TEST_CASE("the sweeps after a screen that names a slow node may stop at 1 MiB below half the pair reference") {
+  FakeCluster c(8);
+  c.factor_[2] = 0.03;
+  auto rep = run_walk(c, WalkParams{}, symbol_judge, no_progress());
+  REQUIRE(c.specs_.size() == 2);
+  const double ref = to_json(rep)["pairwise"]["pair_reference_bytes_per_s"].get<double>();
+  REQUIRE(ref > 1e8);  // the fake's healthy pairs: 3e8 x noise
+  for (const auto& spec : c.specs_) {
+    CAPTURE(spec.collective);
+    CHECK(spec.stop.below_busbw_bytes_per_s == doctest::Approx(0.5 * ref));
+    CHECK(spec.stop.min_bytes == (1u << 20));
+    CHECK(spec.stop.why.find("node node03") != std::string::npos);
+  }
+}
+
+TEST_CASE("the sweeps run in full on a healthy cluster and with --full-sweeps") {
+  FakeCluster healthy(8);
+  run_walk(healthy, WalkParams{}, symbol_judge, no_progress());
+  REQUIRE(healthy.specs_.size() == 2);
+  for (const auto& spec : healthy.specs_) CHECK(spec.stop.below_busbw_bytes_per_s == 0);
+
+  FakeCluster slow(8);
+  slow.factor_[2] = 0.03;
+  WalkParams p;
+  p.sweep_stop.on = false;
+  auto rep = run_walk(slow, p, symbol_judge, no_progress());
+  REQUIRE(rep.suspects.size() == 1);
+  REQUIRE(slow.specs_.size() == 2);
+  for (const auto& spec : slow.specs_) CHECK(spec.stop.below_busbw_bytes_per_s == 0);
 }
 
 TEST_CASE("walk names a slow link and neither end") {
