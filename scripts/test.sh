@@ -8,7 +8,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" >/dev/null
 build=${FABDIAG_BUILD_DIR:-$root/build}
-(cd "$build" && ctest --output-on-failure "$@")
+# -j: the unit tests share the cores; the integration tests (RUN_SERIAL) still run alone.
+(cd "$build" && ctest --output-on-failure -j "${FABDIAG_CTEST_JOBS:-2}" "$@")
 if [ $# -gt 0 ] || [ "${FABDIAG_SANITIZE_STAGE:-1}" = 0 ]; then
   echo "test.sh: sanitizer and fuzz stage not run (ctest arguments or FABDIAG_SANITIZE_STAGE=0); run scripts/test-sanitize.sh"
   exit 0

@@ -5,8 +5,9 @@
 #   a) SIGINT to fabdiag once the checkpoint shows both sweeps finished -> exit 130, stdout one
 #      JSON document, partial, cut by SIGINT, the finished sweeps with numbers, no suspect; the
 #      checkpoint file (written by the launcher from what rank 0 streams) valid JSON
-#   b) --timeout 12 -o FILE -> exit 4, FILE written, partial, cut by the deadline, the finished
-#      steps with numbers; stdout empty
+#   b) --timeout 12 -o FILE --full-sweeps -> exit 4, FILE written, partial, cut by the deadline,
+#      the finished steps with numbers; stdout empty (every sweep size runs, so the walk outlasts
+#      the deadline however fast the sweeps would otherwise stop: ~60 s here, 12 s x slowdown)
 # Needs root (namespaces, tc), mpirun and python3; prints "SKIPPED: reason" and exits 77
 # otherwise, or when another emulated cluster is up (one per machine).
 set -u
@@ -47,7 +48,7 @@ ok("checkpoint valid JSON with the sweeps", c is not None and len(c["data"]["ben
 
 deadline=$((12 * slow))  # slow: FABDIAG_TEST_SLOWDOWN (lib.sh); under the sanitizers no sweep finishes in 12 s
 echo "b) --timeout $deadline with -o" >&2
-"$bin" "${walk[@]}" --timeout "$deadline" -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.out" 2>"$out/b.err" &
+"$bin" "${walk[@]}" --full-sweeps --timeout "$deadline" -o "$out/b.o.json" --checkpoint "$out/b.ckpt" >"$out/b.out" 2>"$out/b.err" &
 job=$!
 finish_job b "$out" 60
 check_json "$out" b '
