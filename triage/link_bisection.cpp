@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/stats.h"
+#include "triage/designed_share.h"
 #include "triage/log_modz.h"
 #include "triage/votes.h"
 
@@ -60,8 +61,11 @@ enum class EdgeState { kUnmeasured, kFine, kPending, kNamed };
 std::map<Edge, std::vector<EdgeTest>> edge_tests(const std::vector<PairSample>& tested, const Screen& s,
                                                  const LocalizeParams& lp) {
   std::map<int, std::vector<double>> by_round;
+  DesignedShares shares(lp);  // cross-leaf tests against their round's uplink load
+  for (const auto& x : tested) shares.add(x.round, x.a, x.b);
+  auto read = [&](const PairSample& x) { return x.bytes_per_s / shares.share(x.round, x.a, x.b); };
   for (const auto& x : tested)
-    if (std::isfinite(x.bytes_per_s)) by_round[x.round].push_back(x.bytes_per_s);
+    if (std::isfinite(x.bytes_per_s)) by_round[x.round].push_back(read(x));
   std::map<int, std::pair<double, LogModz>> ref;
   for (auto& [r, v] : by_round) {
     std::vector<double> with_screen = v;
@@ -75,8 +79,8 @@ std::map<Edge, std::vector<EdgeTest>> edge_tests(const std::vector<PairSample>& 
     const Edge e{std::min(x.a, x.b), std::max(x.a, x.b)};
     if (!ring.count(e) || !std::isfinite(x.bytes_per_s)) continue;
     const auto& [r_ref, z_of] = ref.at(x.round);
-    EdgeTest t{x, x.bytes_per_s / r_ref, false};
-    const auto z = z_of(x.bytes_per_s);
+    EdgeTest t{x, read(x) / r_ref, false};
+    const auto z = z_of(read(x));
     t.dark = t.ratio < lp.pair_ratio && z && *z < lp.modz_limit;
     out[e].push_back(t);
   }

@@ -9,6 +9,7 @@
 
 #include "core/stats.h"
 #include "core/text.h"
+#include "triage/designed_share.h"
 #include "triage/log_modz.h"
 #include "triage/votes.h"
 
@@ -250,13 +251,13 @@ class ConfirmSamples {
 
 // Reference of each round: the median of its control pairs, the screen reference as one more vote.
 std::vector<double> round_references(const Screen& s, const std::vector<PlannedRound>& plan,
-                                     const ConfirmSamples& samples) {
+                                     const ConfirmSamples& samples, const DesignedShares& d) {
   std::vector<double> round_ref(plan.size(), NAN);
   const double fallback = std::isfinite(s.pair_ref_bytes_per_s) ? s.pair_ref_bytes_per_s : s.node_ref_bytes_per_s;
   for (size_t r = 0; r < plan.size(); ++r) {
     std::vector<double> ctl;
     for (const auto& pp : plan[r].pairs)
-      if (pp.role == Role::kControl) ctl.push_back(samples.of(r, pp.a, pp.b));
+      if (pp.role == Role::kControl) ctl.push_back(samples.of(r, pp.a, pp.b) / d.share(static_cast<int>(r), pp.a, pp.b));
     // With few control pairs one noisy control would move the reference, so the screen
     // reference joins them as one more vote.
     if (std::isfinite(fallback)) ctl.push_back(fallback);
@@ -266,11 +267,11 @@ std::vector<double> round_references(const Screen& s, const std::vector<PlannedR
 }
 
 Tallies tally(const std::vector<PlannedRound>& plan, const ConfirmSamples& samples,
-              const std::vector<double>& round_ref) {
+              const std::vector<double>& round_ref, const DesignedShares& d) {
   Tallies t;
   for (size_t r = 0; r < plan.size(); ++r) {
     for (const auto& pp : plan[r].pairs) {
-      double v = samples.of(r, pp.a, pp.b);
+      const double v = samples.of(r, pp.a, pp.b);
       if (!std::isfinite(v) || !std::isfinite(round_ref[r]) || round_ref[r] <= 0) continue;
       Tally* x = nullptr;
       if (pp.role == Role::kConfirmNode) x = &t.node[pp.subject];
@@ -278,7 +279,7 @@ Tallies tally(const std::vector<PlannedRound>& plan, const ConfirmSamples& sampl
       if (pp.role == Role::kClearEnd) x = &t.end[{pp.link, pp.subject}];
       if (x) {
         x->tests.push_back(PairSample{pp.a, pp.b, v, static_cast<int>(r)});
-        x->ratios.push_back(v / round_ref[r]);
+        x->ratios.push_back(v / d.share(static_cast<int>(r), pp.a, pp.b) / round_ref[r]);
       }
     }
   }
@@ -386,7 +387,10 @@ Localization decide(const Screen& s, const std::vector<PlannedRound>& plan,
   if (std::isfinite(s.node_threshold.ratio)) p.node_ratio = s.node_threshold.ratio;
   Localization out;
   ConfirmSamples samples(confirm);
-  Tallies t = tally(plan, samples, round_references(s, plan, samples));
+  DesignedShares shares(p);  // cross-leaf tests against their round's uplink load
+  for (size_t r = 0; r < plan.size(); ++r)
+    for (const auto& pp : plan[r].pairs) shares.add(static_cast<int>(r), pp.a, pp.b);
+  Tallies t = tally(plan, samples, round_references(s, plan, samples, shares), shares);
   decide_nodes(s, plan, t, p, out);
   decide_links(s, t, p, out);
   out.watch = s.watch;

@@ -76,9 +76,16 @@ struct LocalizeParams {
   /// The fabric's oversubscription R (R:1, `--oversubscription`; 1 = non-blocking): with a
   /// topology, cross-leaf pairs are expected down to 1/R of the intra-leaf reference when every
   /// host of a leaf sends across at once, so the uplink judge (triage/uplink.h) calls a cross-leaf
-  /// value dark below node_ratio x reference / R. Intra-leaf and node judgments are unchanged.
+  /// value dark below node_ratio x reference / R, and every other judgment (node medians, link
+  /// candidates, confirmation and ring re-tests) reads a cross-leaf test against the share of a
+  /// host's rate its round's uplink load leaves it (triage/designed_share.h): contention the
+  /// design promises is not a slow node or link.
   double oversubscription = 1;
+  /// [node] its leaf (triage/leaf_map.h's LeafMap::leaf_of, -1 unknown) when a topology is
+  /// given; empty without one. Set by run_walk(); only used with oversubscription > 1.
+  std::vector<int> leaf_of;
 };
+
 
 /// Real-fabric thresholds (sigma about 3 %): 0.85x nodes are found, 0.92x ones are "watch"; a
 /// confirmation test at 0.97x or above clears a node (fast_veto_ratio).

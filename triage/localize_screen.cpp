@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/stats.h"
+#include "triage/designed_share.h"
 #include "triage/localize.h"
 #include "triage/log_modz.h"
 #include "triage/votes.h"
@@ -29,12 +30,15 @@ std::vector<char> member_flags(int nodes, const std::vector<int>& members) {
 using PairKey = std::pair<int, int>;   // (a < b)
 using PairValues = std::map<PairKey, double>;
 
-// Median per pair over its repeats (valid samples only).
-PairValues pair_medians(int nodes, const std::vector<PairSample>& samples) {
+// Median per pair over its repeats (valid samples only), each read against its designed share
+// (triage/designed_share.h: a cross-leaf test of an R:1 fabric under its round's uplink load).
+PairValues pair_medians(int nodes, const std::vector<PairSample>& samples, const LocalizeParams& p) {
   std::map<PairKey, std::vector<double>> per_pair;
+  DesignedShares shares(p);
+  for (const auto& x : samples) shares.add(x.round, x.a, x.b);
   for (const auto& x : samples)
     if (x.a != x.b && x.a >= 0 && x.b >= 0 && x.a < nodes && x.b < nodes && std::isfinite(x.bytes_per_s))
-      per_pair[ordered(x.a, x.b)].push_back(x.bytes_per_s);
+      per_pair[ordered(x.a, x.b)].push_back(x.bytes_per_s / shares.share(x.round, x.a, x.b));
   PairValues pair_value;
   for (auto& [k, v] : per_pair) pair_value[k] = *median(v);
   return pair_value;
@@ -171,7 +175,7 @@ std::vector<int> good_nodes(const Screen& s) {
 Screen screen_pairs(int nodes, const std::vector<PairSample>& samples, const LocalizeParams& p) {
   Screen s;
   s.nodes = nodes;
-  PairValues pair_value = pair_medians(nodes, samples);
+  PairValues pair_value = pair_medians(nodes, samples, p);
   // Node medians over partners. Pass 1 finds nodes that are slow by ratio alone; pass 2 judges
   // every node again over partners outside that set, so that several slow nodes do not drag the
   // medians of healthy nodes down with them (docs/localization.md#reference-contamination).

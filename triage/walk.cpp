@@ -461,10 +461,12 @@ void publish(const Walk& w, const std::string& during, const std::string& not_ru
 
 }  // namespace
 
-TriageReport run_walk(ClusterRunner& cluster, const WalkParams& params, const CounterJudge& judge,
+TriageReport run_walk(ClusterRunner& cluster, const WalkParams& walk_params, const CounterJudge& judge,
                       const Progress& progress, const WalkStepSink& on_step) {
   TriageReport rep;
   rep.hosts = cluster.hosts();
+  WalkParams params = walk_params;  // with each node's leaf: cross-leaf tests read against the oversubscription
+  if (params.topology) params.localize.leaf_of = map_leaves(rep.hosts, *params.topology).leaf_of;
   Walk w{cluster, params, judge, progress, on_step, rep, static_cast<int>(rep.hosts.size()), params.pair_size_bytes,
          {}, {}, nullptr, nullptr, {}};
 
