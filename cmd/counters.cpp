@@ -16,6 +16,7 @@
 #include "collect/counter_pipeline.h"
 #include "collect/counter_window.h"
 #include "metrics/counter_metrics.h"
+#include "core/allocator.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/exit_codes.h"
@@ -476,6 +477,7 @@ std::optional<int> read_and_interpret(const GlobalOptions& g, const CountersOpti
 
 int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   auto started = std::chrono::steady_clock::now();
+  keep_freed_memory_for_reuse();  // the snapshot's vectors regrow: reuse, not fresh pages
   std::optional<CounterCategory> only;
   CountersInput in;
   std::optional<CountersRun> run;
