@@ -153,6 +153,10 @@ struct ShownCounters {
 ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optional<CounterCategory> only,
                            bool all) {
   ShownCounters s;
+  s.in_order.reserve(changes.size());
+  // A device's counters come one after another: its list is looked up once per run of them.
+  std::vector<const CounterChange*>* list = nullptr;
+  const std::string* list_device = nullptr;
   for (const auto& ch : changes) {
     if (only && ch.counter.category != *only) continue;
     if (!all && !is_interesting(ch)) {
@@ -161,9 +165,13 @@ ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optio
     }
     ++s.shown;
     s.in_order.push_back(&ch);
-    auto [it, added] = s.by_device.try_emplace(ch.counter.device);
-    if (added) s.device_order.push_back(ch.counter.device);
-    it->second.push_back(&ch);
+    if (!list || *list_device != ch.counter.device) {
+      auto [it, added] = s.by_device.try_emplace(ch.counter.device);
+      if (added) s.device_order.push_back(ch.counter.device);
+      list = &it->second;
+      list_device = &it->first;
+    }
+    list->push_back(&ch);
   }
   return s;
 }
