@@ -14,10 +14,11 @@
 
 namespace fabdiag::cmd {
 
-CLI::App* add_accept_command(CLI::App& app, AcceptOptions& o) {
+CLI::App* add_accept_command(CLI::App& app, AcceptOptions& o, bool with_flags) {
   auto* sub = app.add_subcommand(
       "accept", "Sign off nodes and links against a SKU spec (YAML): what each node must have and what the "
                 "cluster must deliver; pass/fail per node, link and check with measured vs expected");
+  if (!with_flags) return sub;
   sub->add_option("--spec", o.spec, "The acceptance spec (docs/accept.md#the-spec)")->required()->type_name("SPEC.yaml");
   sub->add_option("--from", o.from,
                   "Judge saved results (fabdiag topo/check/counters/bench/pairwise JSON) and collected tool outputs "

@@ -38,8 +38,9 @@ struct AcceptOptions {
   bool worker = false;                   ///< --worker (internal): one MPI rank of a --hostfile launch.
 };
 
-/// Registers `accept` on `app`, writing into `o`.
-CLI::App* add_accept_command(CLI::App& app, AcceptOptions& o);
+/// Registers `accept` on `app`, writing into `o`. `with_flags` false: the subcommand alone (its name
+/// and description, what `fabdiag --help` lists), for a command line that does not name it.
+CLI::App* add_accept_command(CLI::App& app, AcceptOptions& o, bool with_flags = true);
 
 /// Registers the cluster options of `accept` (--hostfile, --mpirun*, --backend, --pair-size,
 /// --pair-iters, --bench-iters, --timeout, --save, --worker) on `sub`.

@@ -71,9 +71,10 @@ void add_diff_command(CLI::App* baseline, BaselineOptions& o) {
 
 }  // namespace
 
-CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o) {
+CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o, bool with_flags) {
   auto* baseline = app.add_subcommand(
       "baseline", "Keep baselines of bench/pairwise/triage results with their history and diff new results against them");
+  if (!with_flags) return baseline;
   baseline->require_subcommand(1);
   baseline->footer(
       "Store: --store DIR, else $FABDIAG_BASELINE_DIR, else $XDG_DATA_HOME/fabdiag/baselines, else\n"

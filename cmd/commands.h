@@ -71,7 +71,9 @@ class App;
 }
 namespace fabdiag::cmd {
 /// Registers `baseline` and its subcommands on `app`, writing into `o` (cmd/baseline.cpp).
-CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o);
+/// `with_flags` false: `baseline` alone (its name and description, what `fabdiag --help` lists),
+/// without its subcommands and flags, for a command line that does not name it.
+CLI::App* add_baseline_command(CLI::App& app, BaselineOptions& o, bool with_flags = true);
 int run_baseline(const GlobalOptions& g, const BaselineOptions& o);
 
 // ---- report ----

@@ -16,6 +16,7 @@
 #include "collect/counter_pipeline.h"
 #include "collect/counter_window.h"
 #include "metrics/counter_metrics.h"
+#include "core/allocator.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/exit_codes.h"
@@ -152,6 +153,10 @@ struct ShownCounters {
 ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optional<CounterCategory> only,
                            bool all) {
   ShownCounters s;
+  s.in_order.reserve(changes.size());
+  // A device's counters come one after another: its list is looked up once per run of them.
+  std::vector<const CounterChange*>* list = nullptr;
+  const std::string* list_device = nullptr;
   for (const auto& ch : changes) {
     if (only && ch.counter.category != *only) continue;
     if (!all && !is_interesting(ch)) {
@@ -160,9 +165,13 @@ ShownCounters select_shown(const std::vector<CounterChange>& changes, std::optio
     }
     ++s.shown;
     s.in_order.push_back(&ch);
-    auto [it, added] = s.by_device.try_emplace(ch.counter.device);
-    if (added) s.device_order.push_back(ch.counter.device);
-    it->second.push_back(&ch);
+    if (!list || *list_device != ch.counter.device) {
+      auto [it, added] = s.by_device.try_emplace(ch.counter.device);
+      if (added) s.device_order.push_back(ch.counter.device);
+      list = &it->second;
+      list_device = &it->first;
+    }
+    list->push_back(&ch);
   }
   return s;
 }
@@ -476,6 +485,7 @@ std::optional<int> read_and_interpret(const GlobalOptions& g, const CountersOpti
 
 int run_counters(const GlobalOptions& g, const CountersOptions& o) {
   auto started = std::chrono::steady_clock::now();
+  keep_freed_memory_for_reuse();  // the snapshot's vectors regrow: reuse, not fresh pages
   std::optional<CounterCategory> only;
   CountersInput in;
   std::optional<CountersRun> run;

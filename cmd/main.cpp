@@ -207,12 +207,14 @@ std::vector<CLI::App*> add_import_host_commands(CLI::App& import_cmd, ImportHost
   return import_host_cmds;
 }
 
-// True when a command line may select one of import's subcommands: it holds the word "import",
-// or asks for every help page (--help-all). Only then are its ~40 format subcommands built: they
-// cost a quarter of every start (2M instructions), and another command never reads them.
-bool may_run_import(int argc, char** argv) {
+// True when a command line may select subcommand `name`: it holds the word, or asks for every
+// help page (--help-all). Only then are the subcommand's flags and subcommands built (import's ~40
+// format subcommands cost a quarter of every start, 2M instructions; triage, bench, pairwise,
+// accept and baseline 1.5M together): another command never reads them. A subcommand is only
+// ever selected by its exact name, so one not on the command line cannot run.
+bool may_run(int argc, char** argv, const char* name) {
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "import") == 0 || std::strcmp(argv[i], "--help-all") == 0) return true;
+    if (std::strcmp(argv[i], name) == 0 || std::strcmp(argv[i], "--help-all") == 0) return true;
   return false;
 }
 
@@ -343,19 +345,22 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   return sub;
 }
 
-Commands add_commands(CLI::App& app, Options& opts, bool import_formats) {
+// Every subcommand, in the order `fabdiag --help` lists them; the flags of the costly ones only
+// when the command line may select them (may_run).
+Commands add_commands(CLI::App& app, Options& opts, int argc, char** argv) {
+  auto named = [&](const char* name) { return may_run(argc, argv, name); };
   Commands cmds;
   cmds.doctor = add_doctor_command(app);
   cmds.topo = add_topo_command(app, opts.topo);
   cmds.gather = add_gather_command(app, opts.gather);
-  cmds.baseline = add_baseline_command(app, opts.baseline);
-  add_import_commands(app, opts, cmds, import_formats);
+  cmds.baseline = add_baseline_command(app, opts.baseline, named("baseline"));
+  add_import_commands(app, opts, cmds, named("import"));
   cmds.counters = add_counters_command(app, opts.counters);
   cmds.check = add_check_command(app, opts.check);
-  cmds.triage = add_triage_command(app, opts.triage);
-  cmds.bench = add_bench_command(app, opts.bench);
-  cmds.pairwise = add_pairwise_command(app, opts.pairwise);
-  cmds.accept = add_accept_command(app, opts.accept);
+  cmds.triage = add_triage_command(app, opts.triage, named("triage"));
+  cmds.bench = add_bench_command(app, opts.bench, named("bench"));
+  cmds.pairwise = add_pairwise_command(app, opts.pairwise, named("pairwise"));
+  cmds.accept = add_accept_command(app, opts.accept, named("accept"));
   cmds.report = app.add_subcommand("report", "Render saved results (bench, pairwise, triage, baseline diff, accept) as "
                                              "one report: table, md, json, junit or a self-contained html page");
   cmds.report->add_option("FILES", opts.report.files, "Result documents (--format json output); - = stdin")->required();
@@ -460,7 +465,7 @@ int run(int argc, char** argv) {
   app.fallthrough();
   Options opts;
   add_global_flags(app, opts.global);
-  Commands cmds = add_commands(app, opts, may_run_import(argc, argv));
+  Commands cmds = add_commands(app, opts, argc, argv);
   if (auto rc = parse_args(app, argc, argv)) return *rc;
   GlobalOptions& g = opts.global;
   if (app.count("--output") > 0 && g.output.empty()) {

@@ -23,12 +23,13 @@ void add_run_control_flags(CLI::App* sub, std::string& checkpoint, double& timeo
 
 }  // namespace
 
-CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
+CLI::App* add_triage_command(CLI::App& app, TriageOptions& o, bool with_flags) {
   auto* sub = app.add_subcommand(
       "triage",
       "Find the slow node or link of a cluster: counters on every node, all_reduce and "
       "alltoall sweeps, the pairwise matrix, confirmation with known-good partners, counters "
       "again; then suspects with their evidence chain and the next action");
+  if (!with_flags) return sub;
   sub->footer(kTriageFooter);
   sub->add_option("--hostfile", o.hostfile, "Hosts to test (Open MPI or MPICH hostfile); fabdiag runs mpirun")
       ->check(CLI::ExistingFile);
@@ -70,11 +71,12 @@ CLI::App* add_triage_command(CLI::App& app, TriageOptions& o) {
   return sub;
 }
 
-CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
+CLI::App* add_bench_command(CLI::App& app, BenchOptions& o, bool with_flags) {
   auto* sub = app.add_subcommand(
       "bench",
       "Collective benchmark over a size sweep, like nccl-tests: time, algbw, busbw, data check "
       "and per-rank times.\nRun under MPI, e.g.: mpirun -np 8 fabdiag bench all_reduce -b 1M -e 64M");
+  if (!with_flags) return sub;
   sub->add_option("collective", o.collective,
                   "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, "
                   "sendrecv, gather, scatter or hypercube (a power-of-two rank count)")
@@ -113,11 +115,12 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& o) {
   return sub;
 }
 
-CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
+CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o, bool with_flags) {
   auto* sub = app.add_subcommand(
       "pairwise",
       "Node x node bandwidth matrix: round-robin rounds of concurrent bidirectional pairs, then "
       "slow nodes and links.\nRun one rank per node, e.g.: mpirun -np 8 --map-by node fabdiag pairwise");
+  if (!with_flags) return sub;
   sub->add_option("--size", o.size, "Bytes sent each way per exchange, binary K/M/G/T suffixes (default 4M)");
   sub->add_option("-n,--iters", o.iters, "Timed exchanges per pair (default 5)");
   sub->add_option("-w,--warmup", o.warmup_iters, "Untimed exchanges per pair before timing (default 1)");
@@ -143,6 +146,4 @@ CLI::App* add_pairwise_command(CLI::App& app, PairwiseOptions& o) {
   return sub;
 }
 
-// Every subcommand, in the order `fabdiag --help` lists them; import's own subcommands only
-// when `import_formats` (may_run_import()).
 }  // namespace fabdiag::cmd
