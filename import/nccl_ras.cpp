@@ -1,4 +1,4 @@
-// NCCL RAS text reports (import/nccl_ras.h).
+// NCCL RAS text reports, and the choice of form (import/nccl_ras.h).
 #include "import/nccl_ras.h"
 
 #include <algorithm>
@@ -8,6 +8,8 @@
 #include "core/repeats.h"
 #include "core/text.h"
 #include "import/common.h"
+#include "import/nccl_ras_json.h"
+#include "import/nccl_ras_monitor.h"
 
 namespace fabdiag {
 
@@ -143,10 +145,39 @@ Result<RasReport> Reader::finish(LineSource& lines) {
   return std::move(out_);
 }
 
+enum class Form { kText, kJson, kMonitor };
+
+// The form the first lines say (import/nccl_ras.h): reads lines up to the first non-blank one
+// and, for a '{', on until a key tells a report from an event (at most 16 lines).
+Form sniff(LineSource& lines, std::vector<std::string>& head, size_t& first_no) {
+  while (auto l = lines.next()) {
+    std::string t = trim(strip_launcher_tags(*l));
+    if (head.empty() && t.empty()) continue;
+    if (head.empty()) first_no = lines.line_no();
+    head.emplace_back(*l);
+    if (head.size() == 1 && t[0] != '{')
+      return detail::is_nccl_ras_monitor_line(t) ? Form::kMonitor : Form::kText;
+    bool comms = t.find("\"communicators\"") != std::string::npos;
+    if (detail::is_nccl_ras_monitor_line(t) || starts_with(t, "\"timestamp\"") ||
+        (!comms && t.find("\"event\"") != std::string::npos))
+      return Form::kMonitor;
+    if (comms || detail::is_nccl_ras_json_line(t) || t.find("\"nccl_version\"") != std::string::npos ||
+        head.size() >= 16)
+      return Form::kJson;
+  }
+  return head.empty() || trim(head[0]).empty() || trim(head[0])[0] != '{' ? Form::kText : Form::kJson;
+}
+
 }  // namespace
 
 Result<RasReport> import_nccl_ras(LineSource& lines, const std::string& source, const ReadLimits& limits) {
+  std::vector<std::string> head;
+  size_t first_no = 1;
+  Form form = sniff(lines, head, first_no);
+  if (form == Form::kJson) return detail::read_nccl_ras_json(lines, std::move(head), first_no, source, limits);
+  if (form == Form::kMonitor) return detail::read_nccl_ras_monitor(lines, std::move(head), first_no, source, limits);
   Reader r(source, limits);
+  for (size_t i = 0; i < head.size(); ++i) r.line(head[i], first_no + i);
   while (auto l = lines.next()) r.line(*l, lines.line_no());
   return r.finish(lines);
 }
