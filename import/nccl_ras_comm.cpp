@@ -67,7 +67,8 @@ void incomplete(const RasCommRecords& c, std::vector<RasEntry>& out) {
   out.push_back(std::move(e));
   if (dead.empty()) return;
   RasEntry d = entry(c.comm, true, "DEAD",
-                     plural(dead.size(), "rank") + " of the communicator on processes considered dead (unreachable via the RAS network)",
+                     plural(dead.size(), "rank") +
+                         " of the communicator on processes considered dead (unreachable via the RAS network)",
                      dead.front()->line);
   list_ranks(d, dead);
   out.push_back(std::move(d));
@@ -100,7 +101,9 @@ void errors(const RasCommRecords& c, std::vector<RasEntry>& out) {
   }
   if (rs.empty()) return;
   std::string what = init ? "Initialization error" + std::string(init > 1 ? "s" : "") + " on " + plural(init, "rank") : "";
-  if (async) what += (what.empty() ? "" : "; ") + std::string("Asynchronous error") + (async > 1 ? "s" : "") + " on " + plural(async, "rank");
+  if (async)
+    what += (what.empty() ? "" : "; ") + std::string("Asynchronous error") + (async > 1 ? "s" : "") + " on " +
+            plural(async, "rank");
   RasEntry e = entry(c.comm, true, "ERROR", what, rs.front()->line);
   for (const auto& [text, n] : by) e.text.push_back(plural(n, "rank") + " reported " + text);
   list_ranks(e, rs);

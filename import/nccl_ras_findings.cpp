@@ -184,7 +184,8 @@ std::vector<Finding> nccl_ras_findings(const RasReport& r, const std::string& so
     } else {
       f.severity = e.error ? Severity::kError : Severity::kWarn;
       f.code = "nccl_ras_" + (kind.empty() ? std::string("entry") : kind);
-      f.message = (e.comm == "(report)" ? std::string("the RAS report") : "communicator " + f.subject) + " " + e.kind + (e.what.empty() ? "" : ": " + e.what) +
+      std::string who = e.comm == "(report)" ? std::string("the RAS report") : "communicator " + f.subject;
+      f.message = who + " " + e.kind + (e.what.empty() ? "" : ": " + e.what) +
                   (e.text.empty() ? "" : " (" + join_first(e.text, 3, "; ", "...") + ")") +
                   (e.ranks.empty() ? "" : "; " + ranks_text(e.ranks));
       f.evidence.push_back(Evidence::text("RAS " + std::string(e.error ? "error" : "warning"), e.kind, where));

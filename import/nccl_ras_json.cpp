@@ -297,7 +297,8 @@ Result<RasReport> read_nccl_ras_json(LineSource& lines, std::vector<std::string>
   json::sax_parse(in, &sax, json::input_format_t::json, false);
   if (lines.error()) return *lines.error();
   if (sax.over)
-    return make_error(ErrorCode::kParse, "more than 2^20 JSON values outside the rank records: not a RAS report as NCCL prints it",
+    return make_error(ErrorCode::kParse,
+                      "more than 2^20 JSON values outside the rank records: not a RAS report as NCCL prints it",
                       line_source(source, buf.line()));
   // A syntax error on the input's last line, when that line lacks its newline, is the cut too
   // (the cut fell inside a string or a number).
@@ -305,7 +306,10 @@ Result<RasReport> read_nccl_ras_json(LineSource& lines, std::vector<std::string>
     sax.failed = false, sax.cut = true;
   bool has_comms = sax.root.is_object() && sax.root.contains("communicators");
   if ((!has_comms || sax.failed || sax.cut) && out.comms.empty() && !sax.comm_open()) {
-    std::string why = sax.failed ? "malformed JSON (" + sax.error_text + ")" : sax.cut ? "a JSON document cut before its \"communicators\"" : "JSON without a \"communicators\" key";
+    std::string why = sax.failed ? "malformed JSON (" + sax.error_text + ")"
+                      : !sax.cut ? "JSON without a \"communicators\" key"
+                      : has_comms ? "a JSON document cut before its first communicator"
+                                  : "a JSON document cut before its \"communicators\"";
     return make_error(ErrorCode::kParse, "expected an NCCL RAS JSON report, found " + why,
                       line_source(source, sax.error_line ? sax.error_line : first_no));
   }
