@@ -147,25 +147,35 @@ Result<RasReport> Reader::finish(LineSource& lines) {
 
 enum class Form { kText, kJson, kMonitor };
 
-// The form the first lines say (import/nccl_ras.h): reads lines up to the first non-blank one
-// and, for a '{', on until a key tells a report from an event (at most 16 lines).
+// The form the first lines say (import/nccl_ras.h), from at most 32 lines after the first
+// non-blank one: a monitor line; a '{' line and then a report key or an event key (lines before
+// the '{', such as a shell prompt, are dropped from `head` for the JSON reader); a text report's
+// own lines. Without any of these: JSON when the first line is '{', else text (which refuses it).
 Form sniff(LineSource& lines, std::vector<std::string>& head, size_t& first_no) {
+  size_t json_at = std::string::npos;
+  auto json_from = [&]() {
+    head.erase(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(json_at));
+    first_no += json_at;
+    return Form::kJson;
+  };
   while (auto l = lines.next()) {
     std::string t = trim(strip_launcher_tags(*l));
     if (head.empty() && t.empty()) continue;
     if (head.empty()) first_no = lines.line_no();
     head.emplace_back(*l);
-    if (head.size() == 1 && t[0] != '{')
-      return detail::is_nccl_ras_monitor_line(t) ? Form::kMonitor : Form::kText;
-    bool comms = t.find("\"communicators\"") != std::string::npos;
-    if (detail::is_nccl_ras_monitor_line(t) || starts_with(t, "\"timestamp\"") ||
-        (!comms && t.find("\"event\"") != std::string::npos))
-      return Form::kMonitor;
-    if (comms || detail::is_nccl_ras_json_line(t) || t.find("\"nccl_version\"") != std::string::npos ||
-        head.size() >= 16)
-      return Form::kJson;
+    if (json_at == std::string::npos && !t.empty() && t[0] == '{') json_at = head.size() - 1;
+    if (detail::is_nccl_ras_monitor_line(t)) return Form::kMonitor;
+    if (json_at == std::string::npos) {
+      if (t == "Job summary" || starts_with(t, "Communicators") || starts_with(t, "NCCL version ")) return Form::kText;
+    } else {
+      bool comms = t.find("\"communicators\"") != std::string::npos;
+      if (starts_with(t, "\"timestamp\"") || (!comms && t.find("\"event\"") != std::string::npos)) return Form::kMonitor;
+      if (comms || detail::is_nccl_ras_json_line(t) || t.find("\"nccl_version\"") != std::string::npos)
+        return json_from();
+    }
+    if (head.size() >= 32) break;
   }
-  return head.empty() || trim(head[0]).empty() || trim(head[0])[0] != '{' ? Form::kText : Form::kJson;
+  return json_at == 0 ? json_from() : Form::kText;
 }
 
 }  // namespace

@@ -106,9 +106,10 @@ struct RasReport {
   std::vector<Error> gaps;
 };
 
-/// Reads a report or a monitor stream, streamed: the form is chosen by the first non-blank line
-/// ('{' with a RAS key: JSON report or JSON events; "RAS Monitor Mode" or "[time] PEER_...:" lines:
-/// monitor text; else the text report). A JSON report is read record by record (memory: one
+/// Reads a report or a monitor stream, streamed: the form is chosen by the first 32 lines after
+/// the first non-blank one ('{' then a RAS report key: JSON report, lines before the '{' such
+/// as a shell prompt passed over; '{' then an event key, "RAS Monitor Mode" or "[time] PEER_...:"
+/// lines: monitor events; else the text report). A JSON report is read record by record (memory: one
 /// communicator's rank summaries, never the whole document). Errors: kParse naming `source`
 /// and its first line when the text is none of these forms (not a RAS report) or the JSON is
 /// malformed before its first communicator; a cut or bad record later is a gap naming file:line.

@@ -121,6 +121,19 @@ TEST_CASE("nccl_ras monitor: variants and bad input") {
     REQUIRE(rep->gaps.size() == 1);
     CHECK(rep->gaps[0].source == "m.txt:2");
   }
+  SUBCASE("a shell prompt before the events, and before a JSON report") {
+    auto rep = import_nccl_ras("$ ncclras -m all\n[2026-11-30 10:00:00] PEER_DEAD: Process 5 on node n1 managing GPU 2 \n",
+                               "p.txt");
+    REQUIRE(rep.ok());
+    CHECK(rep->form == "monitor");
+    CHECK(rep->events.at(0).line == 2);
+    auto json = import_nccl_ras("$ ncclras -f json\n{\n  \"nccl_version\": \"2.29.2\",\n  \"communicators\": [\n  ]\n}\n",
+                                "p.json");
+    REQUIRE(json.ok());
+    CHECK(json->form == "json");
+    CHECK(json->gaps.empty());
+    CHECK(json->nccl_version == "2.29.2");
+  }
   SUBCASE("another tool's timestamped lines are refused") {
     auto rep = import_nccl_ras("[2026-11-30 10:00:00] kernel: eth0 link up\n", "k.log");
     REQUIRE_FALSE(rep.ok());
