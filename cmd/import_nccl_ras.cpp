@@ -1,6 +1,7 @@
-// `fabdiag import nccl-ras FILE`: an NCCL RAS text report -> one fabdiag.ncclras/1 envelope (the
-// job summary, the communicator groups, each Errors / Warnings entry with its operation counts
-// and the ranks RAS names; import/nccl_ras.h).
+// `fabdiag import nccl-ras FILE`: an NCCL RAS report (text or JSON) or monitor stream -> one
+// fabdiag.ncclras/1 envelope (the job summary or the JSON report's communicators, each Errors /
+// Warnings entry with its operation counts and the ranks RAS names, the monitor events;
+// import/nccl_ras.h).
 #include "cmd/import_readers.h"
 #include "cmd/input.h"
 #include "core/repeats.h"
@@ -52,6 +53,35 @@ Section entry_section(const RasEntry& e) {
   return s;
 }
 
+// A JSON report's communicators: hash, size, ranks read and missing.
+Section comms_section(const RasReport& r) {
+  Section s;
+  s.title = "RAS communicators (JSON report" + (r.timestamp.empty() ? "" : ", " + r.timestamp) + ")";
+  Table t;
+  t.columns = {"comm", "hash", "size", "ranks", "missing", "line"};
+  t.align = {Align::kLeft, Align::kLeft, Align::kRight, Align::kRight, Align::kRight, Align::kRight};
+  for (const auto& c : r.comms)
+    t.rows.push_back({c.id, c.hash, std::to_string(c.size), std::to_string(c.ranks_read) + (c.cut ? " (cut)" : ""),
+                      std::to_string(c.missing_read), std::to_string(c.line)});
+  s.tables.push_back(std::move(t));
+  return s;
+}
+
+// A monitor stream's events, one row per event and peer.
+Section events_section(const RasReport& r) {
+  Section s;
+  s.title = "RAS monitor events (" + std::to_string(r.event_count) + ")";
+  Table t;
+  t.columns = {"event", "peer", "GPUs", "count", "first", "last", "details"};
+  t.align = {Align::kLeft, Align::kLeft, Align::kLeft, Align::kRight, Align::kLeft, Align::kLeft, Align::kLeft};
+  for (const auto& e : r.events)
+    t.rows.push_back({e.event, e.host.empty() ? e.addr : e.host + (e.pid >= 0 ? " pid " + std::to_string(e.pid) : ""),
+                      e.gpus.empty() ? "-" : e.gpus, std::to_string(e.count), e.first_time, e.last_time,
+                      e.details.empty() ? "-" : e.details});
+  s.tables.push_back(std::move(t));
+  return s;
+}
+
 }  // namespace
 
 Result<ImportOutput> read_nccl_ras(const ImportFileOptions& o) {
@@ -68,7 +98,9 @@ Result<ImportOutput> read_nccl_ras(const ImportFileOptions& o) {
   out.env.errors = rep->gaps;
   cap_findings(out.env.findings, o.max_findings);
   out.doc.title = "fabdiag import nccl-ras " + o.file;
-  out.doc.sections.push_back(summary_section(*rep));
+  if (rep->form == "text") out.doc.sections.push_back(summary_section(*rep));
+  if (rep->form == "json") out.doc.sections.push_back(comms_section(*rep));
+  if (rep->form == "monitor") out.doc.sections.push_back(events_section(*rep));
   for (const auto& e : rep->entries) out.doc.sections.push_back(entry_section(e));
   return out;
 }

@@ -90,9 +90,11 @@ std::span<const ImportReader> import_readers() {
        "4 a watchdog line is cut (listed under errors).",
        read_pytorch_watchdog},
       {"nccl-ras", ToolText::kNcclRas,
-       "NCCL RAS text report (2.24+) -> fabdiag.ncclras/1 (job summary, communicators, MISMATCH / INCOMPLETE / "
-       "DEAD entries with operation counts: who is ahead, how many lag)",
-       "Reads the text form (the JSON form of 2.28.7+ is not read).\n"
+       "NCCL RAS report (text 2.24+, `-f json` 2.28.7+) or monitor events (`-m`, 2.29+) -> fabdiag.ncclras/1 "
+       "(communicators, MISMATCH / INCOMPLETE / DEAD / ERROR entries: who is ahead, how many lag, which rank, GPU "
+       "and node is missing; peers that went dead or unreachable and when)",
+       "Reads the text report, the JSON report (streamed; a cut document keeps its complete records) and\n"
+       "monitor-mode events, text or JSON (repeats counted).\n"
        "Exit codes: 0 no entry, 1 an Errors or Warnings entry, 2 FILE unreadable or not a RAS report,\n"
        "4 the report is cut (listed under errors).",
        read_nccl_ras},

@@ -14,6 +14,8 @@
 #include "import/imb.h"
 #include "import/lldpctl.h"
 #include "import/mpigraph.h"
+#include "import/nccl_ras_json.h"
+#include "import/nccl_ras_monitor.h"
 #include "import/nvsmi_dmon.h"
 #include "import/nvsmi_query.h"
 #include "import/nvue_interface.h"
@@ -176,6 +178,7 @@ ToolText structured_marker(std::string_view t) {
       (starts_with(t, "nccl_") && has(t, "{") && has(t, "comm_name=")))
     return ToolText::kNcclInspector;
   if (starts_with(t, "Group") && has(t, "Comms") && has(t, "Status") && has(t, "Errors")) return ToolText::kNcclRas;
+  if (detail::is_nccl_ras_json_line(t) || detail::is_nccl_ras_monitor_line(t)) return ToolText::kNcclRas;
   if (is_nvsmi_nvlink_line(t)) return ToolText::kNvsmiNvlink;
   if (is_nvsmi_query_marker(t)) return ToolText::kNvsmiQuery;
   if (is_dcgmi_marker(t) || is_dcgmi_diag_category(t)) return ToolText::kDcgmi;
@@ -296,7 +299,7 @@ ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line
     }
     if (log_line_time_s(t)) {  // a log line: it may be a PyTorch or NCCL line, but other tools' words are quotes
       ++timestamped;
-      if (m == ToolText::kPytorchWatchdog) return {m, first_line + i, quote_line(t), binary};
+      if (m == ToolText::kPytorchWatchdog || m == ToolText::kNcclRas) return {m, first_line + i, quote_line(t), binary};
       continue;
     }
     if (m != ToolText::kUnknown && m != ToolText::kNcclLog) return {m, first_line + i, quote_line(t), binary};

@@ -33,7 +33,7 @@ enum class ToolText {
   kNcclTests,      ///< nccl-tests result tables
   kNvsmiTopo,      ///< `nvidia-smi topo -m`
   kNcclInspector,  ///< NCCL Inspector output ("coll_perf" / "dump_stats" records, nccl_* Prometheus lines)
-  kNcclRas,        ///< NCCL RAS text report ("Job summary" / "Communicators" tables)
+  kNcclRas,        ///< NCCL RAS report: text ("Job summary" / "Communicators" tables), JSON ("communicators_count"), monitor events ("[time] PEER_DEAD: ...")
   kPytorchWatchdog,  ///< PyTorch ProcessGroupNCCL watchdog lines ("Watchdog caught collective operation timeout")
   kNvsmiNvlink,    ///< `nvidia-smi nvlink -s` / `--status` / `-e` ("Link 0: 25 GB/s", "Link 0: Replay Errors: 0")
   kDcgmi,          ///< `dcgmi nvlink --link-status` / `dcgmi diag` tables

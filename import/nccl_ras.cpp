@@ -1,4 +1,4 @@
-// NCCL RAS text reports (import/nccl_ras.h).
+// NCCL RAS text reports, and the choice of form (import/nccl_ras.h).
 #include "import/nccl_ras.h"
 
 #include <algorithm>
@@ -8,6 +8,8 @@
 #include "core/repeats.h"
 #include "core/text.h"
 #include "import/common.h"
+#include "import/nccl_ras_json.h"
+#include "import/nccl_ras_monitor.h"
 
 namespace fabdiag {
 
@@ -143,10 +145,49 @@ Result<RasReport> Reader::finish(LineSource& lines) {
   return std::move(out_);
 }
 
+enum class Form { kText, kJson, kMonitor };
+
+// The form the first lines say (import/nccl_ras.h), from at most 32 lines after the first
+// non-blank one: a monitor line; a '{' line and then a report key or an event key (lines before
+// the '{', such as a shell prompt, are dropped from `head` for the JSON reader); a text report's
+// own lines. Without any of these: JSON when the first line is '{', else text (which refuses it).
+Form sniff(LineSource& lines, std::vector<std::string>& head, size_t& first_no) {
+  size_t json_at = std::string::npos;
+  auto json_from = [&]() {
+    head.erase(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(json_at));
+    first_no += json_at;
+    return Form::kJson;
+  };
+  while (auto l = lines.next()) {
+    std::string t = trim(strip_launcher_tags(*l));
+    if (head.empty() && t.empty()) continue;
+    if (head.empty()) first_no = lines.line_no();
+    head.emplace_back(*l);
+    if (json_at == std::string::npos && !t.empty() && t[0] == '{') json_at = head.size() - 1;
+    if (detail::is_nccl_ras_monitor_line(t)) return Form::kMonitor;
+    if (json_at == std::string::npos) {
+      if (t == "Job summary" || starts_with(t, "Communicators") || starts_with(t, "NCCL version ")) return Form::kText;
+    } else {
+      bool comms = t.find("\"communicators\"") != std::string::npos;
+      if (starts_with(t, "\"timestamp\"") || (!comms && t.find("\"event\"") != std::string::npos)) return Form::kMonitor;
+      if (comms || detail::is_nccl_ras_json_line(t) || t.find("\"nccl_version\"") != std::string::npos)
+        return json_from();
+    }
+    if (head.size() >= 32) break;
+  }
+  return json_at == 0 ? json_from() : Form::kText;
+}
+
 }  // namespace
 
 Result<RasReport> import_nccl_ras(LineSource& lines, const std::string& source, const ReadLimits& limits) {
+  std::vector<std::string> head;
+  size_t first_no = 1;
+  Form form = sniff(lines, head, first_no);
+  if (form == Form::kJson) return detail::read_nccl_ras_json(lines, std::move(head), first_no, source, limits);
+  if (form == Form::kMonitor) return detail::read_nccl_ras_monitor(lines, std::move(head), first_no, source, limits);
   Reader r(source, limits);
+  for (size_t i = 0; i < head.size(); ++i) r.line(head[i], first_no + i);
   while (auto l = lines.next()) r.line(*l, lines.line_no());
   return r.finish(lines);
 }

@@ -127,6 +127,11 @@ expect_file lldpctl/keyvalue-pdsh-cut.txt lldpctl fabdiag.lldp/1
 expect_file gpu/nvsmi-q-hgx-h100-8gpu.txt nvidia-smi-q fabdiag.gpuquery/1
 expect_file gpu/nvsmi-q-v100-i0-retired-pending.txt nvidia-smi-q fabdiag.gpuquery/1
 expect_file gpu/nvsmi-q-grep-clocks-two-hosts.txt nvidia-smi-q fabdiag.gpuquery/1
+# NCCL RAS JSON reports (pretty, cut) and monitor events (text, JSON): nccl-ras; nccl-tests -J is not.
+expect_file nccl_ras/json-nccl-docs-sample-missing-rank.json nccl-ras fabdiag.ncclras/1
+expect_file nccl_ras/json-cut-in-second-comm.json nccl-ras fabdiag.ncclras/1
+expect_file nccl_ras/monitor-peer-dead.txt nccl-ras fabdiag.ncclras/1
+expect_file nccl_ras/monitor-json-cut.json nccl-ras fabdiag.ncclras/1
 
 # Not a tool's text: exit 2, the file named with the line seen, nothing on stdout.
 printf 'Thermal zone report\nhello world\n' >"$t/unknown.txt"

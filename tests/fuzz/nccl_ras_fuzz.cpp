@@ -1,5 +1,6 @@
-// libFuzzer target: an NCCL RAS report as `fabdiag import nccl-ras FILE` reads it:
-// import_nccl_ras(), its data and findings.
+// libFuzzer target: an NCCL RAS report or monitor stream as `fabdiag import nccl-ras FILE` reads
+// it (text report, JSON report, monitor events text or JSON): import_nccl_ras(), its data and
+// findings. Seeds: every text fixture (scripts/fuzz-corpus.py), tests/fixtures/nccl_ras among them.
 #include <nlohmann/json.hpp>
 
 #include "core/envelope.h"

@@ -1,0 +1,1 @@
+import tests/fixtures/nccl_ras/monitor-peer-dead.txt --format table
