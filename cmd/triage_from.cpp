@@ -91,6 +91,9 @@ Hosted hosted_findings(const Pile& pile) {
       if (file.empty() && p.files.size() == 1) file = p.files[0];
       const PileFile* pf = by_path.count(file) ? by_path[file] : nullptr;
       const bool fabric = f.subject.find(';') != std::string::npos || (pf && is_fabric_format(pf->format));
+      // A switch's output names its own ports first ("leaf01 Ethernet0", "Topspin Switch"): a
+      // word of it is a host only when the pile knows that host, or as a link's far end.
+      if (fabric && !known.count(host) && f.subject.find(" <-> ") == std::string::npos) host.clear();
       if (host.empty() && host_of_file.count(file)) host = host_of_file[file];
       if (host.empty() && !fabric && !file.empty())
         host = "(host of " + std::filesystem::path(file).filename().string() + ")";

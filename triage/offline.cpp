@@ -103,6 +103,14 @@ OfflineVerdict judge_offline(const std::vector<HostedFinding>& findings, std::ve
 }
 
 std::string host_of_subject(const std::string& subject, const std::vector<std::string>& known_hosts) {
+  // "IBM HSSM port 1 <-> node01 HCA-1" (iblinkinfo): a switch port and what its far end is on;
+  // the host is the far end's, the near end counts only when it is a known host.
+  if (size_t arrow = subject.find(" <-> "); arrow != std::string::npos) {
+    std::string far = host_of_subject(subject.substr(arrow + 5), known_hosts);
+    if (!far.empty()) return far;
+    std::string near = subject.substr(0, subject.find(' '));
+    return std::find(known_hosts.begin(), known_hosts.end(), near) != known_hosts.end() ? near : "";
+  }
   size_t end = subject.find(' ');
   std::string first = subject.substr(0, end);
   if (!first.empty() && first.back() == ':') first.pop_back();  // "node05: ..."
@@ -110,12 +118,18 @@ std::string host_of_subject(const std::string& subject, const std::vector<std::s
   if (std::find(known_hosts.begin(), known_hosts.end(), first) != known_hosts.end()) return first;
   // Words that start subjects of one host's own findings, never a host: "optics ens1f0np0",
   // "unnamed device ..." (an lspci fragment), and of the GPU and job readers: "PG 1 SeqNum 808"
-  // (PyTorch watchdog), "NvSwitch 3", "dcgmi diag PCIe".
+  // (PyTorch watchdog), "NvSwitch 3", "dcgmi diag PCIe", "rank 3 of 8" (NCCL Inspector, RAS),
+  // "CA Lid 2 port 1" (ibqueryerrors), "OSU MPI-CUDA Bandwidth Test" (a benchmark's title).
   static const std::set<std::string> kNotHosts = {"optics", "link", "port", "gpu", "nic", "pci", "pcie", "all",
-                                                  "pg", "nvswitch", "dcgmi", "unnamed"};
+                                                  "pg", "nvswitch", "dcgmi", "unnamed", "rank", "ranks", "comm",
+                                                  "ca", "lid", "guid", "switch", "osu", "job", "peer"};
   std::string lower = first;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (kNotHosts.count(lower) || !std::any_of(first.begin(), first.end(), [](unsigned char c) { return std::isalpha(c); }))
+    return "";
+  // "MT25204 InfiniHostLx Mellanox Technologies": an HCA's default node description, no host.
+  if (lower.size() > 2 && lower.compare(0, 2, "mt") == 0 &&
+      std::all_of(lower.begin() + 2, lower.end(), [](unsigned char c) { return std::isdigit(c); }))
     return "";
   // "0x0002c90300000001 all ports": a node GUID (ibqueryerrors without the node's description).
   if (lower.size() > 2 && lower.compare(0, 2, "0x") == 0 &&

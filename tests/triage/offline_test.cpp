@@ -80,6 +80,13 @@ TEST_CASE("host_of_subject: a host word before a device, never a device or a swi
   CHECK(host_of_subject("optics ens1f0np0", {}) == "");
   CHECK(host_of_subject("MF0;switch01:SX6036/U1 port 5", {}) == "");
   CHECK(host_of_subject("all_reduce 67108864 B", {}) == "");
+  CHECK(host_of_subject("IBM HSSM port 1 <-> node01 HCA-1", {}) == "node01");  // the far end's host
+  CHECK(host_of_subject("IBM HSSM port 2 <-> MT25204 InfiniHostLx Mellanox Technologies", {}) == "");
+  CHECK(host_of_subject("leaf01 port 2 <-> (no name)", {}) == "");
+  CHECK(host_of_subject("node05 mlx5_0 port 1 <-> (no name)", {"node05"}) == "node05");  // a known near end
+  CHECK(host_of_subject("rank 3 of 8", {}) == "");
+  CHECK(host_of_subject("CA Lid 2 port 1", {}) == "");
+  CHECK(host_of_subject("OSU MPI-CUDA Bandwidth Test v7.2", {}) == "");
   // A node GUID (an ibqueryerrors line without its node's description) and an lspci fragment's
   // device are no hosts (cases w206, w215).
   CHECK(host_of_subject("0x0000000000000001 all ports", {}) == "");
