@@ -13,6 +13,8 @@
 #include "cmd/import_inputs.h"
 #include "cmd/input.h"
 #include "core/exit_codes.h"
+#include "core/interrupt.h"
+#include "core/run_cut.h"
 #include "core/repeats.h"
 #include "core/line_source.h"
 #include "triage/hostfile.h"
@@ -257,11 +259,13 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
     print_error("--as '" + o.as + "': expected one of " + format_names());
     return kExitUsage;
   }
+  InterruptScope stop;  // a signal stops the reading between files; the archive copies are removed
+  auto stopped = [&] { return stop.pending() ? stop_exit_code(StopCause{stop.pending(), 0}) : 0; };
   auto inputs = collect_inputs(o.paths);
   if (!inputs) {
     if (inputs.error().code == ErrorCode::kInterrupted) {
       print_error(inputs.error().to_string());
-      return kExitInterrupted;
+      return stopped() ? stopped() : kExitInterrupted;
     }
     return fail_input(inputs.error());
   }
@@ -270,11 +274,12 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
     return kExitUsage;
   }
   std::vector<PlacedFile> files;
+  const std::string not_read_why = "not read: interrupted";
   for (const auto& in : inputs->files) {
-    if (!in.skipped.empty()) {
+    if (!in.skipped.empty() || stop.pending()) {
       PlacedFile skipped;
       skipped.path = in.path;
-      skipped.why = in.skipped;
+      skipped.why = in.skipped.empty() ? not_read_why : in.skipped;
       files.push_back(std::move(skipped));
       continue;
     }
@@ -292,7 +297,14 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
   std::map<Route, std::vector<PlacedFile*>> groups;
   for (auto& f : files)
     if (f.route) groups[f.route->route].push_back(&f);
-  for (auto& [route, group] : groups) read_group(g, o, route, group, pile.parts);
+  for (auto& [route, group] : groups) {
+    if (!stop.pending()) {
+      read_group(g, o, route, group, pile.parts);
+      continue;
+    }
+    for (auto* f : group) f->why = not_read_why;
+  }
+  pile.interrupted_by = stop.pending();
   for (const auto& f : files)
     if (!f.optional || f.why.empty())
       pile.files.push_back({f.path, f.route && f.why.empty() ? f.route->name : "", f.how, f.why, f.host_hint});
@@ -303,7 +315,12 @@ std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, 
   if (o.max_findings && not_read > o.max_findings)
     print_error("... and " + std::to_string(not_read - o.max_findings) + " more files not read (--max-findings " +
                 std::to_string(o.max_findings) + ")");
-  if (pile.parts.empty()) return kExitUsage;  // nothing could be read: each file said why
+  if (pile.interrupted_by) {
+    const auto cut = std::count_if(files.begin(), files.end(), [&](const PlacedFile& f) { return f.why == not_read_why; });
+    print_error(std::string("interrupted by ") + signal_name(pile.interrupted_by) + ": " + std::to_string(cut) + " of " +
+                std::to_string(files.size()) + " files not read");
+  }
+  if (pile.parts.empty()) return pile.interrupted_by ? stopped() : kExitUsage;  // nothing could be read: each file said why
   return std::nullopt;
 }
 
@@ -320,7 +337,11 @@ int run_import_any(const GlobalOptions& g, const ImportAnyOptions& o) {
   for (const auto& f : pile.files)
     if (!f.why.empty()) joined.env.errors.push_back(make_error(ErrorCode::kParse, f.why, f.path));
   cap_errors(joined.env.errors, o.max_findings);  // thousands of unreadable files: summarised (core/repeats.h)
-  return emit(g, joined.env, joined.doc);
+  if (!pile.interrupted_by) return emit(g, joined.env, joined.doc);
+  const StopCause cause{pile.interrupted_by, 0};  // what was read before the signal, marked partial
+  mark_cut(joined.env, ErrorCode::kInterrupted, Cut{describe_stop(cause), "", "the files whose not_read says interrupted"});
+  emit(g, joined.env, joined.doc);
+  return stop_exit_code(cause);
 }
 
 }  // namespace fabdiag::cmd

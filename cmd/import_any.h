@@ -47,12 +47,15 @@ struct PilePart {
 struct Pile {
   std::vector<PileFile> files;
   std::vector<PilePart> parts;
+  int interrupted_by = 0;  ///< SIGINT/SIGTERM caught while reading: the files after it are not read.
 };
 
 /// The reading half of run_import_any(): expands, detects, reads (counter outputs together,
 /// host facts together, the rest one by one). nullopt with `pile` filled (files not read say
 /// why, also on stderr), or the exit code when the run cannot start (a bad --as, a missing
-/// path, nothing readable: the error printed).
+/// path, nothing readable: the error printed). SIGINT/SIGTERM are caught while it reads: the
+/// files not read yet say so, `pile.interrupted_by` is set, and an extracted archive's temporary
+/// copy is removed before it returns (128 + signal when nothing was read).
 std::optional<int> read_pile(const GlobalOptions& g, const ImportAnyOptions& o, Pile& pile);
 
 /// params.files[] of a pile: {file, format (null = not read), detected_by, not_read, host}.

@@ -10,6 +10,7 @@
 #include "cmd/import_any.h"
 #include "core/exit_codes.h"
 #include "core/repeats.h"
+#include "core/run_cut.h"
 #include "core/text.h"
 #include "triage/offline.h"
 
@@ -202,7 +203,11 @@ int run_triage_from(const GlobalOptions& g, const TriageOptions& o) {
     if (!f.why.empty()) env.errors.push_back(make_error(ErrorCode::kParse, f.why, f.path));
   cap_errors(env.errors, size_t{200});  // thousands of unreadable files: summarised (core/repeats.h)
   finish_envelope(env, started);
-  return emit(g, env, doc);
+  if (!pile.interrupted_by) return emit(g, env, doc);
+  const StopCause cause{pile.interrupted_by, 0};  // a verdict over the files read before the signal
+  mark_cut(env, ErrorCode::kInterrupted, Cut{describe_stop(cause), "", "the files whose not_read says interrupted"});
+  emit(g, env, doc);
+  return stop_exit_code(cause);
 }
 
 }  // namespace fabdiag::cmd
