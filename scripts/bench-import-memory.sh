@@ -6,7 +6,7 @@
 # (deleted as it goes), imported under /usr/bin/time -v, and a table prints format, input MB,
 # peak RSS MB, RSS/input, wall s, output MB and the exit code. A streaming reader's peak RSS stays
 # flat (docs/ARCHITECTURE.md#data-model; the measured table is in docs/counters.md#import-memory).
-# mpigraph is capped at 100 MB: one N x N matrix, which its reader holds by design.
+# mpigraph is capped at 80 MB: one N x N matrix of at most 2048 ranks, which its reader holds.
 #
 #   scripts/bench-import-memory.sh [--bin FABDIAG] [--sizes "10 100 1000"] [--formats "F1 F2 ..."]
 #                                  [--tmp DIR] [--output-format json|table] [--timeout S] [--mem-limit MB]
@@ -64,7 +64,7 @@ for fmt in $formats; do
     # A reader that does not stream is stopped at --mem-limit (address space) or --timeout.
     ( ulimit -v $((mem_limit_mb * 1024))
       exec /usr/bin/time -v -o "$t/time.txt" timeout "$time_limit" "$bin" import "$fmt" "$in" --format "$out_format" \
-        -o "$t/out" ) 2>"$t/stderr.txt" || rc=$?
+        -o "$t/out" ) >/dev/null 2>"$t/stderr.txt" || rc=$?
     rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$t/time.txt")
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$t/time.txt" |
            awk -F: '{s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s}')
