@@ -5,7 +5,7 @@
 # NICs, nccl-tests sweeps and a syslog of noise generated) are written into a temporary directory
 # (deleted as it goes), imported under /usr/bin/time -v, and a table prints format, input MB,
 # peak RSS MB, RSS/input, wall s, output MB and the exit code. A streaming reader's peak RSS stays
-# flat (docs/ARCHITECTURE.md#data-model; the measured table is in docs/counters.md#import-memory).
+# flat (docs/ARCHITECTURE.md#data-model; the measured table is in docs/ARCHITECTURE.md#import-memory).
 # mpigraph is capped at 80 MB: one N x N matrix of at most 2048 ranks, which its reader holds.
 #
 #   scripts/bench-import-memory.sh [--bin FABDIAG] [--sizes "10 100 1000"] [--formats "F1 F2 ..."]
@@ -39,8 +39,8 @@ while [ $# -gt 0 ]; do
     *) echo "bench-import-memory: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ -x "$bin" ] || { echo "bench-import-memory: no fabdiag at $bin (build it, or give --bin)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench-import-memory: /usr/bin/time missing (run scripts/setup.sh)" >&2; exit 2; }
+. "$src/scripts/bench-common.sh"
+bench_check bench-import-memory "$bin"
 largest=0
 for s in $sizes; do [ "$s" -gt "$largest" ] && largest=$s; done
 free_mb=$(df -Pm "$tmp_parent" | awk 'NR == 2 {print $4}')
@@ -48,8 +48,7 @@ if [ "$free_mb" -lt $((largest * 2 + 200)) ]; then
   echo "bench-import-memory: $tmp_parent has $free_mb MB free; the ${largest} MB input needs $((largest * 2 + 200))" >&2
   exit 2
 fi
-t=$(mktemp -d "$tmp_parent/fabdiag-bench-import.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+bench_tmpdir bench-import "$tmp_parent"
 
 # gen FORMAT MB FILE: a synthetic input of about MB megabytes (scripts/bench_inputs.py).
 gen() { python3 "$src/scripts/bench_inputs.py" "$1" "$2" "$3" "$src"; }
