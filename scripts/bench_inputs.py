@@ -17,7 +17,8 @@ HOSTS = 512
 F = "tests/fixtures/"
 C = F + "cases/"
 # format -> (fixture, mode); mode "repeat" concatenates copies, "sections" puts a "### capture K"
-# line before each (a later snapshot of the same counters, as `counters --from` reads them),
+# line before each (a later snapshot of the same counters, as `counters --from` reads them; one
+# host's output of many, as `check --from` reads host facts a section at a time),
 # "hosts" prefixes each copy's lines with a pdsh host name (the reader takes "host: " prefixes).
 FIXTURES = {
     "ethtool-m": (C + "023-ethtool-m-dom-within-thresholds.input.txt", "sections"),
@@ -25,10 +26,10 @@ FIXTURES = {
     "perfquery": (C + "017-perfquery-clean-xmitwait-only.input.txt", "sections"),
     "ibqueryerrors": (C + "018-ibqueryerrors-symbol-errors-flaps-discards.input.txt", "sections"),
     "rdma-statistic": (C + "025-rdma-statistic-all-zero.input.txt", "sections"),
-    "lspci": (C + "021-lspci-h100-pex-switch-healthy.input.txt", "repeat"),
-    "ibstat": (C + "013-ibstat-cx7-two-ports-down.input.txt", "repeat"),
-    "ibstatus": (C + "015-ibstatus-roce-rate-mismatch.input.txt", "repeat"),
-    "ibv-devinfo": (F + "ibv_devinfo/roce-2port.txt", "repeat"),
+    "lspci": (C + "021-lspci-h100-pex-switch-healthy.input.txt", "sections"),
+    "ibstat": (C + "013-ibstat-cx7-two-ports-down.input.txt", "sections"),
+    "ibstatus": (C + "015-ibstatus-roce-rate-mismatch.input.txt", "sections"),
+    "ibv-devinfo": (F + "ibv_devinfo/roce-2port.txt", "sections"),
     "nvidia-smi-topo": (F + "nvidia-smi-topo/hgx8-4nic-tabs.txt", "repeat"),
     "nccl-log": (C + "006-nccl-debug-roce-gdr-disabled.input.txt", "repeat"),
     "pytorch-watchdog": (C + "067-pytorch-nccl-watchdog-allreduce-seq808-three-ranks-600s-timeout.input.txt", "repeat"),
