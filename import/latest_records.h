@@ -27,6 +27,18 @@ class LatestRecords {
     into[it->second] = std::move(rec);
     ++replaced_;
   }
+  /// For records filled after they are started (a block's lines): `into`'s last record, now
+  /// complete, under `key`. When an earlier record has that key the last one replaces it and is
+  /// removed from the end (counted in replaced()); else it is kept where it is.
+  template <class T>
+  void settle_last(std::vector<T>& into, const std::string& key) {
+    if (into.empty()) return;
+    auto [it, fresh] = at_.emplace(key, into.size() - 1);
+    if (fresh || it->second == into.size() - 1) return;
+    into[it->second] = std::move(into.back());
+    into.pop_back();
+    ++replaced_;
+  }
   /// Records that replaced an earlier one of the same key.
   size_t replaced() const { return replaced_; }
 
