@@ -1,5 +1,6 @@
 // `fabdiag import imb FILE`: Intel MPI Benchmarks output -> one fabdiag.imb/1 envelope (per
 // benchmark and process count its times and bandwidth per size; import/imb.h, docs/fabric.md#imb).
+#include "cmd/bench_not_listed.h"
 #include "cmd/import_reader_input.h"
 #include "cmd/import_readers.h"
 #include "cmd/table_number.h"
@@ -43,6 +44,7 @@ Result<ImportOutput> read_imb(const ImportFileOptions& o) {
   if (!imp->release.empty())
     out.doc.sections.push_back(Section{"Intel MPI Benchmarks", {{"release", imp->release}, {"part", imp->part}}, {}, {}});
   for (const auto& b : imp->benchmarks) out.doc.sections.push_back(block_section(b));
+  if (imp->not_listed.tests > 0) out.doc.sections.push_back(bench_not_listed_section(imp->not_listed, o.max_findings));
   return out;
 }
 

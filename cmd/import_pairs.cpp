@@ -14,17 +14,24 @@ namespace fabdiag::cmd {
 
 namespace {
 
-Section pairs_section(const PairsListImport& imp, const perf::PairwiseAnalysis& a) {
+// The pairs table lists at most `max_listed` pairs (0 = all); a last row counts the rest (the
+// matrix in `data` holds every one).
+Section pairs_section(const PairsListImport& imp, const perf::PairwiseAnalysis& a, size_t max_listed) {
   Section s;
   s.title = "Pairs";
   s.fields.emplace_back("reference", a.reference_source + " " + table_gbs(a.reference_bytes_per_s) + " GB/s");
   Table t;
   t.columns = {"pair", "GB/s", "of reference", "note"};
   t.align = {Align::kLeft, Align::kRight, Align::kRight, Align::kLeft};
-  for (const auto& p : imp.pairs)
+  for (const auto& p : imp.pairs) {
+    if (max_listed && t.rows.size() == max_listed) {
+      t.rows.push_back({"... and " + std::to_string(imp.pairs.size() - max_listed) + " more pairs", "-", "-", "-"});
+      break;
+    }
     t.rows.push_back({p.a + "," + p.b, table_gbs(p.bytes_per_s),
                       std::to_string(static_cast<int>(std::lround(100 * p.bytes_per_s / a.reference_bytes_per_s))) + " %",
                       p.note.empty() ? "-" : p.note});
+  }
   s.tables.push_back(std::move(t));
   Table n;
   n.title = "Nodes";
@@ -61,7 +68,7 @@ Result<ImportOutput> read_pairs(const ImportFileOptions& o) {
   cap_findings(out.env.findings, o.max_findings);
   cap_errors(out.env.errors, o.max_findings);
   out.doc.title = "fabdiag import pairs " + o.file;
-  out.doc.sections.push_back(pairs_section(*imp, a));
+  out.doc.sections.push_back(pairs_section(*imp, a, o.max_findings));
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/host_prefix.h"
+#include "import/latest_records.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
@@ -122,6 +123,7 @@ Result<Ibdev2netdevImport> import_ibdev2netdev(LineSource& lines, const std::str
   Ibdev2netdevImport imp;
   imp.source = source;
   LineTally other;
+  LatestRecords latest;
   auto st = read_whole_lines(
       lines, source,
       [&](const std::string& l, size_t n) {
@@ -131,10 +133,12 @@ Result<Ibdev2netdevImport> import_ibdev2netdev(LineSource& lines, const std::str
         if (!p) return other.add(n, t);
         p->line = n;
         imp.verbose = imp.verbose || !p->port_state.empty() || !p->fw.empty();
-        imp.ports.push_back(std::move(*p));
+        std::string key = p->host + "|" + p->ibdev + "|" + std::to_string(p->port);
+        latest.put(imp.ports, key, std::move(*p));
       },
       [&imp] { return !imp.ports.empty(); }, imp.gaps);
   if (!st) return st.error();
+  imp.repeated = latest.replaced();
   if (imp.ports.empty())
     return not_this_format("ibdev2netdev output (\"mlx5_0 port 1 ==> ib0 (Up)\" lines)", source, other);
   add_tally_gap(imp.gaps, source, other, "line(s) not understood");

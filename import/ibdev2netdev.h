@@ -44,12 +44,14 @@ struct Ibdev2netdevPort {
 struct Ibdev2netdevImport {
   std::string source;
   bool verbose = false;  ///< Some line had the -v form.
-  std::vector<Ibdev2netdevPort> ports;
+  std::vector<Ibdev2netdevPort> ports;  ///< One per host, ibdev and port: a later line of one replaces it.
+  size_t repeated = 0;                  ///< Lines that replaced an earlier one of their port.
   std::vector<Error> gaps;
 };
 
-/// Reads ibdev2netdev text (streamed). Errors: kParse naming SOURCE:LINE when no line has the
-/// "ibdev port N ==> netdev (State)" shape. Other lines are one gap ("N line(s) not understood").
+/// Reads ibdev2netdev text (streamed; a port listed again keeps its last line). Errors: kParse
+/// naming SOURCE:LINE when no line has the "ibdev port N ==> netdev (State)" shape. Other lines
+/// are one gap ("N line(s) not understood").
 Result<Ibdev2netdevImport> import_ibdev2netdev(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
 /// The same over a text held in memory.

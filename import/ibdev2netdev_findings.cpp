@@ -60,7 +60,9 @@ nlohmann::json ibdev2netdev_data(const Ibdev2netdevImport& imp) {
                      {"up", p.up()},
                      {"line", p.line}});
   }
-  return {{"verbose", imp.verbose}, {"ports", ports}, {"ports_total", imp.ports.size()}, {"ports_down", down}};
+  nlohmann::json out = {{"verbose", imp.verbose}, {"ports", ports}, {"ports_total", imp.ports.size()}, {"ports_down", down}};
+  if (imp.repeated) out["records_repeated"] = imp.repeated;
+  return out;
 }
 
 }  // namespace fabdiag

@@ -1,6 +1,7 @@
 #include "import/iblinkinfo.h"
 
 #include <cctype>
+#include <unordered_map>
 
 #include "core/text.h"
 #include "import/common.h"
@@ -16,7 +17,25 @@ struct Reader {
   size_t current = SIZE_MAX;  // node the next port lines belong to
   LineTally other;            // lines that are not iblinkinfo's
   size_t port_lines = 0;
+  // A node (type, GUID, description) or a node's port read again, a later capture in the same
+  // file: the earlier record is reused or replaced, so memory follows the fabric, not the file.
+  std::unordered_map<std::string, size_t> node_at, port_at;
 };
+
+// Makes `n` the node the next port lines belong to: a node already read is taken again (its
+// section and line become the latest), else `n` is added.
+void enter_node(Reader& r, IbLinkNode n) {
+  auto [it, fresh] = r.node_at.emplace(n.type + "|" + n.guid + "|" + n.description, r.imp.nodes.size());
+  if (fresh) {
+    r.imp.nodes.push_back(std::move(n));
+  } else {
+    IbLinkNode& kept = r.imp.nodes[it->second];
+    kept.section = n.section;
+    kept.section_title = std::move(n.section_title);
+    kept.line = n.line;
+  }
+  r.current = it->second;
+}
 
 // "Switch: 0x0002c90200401234 MF0;sw01:SX6036/U1:", "Switch 0x0000000000000001 IBM HSSM:"
 // (older releases), "CA: node01 HCA-1:", "Router: ...:".
@@ -40,8 +59,7 @@ bool read_header(Reader& r, const std::string& t, size_t line_no) {
   n.section = r.section;
   n.section_title = r.section_title;
   n.line = line_no;
-  r.imp.nodes.push_back(std::move(n));
-  r.current = r.imp.nodes.size() - 1;
+  enter_node(r, std::move(n));
   return true;
 }
 
@@ -120,8 +138,7 @@ void line_mode_node(Reader& r, std::string_view left, size_t line_no) {
   n.section = r.section;
   n.section_title = r.section_title;
   n.line = line_no;
-  r.imp.nodes.push_back(std::move(n));
-  r.current = r.imp.nodes.size() - 1;
+  enter_node(r, std::move(n));
 }
 
 bool read_port_line(Reader& r, const std::string& raw, size_t line_no) {
@@ -142,12 +159,16 @@ bool read_port_line(Reader& r, const std::string& raw, size_t line_no) {
     n.description = "(no header)";
     n.section = r.section;
     n.line = line_no;
-    r.imp.nodes.push_back(std::move(n));
-    r.current = r.imp.nodes.size() - 1;
+    enter_node(r, std::move(n));
   }
   p.node = r.current;
-  r.imp.nodes[r.current].ports.push_back(r.imp.ports.size());
-  r.imp.ports.push_back(std::move(p));
+  auto [at, fresh] = r.port_at.emplace(std::to_string(r.current) + "|" + std::to_string(p.port), r.imp.ports.size());
+  if (fresh) {
+    r.imp.nodes[r.current].ports.push_back(r.imp.ports.size());
+    r.imp.ports.push_back(std::move(p));
+  } else {
+    r.imp.ports[at->second] = std::move(p);
+  }
   ++r.port_lines;
   return true;
 }

@@ -36,9 +36,32 @@ struct Reader {
   LineTally other;     // lines that are not IMB's (for the error of an input that is none)
   LineTally bad_rows;  // rows that do not fit their header
   size_t last_row_line = 0;
+  size_t max_listed = 0;  // ReadLimits::max_listed
+  size_t kept_late = 0;   // blocks past the bound kept for a finding of their own
 };
 
+// The last block is finished: past the listing bound it is summarised (Mbytes/sec per size, else
+// its time column) and dropped, unless it has a finding of its own (kept up to max_listed more).
+void settle(Reader& r) {
+  if (r.max_listed == 0 || r.imp.benchmarks.size() <= r.max_listed) return;
+  const ImbBenchmark& b = r.imp.benchmarks.back();
+  if (r.kept_late < r.max_listed && imb_block_has_finding(b)) {
+    ++r.kept_late;
+    return;
+  }
+  std::string title = b.name + (b.processes ? " (" + std::to_string(*b.processes) + " processes)" : "");
+  r.imp.not_listed.add_test(b.line);
+  for (const auto& row : b.rows)
+    for (const char* column : {"Mbytes/sec", "t_avg[usec]", "t[usec]"})
+      if (auto v = row.get(column)) {
+        r.imp.not_listed.add(title, column, mpi_bench_count(row.get("#bytes").value_or(0)), *v);
+        break;
+      }
+  r.imp.benchmarks.pop_back();
+}
+
 ImbBenchmark& new_block(Reader& r, std::string name, size_t line_no) {
+  settle(r);
   ImbBenchmark b;
   b.name = std::move(name);
   b.line = line_no;
@@ -184,9 +207,10 @@ Result<ImbImport> import_imb(std::string_view text, const std::string& source) {
   return import_imb(*lines, source, ReadLimits{});
 }
 
-Result<ImbImport> import_imb(LineSource& lines, const std::string& source, const ReadLimits&) {
+Result<ImbImport> import_imb(LineSource& lines, const std::string& source, const ReadLimits& limits) {
   Reader r;
   r.imp.source = source;
+  r.max_listed = limits.max_listed;
   auto st = read_whole_lines(
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); },
       [&r] { return !r.imp.benchmarks.empty() && !r.imp.finalized; }, r.imp.gaps);
@@ -194,6 +218,7 @@ Result<ImbImport> import_imb(LineSource& lines, const std::string& source, const
   if (r.imp.benchmarks.empty() && r.imp.release.empty())
     return not_this_format("Intel MPI Benchmarks output (a \"# Benchmarking NAME\" block or the IMB banner)", source,
                            r.other);
+  if (!r.imp.benchmarks.empty()) settle(r);
   for (auto& b : r.imp.benchmarks) infer_mbyte(b, r.imp.release);
   add_tally_gap(r.imp.gaps, source, r.bad_rows, "row(s) that do not fit their table's header");
   if (!r.imp.release.empty() && !r.imp.finalized && !r.imp.benchmarks.empty()) {

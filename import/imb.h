@@ -26,6 +26,7 @@
 #include "core/line_source.h"
 #include "core/result.h"
 #include "import/input_reader.h"
+#include "import/mpi_bench_sweep.h"
 
 namespace fabdiag {
 
@@ -60,7 +61,11 @@ struct ImbImport {
   std::string source;
   std::string release;  ///< "2021.3", "2019 Update 6", "4.1"; "" when the banner is not in the input.
   std::string part;     ///< "MPI-1", "P2P", "NBC"; "".
+  /// The first ReadLimits::max_listed blocks, and later blocks with a finding of their own (no
+  /// result, defects, a bandwidth drop) up to as many more.
   std::vector<ImbBenchmark> benchmarks;
+  /// The other blocks, summarised as they finish (Mbytes/sec per size, else the time column).
+  BenchNotListed not_listed;
   bool finalized = false;        ///< "# All processes entering MPI_Finalize" was read.
   size_t lines_passed_over = 0;  ///< Lines of other programs passed over.
   std::vector<Error> gaps;       ///< Rows that do not fit their header, a cut run or last line.
@@ -85,11 +90,15 @@ bool is_imb_marker(std::string_view line);
 /// smaller ones).
 std::vector<Finding> imb_findings(const ImbImport& imp, std::optional<double> line_rate_gbit_per_s);
 
+/// True when `b` alone gives a finding without a line rate (no result, defects, a drop).
+bool imb_block_has_finding(const ImbBenchmark& b);
+
 /// The envelope data: {release, part, finalized, lines_passed_over, benchmarks[] {name,
 /// processes, waiting, line, columns[], mbyte_bytes, mbyte_inferred, results[] {size_bytes,
 /// repetitions, time_s (t[usec], or t_avg), time_min_s, time_max_s, time_avg_s,
 /// bandwidth_bytes_per_s, messages_per_s, defects, line, values{<column>: as printed}}}}.
-/// Fields a table does not have are absent.
+/// Fields a table does not have are absent. Past the bound also "benchmarks_not_listed"
+/// (BenchNotListed::to_json).
 nlohmann::json imb_data(const ImbImport& imp);
 
 }  // namespace fabdiag

@@ -49,6 +49,13 @@ void defect_findings(const ImbImport& imp, const ImbBenchmark& b, std::vector<Fi
 
 }  // namespace
 
+bool imb_block_has_finding(const ImbBenchmark& b) {
+  if (b.rows.empty()) return true;
+  for (const auto& r : b.rows)
+    if (r.get("defects").value_or(0) > 0) return true;
+  return sweep_drop(sweep_of(b), SweepSubject{"imb", subject_of(b), "", b.directions()}).has_value();
+}
+
 std::vector<Finding> imb_findings(const ImbImport& imp, std::optional<double> line_rate_gbit_per_s) {
   std::vector<Finding> out;
   for (const auto& b : imp.benchmarks) {
@@ -103,11 +110,13 @@ nlohmann::json imb_data(const ImbImport& imp) {
                       {"mbyte_inferred", b.mbyte_inferred},
                       {"results", std::move(results)}});
   }
-  return {{"release", imp.release},
-          {"part", imp.part},
-          {"finalized", imp.finalized},
-          {"lines_passed_over", imp.lines_passed_over},
-          {"benchmarks", std::move(blocks)}};
+  nlohmann::json out = {{"release", imp.release},
+                        {"part", imp.part},
+                        {"finalized", imp.finalized},
+                        {"lines_passed_over", imp.lines_passed_over},
+                        {"benchmarks", std::move(blocks)}};
+  if (imp.not_listed.tests > 0) out["benchmarks_not_listed"] = imp.not_listed.to_json();
+  return out;
 }
 
 }  // namespace fabdiag

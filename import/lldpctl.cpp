@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "import/common.h"
+#include "import/latest_records.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
@@ -19,6 +20,7 @@ std::string lower_ascii(std::string s) {
 
 struct TextReader {
   LldpImport imp;
+  LatestRecords latest;  // the neighbours heard again (a later capture) replace the earlier
   bool in_block = false;
   std::string section;  // "Chassis", "Port", "" (interface level)
   LineTally other;
@@ -36,6 +38,7 @@ bool read_interface_line(TextReader& r, const std::string& t, size_t line_no) {
     if (starts_with(p, "via:")) n.via = trim(p.substr(4));
     if (starts_with(p, "Time:")) n.age = trim(t.substr(t.find("Time:") + 5));
   }
+  if (!r.imp.neighbors.empty()) r.latest.settle_last(r.imp.neighbors, lldp_neighbor_key(r.imp.neighbors.back()));
   r.imp.neighbors.push_back(std::move(n));
   r.in_block = true;
   r.section.clear();
@@ -85,6 +88,14 @@ void read_text_line(TextReader& r, const std::string& raw, size_t line_no) {
   read_field(r.imp.neighbors.back(), key, value);  // unknown keys (LLDP-MED, Adv:, PPVID) are kept out
 }
 
+}  // namespace
+
+std::string lldp_neighbor_key(const LldpNeighbor& n) {
+  return n.host + "|" + n.local_port + "|" + n.chassis_id + "|" + n.port_id;
+}
+
+namespace {
+
 Result<LldpImport> read_text(LineSource& lines, const std::string& source, std::string first, size_t first_no) {
   TextReader r;
   r.imp.source = source;
@@ -94,6 +105,7 @@ Result<LldpImport> read_text(LineSource& lines, const std::string& source, std::
       lines, source, [&r](const std::string& l, size_t n) { read_text_line(r, l, n); },
       [&r] { return r.in_block; }, r.imp.gaps);
   if (!st) return st.error();
+  if (!r.imp.neighbors.empty()) r.latest.settle_last(r.imp.neighbors, lldp_neighbor_key(r.imp.neighbors.back()));
   if (r.imp.neighbors.empty() && !r.in_block)
     return not_this_format("lldpctl output (\"Interface:    eth0, via: LLDP, ...\" blocks, or -f json)", source,
                            r.other);

@@ -69,14 +69,19 @@ std::optional<double> lldp_speed_of_mau(std::string_view mau);
 std::optional<double> lldp_speed_of_port_name(std::string_view port);
 
 /// Reads lldpctl output, JSON when the first non-blank character is '{', keyvalue when the first
-/// line is one (is_lldpctl_keyvalue_line), else text (streamed
-/// for text; JSON is held whole, at most 64 MiB). Errors: kParse naming SOURCE:LINE when it is
+/// line is one (is_lldpctl_keyvalue_line), else text (streamed for text and keyvalue: a
+/// neighbour heard again on the same host and local port, a later capture, replaces the earlier
+/// block; JSON is held whole, at most 64 MiB). Errors: kParse naming SOURCE:LINE when it is
 /// neither (no "lldp" object, no "Interface:" block), or the JSON does not parse (a cut file).
 Result<LldpImport> import_lldpctl(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
 /// True for an `lldpctl -f keyvalue` line: "lldp.<interface>.<tag>...=value" where a known tag
 /// (via, age, chassis, port, vlan, ...) follows the interface name, after any "host: " prefix.
 bool is_lldpctl_keyvalue_line(std::string_view line);
+
+/// The key under which a neighbour read again replaces the earlier one: host, local port, the
+/// neighbour's chassis and port (a local port hearing two neighbours keeps both).
+std::string lldp_neighbor_key(const LldpNeighbor& n);
 
 /// The keyvalue form, `first` (numbered `first_no`) being its first line and `lines` the rest
 /// (streamed). Lines with a new interface name (or host, or a second "via" of one interface)

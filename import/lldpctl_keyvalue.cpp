@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/host_prefix.h"
+#include "import/latest_records.h"
 #include "import/lldpctl.h"
 #include "import/whole_lines.h"
 
@@ -95,6 +96,7 @@ void read_field(LldpNeighbor& n, const KvLine& kv) {
 
 struct KvReader {
   LldpImport imp;
+  LatestRecords latest;  // the neighbours heard again (a later capture) replace the earlier
   std::string cur_host, cur_if;
   LineTally other;
 };
@@ -114,6 +116,7 @@ void read_kv_line(KvReader& r, const std::string& raw, size_t line_no) {
     n.local_port = kv->ifname;
     n.host = kv->host;
     n.line = line_no;
+    if (!r.imp.neighbors.empty()) r.latest.settle_last(r.imp.neighbors, lldp_neighbor_key(r.imp.neighbors.back()));
     r.imp.neighbors.push_back(std::move(n));
     r.cur_if = kv->ifname;
     r.cur_host = kv->host;
@@ -135,6 +138,7 @@ Result<LldpImport> read_lldpctl_keyvalue(LineSource& lines, const std::string& s
       lines, source, [&r](const std::string& l, size_t n) { read_kv_line(r, l, n); }, [] { return true; },
       r.imp.gaps);
   if (!st) return st.error();
+  if (!r.imp.neighbors.empty()) r.latest.settle_last(r.imp.neighbors, lldp_neighbor_key(r.imp.neighbors.back()));
   if (r.imp.neighbors.empty())
     return not_this_format("`lldpctl -f keyvalue` output (\"lldp.eth0.chassis.name=...\" lines)", source, r.other);
   add_tally_gap(r.imp.gaps, source, r.other, "line(s) not understood");

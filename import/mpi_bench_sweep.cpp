@@ -2,6 +2,7 @@
 // (import/mpi_bench_sweep.h; docs/fabric.md#mpi-benchmarks).
 #include "import/mpi_bench_sweep.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -130,6 +131,29 @@ void add_sweep_findings(const std::vector<BandwidthPoint>& sweep, const SweepSub
                         std::optional<double> line_rate_gbit_per_s, std::vector<Finding>& out) {
   if (auto f = sweep_below_line_rate(sweep, s, line_rate_gbit_per_s)) out.push_back(std::move(*f));
   if (auto f = sweep_drop(sweep, s)) out.push_back(std::move(*f));
+}
+
+void BenchNotListed::add_test(size_t line) {
+  if (tests++ == 0) first_line = line;
+  last_line = line;
+}
+
+void BenchNotListed::add(const std::string& title, const std::string& column, uint64_t size_bytes, double v) {
+  auto [it, fresh] = at_.emplace(title + "|" + column + "|" + std::to_string(size_bytes), sizes.size());
+  if (fresh) sizes.push_back({title, column, size_bytes, 0, v, v, 0});
+  BenchRepeat& s = sizes[it->second];
+  ++s.runs;
+  s.min = std::min(s.min, v);
+  s.max = std::max(s.max, v);
+  s.sum += v;
+}
+
+nlohmann::json BenchNotListed::to_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : sizes)
+    out.push_back({{"title", s.title}, {"column", s.column}, {"size_bytes", s.size_bytes}, {"runs", s.runs},
+                   {"min", s.min}, {"mean", s.sum / static_cast<double>(s.runs)}, {"max", s.max}});
+  return {{"tests", tests}, {"first_title_line", first_line}, {"last_title_line", last_line}, {"sizes", std::move(out)}};
 }
 
 }  // namespace fabdiag

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/finding.h"
 
@@ -72,5 +75,34 @@ std::optional<Finding> sweep_drop(const std::vector<BandwidthPoint>& sweep, cons
 /// Both sweep judgements above, in that order, appended to `out` (each only when it fires).
 void add_sweep_findings(const std::vector<BandwidthPoint>& sweep, const SweepSubject& s,
                         std::optional<double> line_rate_gbit_per_s, std::vector<Finding>& out);
+
+/// One message size of the tests past the listing bound (OSU tests, IMB blocks): one column's
+/// values (as printed: MB/s, us) over the runs of that title and size.
+struct BenchRepeat {
+  std::string title;
+  std::string column;
+  uint64_t size_bytes = 0;
+  size_t runs = 0;
+  double min = 0, max = 0, sum = 0;
+};
+
+/// The tests past the listing bound (ReadLimits::max_listed: a benchmark run in a loop, a log of
+/// many runs), summarised as they finish: counted, each title and size as min/mean/max. Memory
+/// follows the distinct titles and sizes, not the runs.
+struct BenchNotListed {
+  size_t tests = 0;
+  size_t first_line = 0, last_line = 0;  ///< Title lines of the first and last test summarised.
+  std::vector<BenchRepeat> sizes;        ///< In first-seen order.
+
+  /// Counts one test more (its title at `line`).
+  void add_test(size_t line);
+  /// Adds one value of `title`'s `column` at `size_bytes`.
+  void add(const std::string& title, const std::string& column, uint64_t size_bytes, double v);
+  /// {tests, first_title_line, last_title_line, sizes[] {title, column, size_bytes, runs, min, mean, max}}.
+  nlohmann::json to_json() const;
+
+ private:
+  std::map<std::string, size_t> at_;  // "title|column|size" -> sizes
+};
 
 }  // namespace fabdiag

@@ -14,7 +14,28 @@ struct Reader {
   OsuImport imp;
   LineTally other;        // lines that are not OSU's (for the error of an input that is none)
   LineTally bad_rows;     // rows that do not fit their header
+  size_t max_listed = 0;  // ReadLimits::max_listed
+  size_t kept_late = 0;   // tests past the bound kept for a finding of their own
 };
+
+// Adds a finished test's rows (their first column) to the summary of the tests not listed.
+void summarise(Reader& r, const OsuTest& t) {
+  r.imp.not_listed.add_test(t.title_line);
+  for (const auto& row : t.rows)
+    if (!row.values.empty()) r.imp.not_listed.add(t.title, row.values.front().first, row.size_bytes, row.values.front().second);
+}
+
+// The last test is finished: past the listing bound it is summarised and dropped, unless it has
+// a finding of its own (kept up to max_listed more).
+void settle(Reader& r) {
+  if (r.max_listed == 0 || r.imp.tests.size() <= r.max_listed) return;
+  if (r.kept_late < r.max_listed && osu_test_has_finding(r.imp.tests.back())) {
+    ++r.kept_late;
+    return;
+  }
+  summarise(r, r.imp.tests.back());
+  r.imp.tests.pop_back();
+}
 
 // "OSU MPI-CUDA Bandwidth Test v7.2" -> benchmark "Bandwidth", accelerator "CUDA", version "7.2".
 OsuTest test_of_title(const std::string& title, size_t line) {
@@ -56,6 +77,7 @@ void read_header(Reader& r, const std::string& body, size_t line_no) {
     OsuTest t = r.imp.tests.empty() ? OsuTest{} : r.imp.tests.back();
     t.rows.clear();
     t.title_line = r.imp.tests.empty() ? line_no : t.title_line;
+    settle(r);
     r.imp.tests.push_back(std::move(t));
   }
   r.imp.tests.back().columns = std::move(cols);
@@ -101,6 +123,7 @@ void read_line(Reader& r, const std::string& raw, size_t line_no) {
   std::string t = mpi_bench_line_text(raw);
   if (t.empty()) return;
   if (is_osu_title(t)) {
+    settle(r);
     r.imp.tests.push_back(test_of_title(trim(t.substr(1)), line_no));
     return;
   }
@@ -150,13 +173,15 @@ Result<OsuImport> import_osu(std::string_view text, const std::string& source) {
   return import_osu(*lines, source, ReadLimits{});
 }
 
-Result<OsuImport> import_osu(LineSource& lines, const std::string& source, const ReadLimits&) {
+Result<OsuImport> import_osu(LineSource& lines, const std::string& source, const ReadLimits& limits) {
   Reader r;
   r.imp.source = source;
+  r.max_listed = limits.max_listed;
   auto st = read_whole_lines(
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); },
       [&r] { return !r.imp.tests.empty(); }, r.imp.gaps);
   if (!st) return st.error();
+  if (!r.imp.tests.empty()) settle(r);
   if (r.imp.tests.empty())
     return not_this_format("OSU micro-benchmarks output (a \"# OSU MPI ... Test\" title or a \"# Size\" header)",
                            source, r.other);

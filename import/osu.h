@@ -25,6 +25,7 @@
 #include "core/line_source.h"
 #include "core/result.h"
 #include "import/input_reader.h"
+#include "import/mpi_bench_sweep.h"
 
 namespace fabdiag {
 
@@ -59,12 +60,16 @@ struct OsuTest {
 /// What one OSU output says.
 struct OsuImport {
   std::string source;
+  /// The first ReadLimits::max_listed tests, and later tests with a finding of their own (no
+  /// result, a validation failure, a bandwidth drop) up to as many more.
   std::vector<OsuTest> tests;
+  BenchNotListed not_listed;  ///< The other tests, summarised (first column per size).
   size_t lines_passed_over = 0;  ///< Lines of other programs (MPI warnings, shell prompts) passed over.
   std::vector<Error> gaps;       ///< Rows that do not fit their header, a cut last line.
 };
 
-/// Reads OSU output (streamed). Errors: kParse naming SOURCE:LINE when there is no "# OSU ...
+/// Reads OSU output (streamed: past the listing bound a finished test is summarised and dropped,
+/// so memory follows the listed tests, not the file). Errors: kParse naming SOURCE:LINE when there is no "# OSU ...
 /// Test" title nor a "# Size" table header.
 Result<OsuImport> import_osu(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
@@ -83,12 +88,19 @@ bool is_osu_header(std::string_view line);
 /// osu_validation_failed (error: -c says Fail at some size), osu_bandwidth_below_line_rate
 /// (warn, with --line-rate: best bandwidth >= 1 MiB under 90% of the rate, x2 for bibw) and
 /// osu_bandwidth_drop (warn: a size >= 64 KiB under half the best of the smaller ones).
+/// Tests not listed are judged as they finish, without the line rate: a test with a finding of its
+/// own is kept (listed) instead.
 std::vector<Finding> osu_findings(const OsuImport& imp, std::optional<double> line_rate_gbit_per_s);
+
+/// True when `t` alone gives a finding without a line rate (no result, validation Fail, a drop).
+bool osu_test_has_finding(const OsuTest& t);
 
 /// The envelope data: {tests[] {title, benchmark, kind, accelerator, version, buffers,
 /// datatype, columns[], header_inferred, title_line, results[] {size_bytes, line,
 /// bandwidth_bytes_per_s, messages_per_s, latency_avg_s, latency_min_s, latency_max_s,
-/// iterations, validation_passed, values{<column>: as printed}}}, lines_passed_over}.
+/// iterations, validation_passed, values{<column>: as printed}}}, lines_passed_over}; past the
+/// bound also "tests_not_listed": {tests, first_title_line, last_title_line, sizes[] {title,
+/// column, size_bytes, runs, min, mean, max}}.
 /// Fields a table does not have are absent.
 nlohmann::json osu_data(const OsuImport& imp);
 

@@ -80,6 +80,13 @@ std::vector<Finding> osu_findings(const OsuImport& imp, std::optional<double> li
   return out;
 }
 
+bool osu_test_has_finding(const OsuTest& t) {
+  if (t.rows.empty()) return true;
+  for (const auto& r : t.rows)
+    if (r.validation_passed && !*r.validation_passed) return true;
+  return sweep_drop(sweep_of(t), SweepSubject{"osu", subject_of(t), "", t.directions()}).has_value();
+}
+
 nlohmann::json osu_data(const OsuImport& imp) {
   nlohmann::json tests = nlohmann::json::array();
   for (const auto& t : imp.tests) {
@@ -107,7 +114,9 @@ nlohmann::json osu_data(const OsuImport& imp) {
                      {"title_line", t.title_line},
                      {"results", std::move(results)}});
   }
-  return {{"tests", std::move(tests)}, {"lines_passed_over", imp.lines_passed_over}};
+  nlohmann::json out = {{"tests", std::move(tests)}, {"lines_passed_over", imp.lines_passed_over}};
+  if (imp.not_listed.tests > 0) out["tests_not_listed"] = imp.not_listed.to_json();
+  return out;
 }
 
 }  // namespace fabdiag

@@ -20,23 +20,25 @@
 
 namespace fabdiag {
 
-/// One line of the list.
+/// One pair of the list: its first line, and the mean of every line that names it (either order).
 struct PairResult {
   std::string a, b;
-  double bytes_per_s = 0;
-  std::string note;  ///< The "# ..." text, trimmed: "crossing TOR".
-  size_t line = 0;
+  double bytes_per_s = 0;  ///< The mean over `measurements` lines.
+  std::string note;        ///< The first "# ..." text of the pair, trimmed: "crossing TOR".
+  size_t line = 0;         ///< The first line naming the pair.
+  size_t measurements = 1;  ///< Lines naming the pair.
 };
 
 /// What the list says.
 struct PairsListImport {
   std::string source;
-  std::vector<PairResult> pairs;
+  std::vector<PairResult> pairs;  ///< One per unordered pair, in the order first listed.
   perf::PairwiseMatrix matrix;  ///< hosts in the order first named; both directions = the pair's value
   std::vector<Error> gaps;      ///< Lines that are not a pair, a cut last line.
 };
 
-/// Reads the list (streamed). A pair listed twice keeps the mean of its values. Errors: kParse
+/// Reads the list (streamed, holding one entry per distinct pair however many rounds list it). A
+/// pair listed twice (either order) keeps the mean of its values. Errors: kParse
 /// naming SOURCE:LINE when no line is a pair.
 Result<PairsListImport> import_pairs_list(LineSource& lines, const std::string& source, const ReadLimits& limits);
 

@@ -4,6 +4,7 @@
 #include "import/common.h"
 #include "import/format_detect.h"
 #include "import/host_prefix.h"
+#include "import/latest_records.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
@@ -98,6 +99,7 @@ Result<RdmaLinkImport> read_json(LineSource& lines, RdmaLinkImport imp, std::str
 Result<RdmaLinkImport> read_text(LineSource& lines, RdmaLinkImport imp, const std::string& first_line, size_t first) {
   imp.format = "text";
   LineTally other, partial;
+  LatestRecords latest;
   auto read = [&](const std::string& l, size_t n) {
     HostPrefixed hp = split_host_prefix(l);
     std::string t = trim(hp.text);
@@ -107,7 +109,8 @@ Result<RdmaLinkImport> read_text(LineSource& lines, RdmaLinkImport imp, const st
     if (rec->state.empty() || rec->physical_state.empty()) partial.add(n, t);
     rec->host = hp.host;
     rec->line = n;
-    imp.links.push_back(std::move(*rec));
+    std::string key = rec->host + "|" + rec->ibdev + "|" + std::to_string(rec->port);
+    latest.put(imp.links, key, std::move(*rec));
   };
   read(first_line, first);
   // The first line was taken to tell text from JSON; when it was also the last and ends
@@ -121,6 +124,7 @@ Result<RdmaLinkImport> read_text(LineSource& lines, RdmaLinkImport imp, const st
       },
       [&imp] { return !imp.links.empty(); }, imp.gaps, [&more](const std::string&, size_t) { more = true; });
   if (!st) return st.error();
+  imp.repeated = latest.replaced();
   if (!more && lines.unterminated() && !imp.links.empty()) {
     imp.links.pop_back();
     if (partial.first == first) partial = LineTally{};

@@ -40,14 +40,16 @@ struct RdmaLink {
 struct RdmaLinkImport {
   std::string source;
   std::string format;  ///< "text" or "json".
-  std::vector<RdmaLink> links;
+  std::vector<RdmaLink> links;  ///< One per host, ibdev and port: a later record of one replaces it.
+  size_t repeated = 0;          ///< Text records that replaced an earlier one of their port.
   std::vector<Error> gaps;
 };
 
-/// Reads `rdma link show` text or JSON (text streamed; a JSON document is held while parsed,
-/// 64 MiB at most). Errors: kParse naming SOURCE:LINE when there is no "link IBDEV/PORT ...
-/// state ..." record, or the JSON does not parse or is not an array of links. A text record
-/// without state or physical_state, and other lines, are gaps.
+/// Reads `rdma link show` text or JSON (text streamed: a port listed again keeps its last
+/// record, so many captures cost one each; a JSON document is held while parsed, 64 MiB at
+/// most). Errors: kParse naming SOURCE:LINE when there is no "link IBDEV/PORT ... state ..."
+/// record, or the JSON does not parse or is not an array of links. A text record without state
+/// or physical_state, and other lines, are gaps.
 Result<RdmaLinkImport> import_rdma_link(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
 /// The same over a text held in memory.

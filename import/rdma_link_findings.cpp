@@ -65,7 +65,9 @@ nlohmann::json rdma_link_data(const RdmaLinkImport& imp) {
                      {"up", l.up()},
                      {"line", l.line}});
   }
-  return {{"format", imp.format}, {"links", links}, {"links_total", imp.links.size()}, {"links_down", down}};
+  nlohmann::json out = {{"format", imp.format}, {"links", links}, {"links_total", imp.links.size()}, {"links_down", down}};
+  if (imp.repeated) out["records_repeated"] = imp.repeated;
+  return out;
 }
 
 }  // namespace fabdiag

@@ -5,6 +5,7 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/host_prefix.h"
+#include "import/latest_records.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
@@ -76,6 +77,7 @@ Result<ShowGidsImport> import_show_gids(LineSource& lines, const std::string& so
   ShowGidsImport imp;
   imp.source = source;
   LineTally other;
+  LatestRecords latest;
   size_t count_line = 0;
   auto st = read_whole_lines(
       lines, source,
@@ -97,16 +99,19 @@ Result<ShowGidsImport> import_show_gids(LineSource& lines, const std::string& so
         if (!e) return other.add(n, t);
         e->host = hp.host;
         e->line = n;
-        imp.entries.push_back(std::move(*e));
+        ++imp.rows;
+        std::string key = e->host + "|" + e->ibdev + "|" + std::to_string(e->port) + "|" + std::to_string(e->index);
+        latest.put(imp.entries, key, std::move(*e));
       },
       [&imp] { return imp.header || !imp.entries.empty(); }, imp.gaps);
   if (!st) return st.error();
+  imp.repeated = latest.replaced();
   if (!imp.header && imp.entries.empty())
     return not_this_format("show_gids output (the \"DEV PORT INDEX GID IPv4 VER DEV\" table or its rows)", source, other);
-  if (imp.n_gids_found && *imp.n_gids_found != imp.entries.size())
+  if (imp.n_gids_found && *imp.n_gids_found != imp.rows)
     imp.gaps.push_back(make_error(ErrorCode::kParse,
                                   "n_gids_found=" + std::to_string(*imp.n_gids_found) + " but " +
-                                      std::to_string(imp.entries.size()) +
+                                      std::to_string(imp.rows) +
                                       " GID row(s) were read: the table was cut or filtered",
                                   line_source(source, count_line)));
   add_tally_gap(imp.gaps, source, other, "line(s) not understood");

@@ -41,7 +41,9 @@ struct ShowGidsImport {
   std::string source;
   bool header = false;                  ///< The "DEV PORT INDEX GID ..." header was seen.
   std::optional<uint64_t> n_gids_found;  ///< The script's last line, when present.
-  std::vector<ShowGidsEntry> entries;
+  std::vector<ShowGidsEntry> entries;  ///< One per host, ibdev, port and index: a GID listed again replaces it.
+  size_t rows = 0;                      ///< GID rows read (what n_gids_found counts).
+  size_t repeated = 0;                  ///< Rows that replaced an earlier one of their GID.
   std::vector<Error> gaps;
 };
 
@@ -57,8 +59,8 @@ struct ShowGidsPort {
   bool infiniband = false;
 };
 
-/// Reads show_gids text (streamed). Errors: kParse naming SOURCE:LINE when there is neither the
-/// header nor a GID row. A "n_gids_found=N" that differs from the rows read is a gap (a cut or
+/// Reads show_gids text (streamed; a GID listed again keeps its last row). Errors: kParse
+/// naming SOURCE:LINE when there is neither the header nor a GID row. A "n_gids_found=N" that differs from the rows read is a gap (a cut or
 /// filtered paste); other lines are one gap ("N line(s) not understood").
 Result<ShowGidsImport> import_show_gids(LineSource& lines, const std::string& source, const ReadLimits& limits);
 
@@ -78,7 +80,7 @@ std::vector<ShowGidsPort> show_gids_ports(const ShowGidsImport& imp);
 /// GIDs but none IPv4-mapped: no GID index for NCCL_IB_GID_INDEX on an IPv4 fabric).
 std::vector<Finding> show_gids_findings(const ShowGidsImport& imp);
 
-/// The envelope data: {header, n_gids_found, gids_read, ports[] {host, ibdev, port, netdev,
+/// The envelope data: {header, n_gids_found, gids_read (rows), gids_distinct, ports[] {host, ibdev, port, netdev,
 /// infiniband, nccl_gid_index, gids[] {index, gid, ipv4, version, line}}}.
 nlohmann::json show_gids_data(const ShowGidsImport& imp);
 

@@ -76,7 +76,8 @@ nlohmann::json show_gids_data(const ShowGidsImport& imp) {
   }
   return {{"header", imp.header},
           {"n_gids_found", imp.n_gids_found ? nlohmann::json(*imp.n_gids_found) : nlohmann::json(nullptr)},
-          {"gids_read", imp.entries.size()},
+          {"gids_read", imp.rows},
+          {"gids_distinct", imp.entries.size()},
           {"ports", ports}};
 }
 

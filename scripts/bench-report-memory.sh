@@ -28,10 +28,9 @@ while [ $# -gt 0 ]; do
     *) echo "bench-report-memory: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-[ -x "$bin" ] || { echo "bench-report-memory: no fabdiag at $bin (build it, or give --bin)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench-report-memory: /usr/bin/time missing (run scripts/setup.sh)" >&2; exit 2; }
-t=$(mktemp -d "$tmp_parent/fabdiag-bench-report.XXXXXX")
-trap 'rm -rf "$t"' EXIT
+. "$src/scripts/bench-common.sh"
+bench_check bench-report-memory "$bin"
+bench_tmpdir bench-report "$tmp_parent"
 printf '%6s %9s %9s %-6s %9s %8s %8s %10s %3s\n' hosts input_MB links format rss_MB wall_s cpu_s output_MB rc
 for n in $hosts; do
   python3 - "$t/in.json" "$n" <<'PY'

@@ -128,3 +128,13 @@ TEST_CASE("-v pads the port state to the width of ACTIVE: (DOWN  ) and (INIT  ) 
   REQUIRE(fs.size() == 2);
   CHECK(fs[0].code == "ibdev2netdev_port_down");
 }
+
+TEST_CASE("a pdsh loop's pastes repeated: one record per host and port, the last one kept") {
+  std::string one = repo_text(kPdsh), text;
+  for (int i = 0; i < 5000; ++i) text += one;
+  auto once = read(one);
+  auto imp = read(text);
+  CHECK(imp.ports.size() == once.ports.size());
+  CHECK(imp.repeated == 4999 * once.ports.size());
+  CHECK(ibdev2netdev_findings(imp).size() == ibdev2netdev_findings(once).size());
+}

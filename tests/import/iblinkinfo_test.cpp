@@ -219,3 +219,13 @@ TEST_CASE("detection: a port line is iblinkinfo's marker") {
   CHECK(ib_host_of_description("MT4123 ConnectX6 Mellanox Technologies").empty());
   CHECK(ib_host_of_description("gpu07 mlx5_0") == "gpu07");
 }
+
+TEST_CASE("a capture repeated (a loop's log): each switch and port once, the last capture kept") {
+  std::string one = repo_text(kCase052), text;
+  for (int i = 0; i < 2000; ++i) text += one;
+  auto once = read(one);
+  auto imp = read(text + "### later\n" + kHealthy);
+  CHECK(imp.nodes.size() == once.nodes.size() + 1);
+  CHECK(imp.ports.size() == once.ports.size() + read(kHealthy).ports.size());
+  CHECK(iblinkinfo_findings(imp).size() == iblinkinfo_findings(once).size());
+}

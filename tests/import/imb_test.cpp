@@ -172,3 +172,17 @@ TEST_CASE("detection: IMB's banner, titles and header are positive evidence") {
   // perftest's "#bytes #iterations" stays perftest's
   CHECK(detect_tool_in_text(" #bytes #iterations  BW peak[Gb/sec]  BW average[Gb/sec]\n").tool == ToolText::kPerftest);
 }
+
+TEST_CASE("a run repeated many times: past --max-findings the blocks are summarised, memory follows the listed ones") {
+  std::string one = repo_text("tests/fixtures/imb/pingpong-mvapich2-connectx3-4.1.txt");
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += one;
+  auto lines = text_line_source(std::move(text));
+  auto r = import_imb(*lines, "loop.txt", ReadLimits{5});
+  REQUIRE(r);
+  CHECK(r->benchmarks.size() <= 10);  // 5 listed, at most 5 more kept for a finding of their own
+  CHECK(r->benchmarks.size() + r->not_listed.tests >= 2000);
+  REQUIRE_FALSE(r->not_listed.sizes.empty());
+  CHECK(r->not_listed.sizes.size() < 100);  // per title and size, not per run
+  CHECK(imb_data(*r).contains("benchmarks_not_listed"));
+}

@@ -68,3 +68,14 @@ TEST_CASE("lldpctl keyvalue: detection, and what is not a keyvalue line") {
   CHECK_FALSE(is_lldpctl_keyvalue_line("lldp.eth0=1"));
   CHECK_FALSE(is_lldpctl_keyvalue_line("net.ipv4.ip_forward=1"));
 }
+
+TEST_CASE("keyvalue pastes repeated (a loop): one neighbour per host, local port and far end") {
+  std::string one = repo_text("tests/fixtures/lldpctl/keyvalue-two-ports.txt"), text;
+  for (int i = 0; i < 3000; ++i) text += one;
+  auto once = import_lldpctl(one, "kv.txt");
+  auto r = import_lldpctl(text, "kv.txt");
+  REQUIRE(once);
+  REQUIRE(r);
+  CHECK(r->neighbors.size() == once->neighbors.size());
+  CHECK(lldpctl_findings(*r).size() == lldpctl_findings(*once).size());
+}

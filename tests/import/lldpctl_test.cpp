@@ -175,3 +175,12 @@ TEST_CASE("another tool's output is refused, and detection") {
   CHECK(lldp_speed_of_mau("10GigBaseCX4 - X copper") == doctest::Approx(10));
   CHECK(lldp_speed_of_port_name("TwentyFiveGigE1/0/1") == doctest::Approx(25));
 }
+
+TEST_CASE("text blocks repeated (a loop's log): one neighbour per local port and far end") {
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += kText;
+  auto once = read(kText);
+  auto imp = read(text);
+  CHECK(imp.neighbors.size() == once.neighbors.size());
+  CHECK(lldpctl_findings(imp).size() == lldpctl_findings(once).size());
+}

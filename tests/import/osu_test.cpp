@@ -163,3 +163,18 @@ TEST_CASE("detection: OSU titles and headers are positive evidence") {
   CHECK(detect_tool_in_text("# Size       Avg Latency(us)\n4  1.0\n").tool == ToolText::kOsu);
   CHECK(detect_tool_in_text("# Size  Count\n4 1\n").tool == ToolText::kUnknown);
 }
+
+TEST_CASE("a test run in a loop: past --max-findings the tests are summarised, memory follows the listed ones") {
+  std::string one = repo_text("tests/fixtures/osu/bw-cuda-v7.2-a100-nvlink.txt");
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += one;  // about 3000 runs (several MB)
+  auto lines = text_line_source(std::move(text));
+  auto r = import_osu(*lines, "loop.txt", ReadLimits{10});
+  REQUIRE(r);
+  CHECK(r->tests.size() == 10);  // the fixture is healthy: no test kept for a finding
+  CHECK(r->not_listed.tests == 2990);
+  REQUIRE_FALSE(r->not_listed.sizes.empty());
+  CHECK(r->not_listed.sizes.size() == r->tests[0].rows.size());  // one entry per size, not per run
+  CHECK(r->not_listed.sizes[0].runs == 2990);
+  CHECK(osu_data(*r).contains("tests_not_listed"));
+}

@@ -67,8 +67,10 @@ TEST_CASE("case 028: node01 is slow, node05/node06 suspects, the ToR crossing is
 TEST_CASE("blank-separated pairs with units, a pair listed twice") {
   auto imp = read("### 2-node ib_write_bw\nh1 h2 200 Gb/s\nh2 h3 190 Gb/s\nh1,h3 24.5 GB/s\nh1,h2 180 Gb/s\n");
   CHECK(imp.gaps.empty());
-  REQUIRE(imp.pairs.size() == 4);
-  CHECK(imp.pairs[0].bytes_per_s == doctest::Approx(25e9));
+  REQUIRE(imp.pairs.size() == 3);  // h1,h2 once: the mean of its two lines
+  CHECK(imp.pairs[0].bytes_per_s == doctest::Approx(23.75e9));
+  CHECK(imp.pairs[0].measurements == 2);
+  CHECK(imp.pairs[0].line == 2);
   CHECK(imp.pairs[2].bytes_per_s == doctest::Approx(24.5e9));
   CHECK(perf::pair_value(imp.matrix, 0, 1) == doctest::Approx(23.75e9));  // the mean of 200 and 180 Gb/s
 }
@@ -94,4 +96,17 @@ TEST_CASE("a file without a pair is refused") {
   CHECK(r.error().code == ErrorCode::kParse);
   CHECK(r.error().source == "ibstat.txt:1");
   CHECK_FALSE(import_pairs_list("n1,n1 88\n", "self.txt"));  // a node with itself is no pair
+}
+
+TEST_CASE("many rounds over the same hosts: one entry per distinct pair, not per line") {
+  std::string text;
+  for (int round = 0; round < 2000; ++round)
+    for (int a = 0; a < 8; a += 2) text += "n" + std::to_string(a) + ",n" + std::to_string((a + 1 + 2 * round) % 8) + " 88.0\n";
+  auto imp = read(text);
+  CHECK(imp.gaps.empty());
+  CHECK(imp.pairs.size() <= 28);  // 8 hosts: at most 8 * 7 / 2 pairs
+  CHECK(imp.matrix.hosts.size() == 8);
+  size_t lines = 0;
+  for (const auto& p : imp.pairs) lines += p.measurements;
+  CHECK(lines == 8000);
 }

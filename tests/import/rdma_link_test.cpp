@@ -102,3 +102,15 @@ TEST_CASE("detection: rdma link show is not rdma statistic show, and the reverse
   REQUIRE_FALSE(r);
   CHECK(r.error().source == "stat.txt:1");
 }
+
+TEST_CASE("captures repeated (a loop's pastes): one record per host and port, the last one kept") {
+  std::string one = repo_text(kRoce), text;
+  for (int i = 0; i < 5000; ++i) text += one;
+  text += "link mlx5_3/1 state ACTIVE physical_state LINK_UP netdev ens2f1np1\n";  // the port came back
+  auto imp = read(text);
+  CHECK(imp.gaps.empty());
+  REQUIRE(imp.links.size() == 4);  // not 20001
+  CHECK(imp.repeated == 5000 * 4 - 4 + 1);
+  CHECK(imp.links[3].up());
+  CHECK(rdma_link_findings(imp).empty());
+}

@@ -93,3 +93,14 @@ TEST_CASE("another tool's output is refused, and detection") {
   CHECK(detect_tool_in_text(repo_text(kGrepCut)).tool == ToolText::kShowGids);
   CHECK(marker_of_line("n_gids_found=4") == ToolText::kShowGids);
 }
+
+TEST_CASE("a host's table pasted many times (a loop): one entry per GID, the rows counted") {
+  std::string one = repo_text(kMixed), text;
+  for (int i = 0; i < 3000; ++i) text += one;
+  auto once = read(one);
+  auto imp = read(text);
+  CHECK(imp.entries.size() == once.entries.size());
+  CHECK(imp.rows == 3000 * once.rows);
+  CHECK(imp.repeated == imp.rows - once.rows);
+  CHECK(show_gids_findings(imp).size() == show_gids_findings(once).size());
+}
