@@ -61,12 +61,15 @@ std::string fmt_counter_amount(double v, const std::string& unit) {
   if (unit == "bytes") return format_bytes_si(v);
   if (unit == "us") return format_seconds(v / 1e6);
   if (unit == "bits") return format_sig(v, 3) + " bit";
+  if (!(v >= 0 && v < 18446744073709551616.0)) return format_sig(v, 3);  // no uint64 holds it
   return format_count(static_cast<uint64_t>(v));
 }
 
 std::string fmt_counter_value(const CounterChange& ch) {
+  const std::string& unit = ch.counter.unit;
+  const bool exact = unit != "bytes" && unit != "us" && unit != "bits";  // a count: every digit (2^64 - 2 too)
   return (ch.counter.saturated ? ">= " : "") +
-         fmt_counter_amount(static_cast<double>(ch.counter.value), ch.counter.unit);
+         (exact ? format_count(ch.counter.value) : fmt_counter_amount(static_cast<double>(ch.counter.value), unit));
 }
 
 std::string fmt_counter_delta(const CounterChange& ch) {
