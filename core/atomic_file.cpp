@@ -129,6 +129,22 @@ Status check_output_path(const std::string& path) {
   return check_replaceable(*resolved, path, &existing, &exists);
 }
 
+Status check_output_not_input(const std::string& output, const std::vector<std::string>& inputs) {
+  if (output.empty() || output == "-") return Ok{};
+  struct stat out {};
+  if (::stat(output.c_str(), &out) != 0) return Ok{};  // a new file is nobody's input
+  for (const auto& input : inputs) {
+    struct stat in {};
+    if (input.empty() || input == "-" || ::stat(input.c_str(), &in) != 0 || S_ISDIR(in.st_mode)) continue;
+    if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "-o FILE is also an input" + (input == output ? std::string() : " (" + input + ")") +
+                            "; write elsewhere: the result would replace what it was made from",
+                        output);
+  }
+  return Ok{};
+}
+
 AtomicFile::AtomicFile(std::string path, std::string target, std::string temp, int fd)
     : path_(std::move(path)), target_(std::move(target)), temp_(std::move(temp)), fd_(fd) {}
 

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 
@@ -28,6 +29,13 @@ Status write_file_atomic(const std::string& path, const std::string& content);
 /// the process may write. Errors as
 /// write_file_atomic: kInvalidArgument, kNotFound, kPermission, naming `path`.
 Status check_output_path(const std::string& path);
+
+/// Refuses an output that is the same file (st_dev and st_ino, symlinks followed) as one of the
+/// named `inputs` ("-" and what does not exist are skipped; a directory named as input is not
+/// walked): writing the result would destroy what it was made from. `output` empty or "-"
+/// (stdout), or not existing yet: Ok. Errors: kInvalidArgument naming `output`
+/// ("-o FILE is also an input; write elsewhere").
+Status check_output_not_input(const std::string& output, const std::vector<std::string>& inputs);
 
 /// Writes all of `content` to the open descriptor `fd` (EINTR and short writes retried).
 /// Errors: kUnavailable for EPIPE (the reader went away: `| head`), kIo for anything else

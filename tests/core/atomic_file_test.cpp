@@ -154,3 +154,31 @@ TEST_CASE("an existing file the process could not write itself is refused and le
   CHECK(n == 1);  // no temporary file left behind
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("an output that is one of the inputs (same device and inode) is refused") {
+  char tmpl[] = "/tmp/fabdiag-outin.XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, raw = dir + "/raw.txt", other = dir + "/other.txt";
+  REQUIRE(write_file_atomic(raw, "capture\n").ok());
+  REQUIRE(write_file_atomic(other, "capture\n").ok());
+  REQUIRE(link(raw.c_str(), (dir + "/hard.txt").c_str()) == 0);
+  REQUIRE(symlink("raw.txt", (dir + "/link.txt").c_str()) == 0);
+
+  auto same = check_output_not_input(raw, {other, raw});
+  REQUIRE_FALSE(same.ok());
+  CHECK(same.error().code == ErrorCode::kInvalidArgument);
+  CHECK(same.error().source == raw);
+  CHECK(same.error().message.find("-o FILE is also an input; write elsewhere") == 0);
+  CHECK_FALSE(check_output_not_input(dir + "/hard.txt", {raw}).ok());  // another name, same inode
+  CHECK_FALSE(check_output_not_input(dir + "/link.txt", {raw}).ok());  // a symlink to it
+  auto via = check_output_not_input(raw, {dir + "/../" + std::filesystem::path(dir).filename().string() + "/raw.txt"});
+  CHECK_FALSE(via.ok());
+
+  CHECK(check_output_not_input(other, {raw}).ok());             // equal content is another file
+  CHECK(check_output_not_input(dir + "/new.json", {raw}).ok());  // a new file
+  CHECK(check_output_not_input("-", {raw}).ok());
+  CHECK(check_output_not_input("", {raw}).ok());
+  CHECK(check_output_not_input(raw, {"-", "", dir, dir + "/missing"}).ok());  // stdin, a directory
+  CHECK(*read_file(raw) == "capture\n");
+  std::filesystem::remove_all(dir);
+}
