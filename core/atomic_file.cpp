@@ -149,8 +149,8 @@ AtomicFile::AtomicFile(std::string path, std::string target, std::string temp, i
     : path_(std::move(path)), target_(std::move(target)), temp_(std::move(temp)), fd_(fd) {}
 
 // The new file takes the replaced file's owner and group where the process may give them
-// (root, or a group it is in; else it stays ours) and then its permission bits (after the
-// chown, which clears set-id bits); a new file is 0644.
+// (root, or a group it is in; else it stays ours) and then its permission bits; a new file
+// is 0644.
 Status AtomicFile::apply_mode() {
   if (!keep_) {
     if (::fchmod(fd_, 0644) != 0) return fail(errno, "chmod failed");
@@ -161,7 +161,9 @@ Status AtomicFile::apply_mode() {
     // as after any rewrite by that user.
     if (::fchown(fd_, static_cast<uid_t>(-1), keep_->gid) != 0) errno = 0;
   }
-  if (::fchmod(fd_, keep_->mode & 07777) != 0) return fail(errno, "chmod failed");
+  // Set-user/group-ID bits are not carried over: a result is no program, and root must not
+  // leave its output set-id whatever the file it replaced was.
+  if (::fchmod(fd_, keep_->mode & 01777) != 0) return fail(errno, "chmod failed");
   return Ok{};
 }
 

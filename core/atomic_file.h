@@ -12,7 +12,7 @@ namespace fabdiag {
 /// Writes `content` to `path` atomically: a temporary file in the target's directory, every
 /// write checked, fsync, close checked, then rename(2) over the target. Readers see the old
 /// file or the new one, never a mix. A new file is created 0644; a replaced file's permission
-/// bits are kept, and its owner and group where the process may give them (root can). An
+/// bits are kept (not set-user/group-ID), and its owner and group where the process may give them (root can). An
 /// existing target the process could not write itself (faccessat W_OK, e.g. a root-owned 0644
 /// file in a world-writable directory) is refused with kPermission ("not writable by uid N")
 /// and left untouched.

@@ -114,6 +114,10 @@ TEST_CASE("a replaced file keeps its mode, and its owner and group where the pro
     CHECK(st.st_uid == 65534u);
     CHECK(st.st_gid == 65534u);
   }
+  REQUIRE(chmod(target.c_str(), 06750) == 0);  // set-id bits are dropped, the rest kept
+  REQUIRE(write_file_atomic(target, "{}\n").ok());
+  REQUIRE(stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0750);
   const std::string fresh = dir + "/new.json";  // a new file is still 0644
   REQUIRE(write_file_atomic(fresh, "{}\n").ok());
   REQUIRE(stat(fresh.c_str(), &st) == 0);
