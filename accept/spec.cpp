@@ -2,10 +2,13 @@
 // keys it may hold: an unknown key is an error naming FILE:LINE:COLUMN (a typo such as
 // `nvlink_per_gpu` must not leave the check silently off). Built without yaml-cpp, parsing
 // answers kUnsupported and `accept` exits 3.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
 #include <set>
+#include <string_view>
+#include <vector>
 
 #include "accept/spec.h"
 #include "core/build_config.h"
@@ -200,6 +203,45 @@ void read_deliver(const Reader& r, const YAML::Node& n, DeliverSpec& d) {
   });
 }
 
+// The 1-based line of the `---` that starts the text's second YAML document (one after some
+// content); 0 when no such line is found (a document begun after `...`).
+size_t second_document_line(const std::string& text) {
+  bool content = false;
+  size_t line = 0;
+  for (size_t pos = 0; pos < text.size(); ++line) {
+    size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string_view l(text.data() + pos, end - pos);
+    pos = end + 1;
+    const bool marker = l.substr(0, 3) == "---" && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
+    if (marker && content) return line + 1;
+    const size_t first = l.find_first_not_of(" \t\r");
+    if (!marker && first != std::string_view::npos && l[first] != '#' && l[first] != '%') content = true;
+  }
+  return 0;
+}
+
+// What makes text no spec before its keys are read: a NUL byte (binary data: yaml-cpp would
+// name a confusing escape), a second document (`---`: yaml-cpp's Load would read the first and
+// drop the rest silently), a root that is not a mapping. Returns the root, or throws SpecError.
+YAML::Node spec_root(const Reader& r, const std::string& text, const std::string& file) {
+  if (size_t nul = text.find('\0'); nul != std::string::npos) {
+    const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n') + 1;
+    throw SpecError{file + ":" + std::to_string(line) + ": binary data (NUL byte); a spec is YAML text"};
+  }
+  std::vector<YAML::Node> docs = YAML::LoadAll(text);
+  for (size_t i = 1; i < docs.size(); ++i) {
+    if (!docs[i].IsDefined() || docs[i].IsNull()) continue;
+    size_t line = second_document_line(text);
+    if (line == 0) line = docs[i].Mark().line + 1;
+    throw SpecError{file + ":" + std::to_string(line) +
+                    ": a second YAML document (---); a spec is one YAML document, put every key in it"};
+  }
+  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
+  if (root.IsSequence()) r.fail(root, "", "a spec is a mapping of keys (version:, name:, node:, deliver:), this is a sequence");
+  if (root.IsScalar()) r.fail(root, "", "a spec is a mapping of keys (version:, name:, node:, deliver:), this is a scalar");
+  return root;
+}
+
 }  // namespace
 
 Result<Spec> parse_spec(const std::string& text, const std::string& file) {
@@ -207,7 +249,7 @@ Result<Spec> parse_spec(const std::string& text, const std::string& file) {
   spec.file = file;
   Reader r(file);
   try {
-    YAML::Node root = YAML::Load(text);
+    YAML::Node root = spec_root(r, text, file);
     if (!root.IsDefined() || root.IsNull())
       return make_error(ErrorCode::kParse, "empty spec: expected version: 1, node: and deliver:", file);
     bool has_version = false;

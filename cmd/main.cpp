@@ -18,6 +18,7 @@
 #include "cmd/import_any.h"
 #include "cmd/import_readers.h"
 #include "cmd/run_commands_cli.h"
+#include "core/atomic_file.h"
 #include "core/exit_codes.h"
 #include "core/version.h"
 
@@ -414,9 +415,25 @@ void default_procfs_root(const CLI::App& app, GlobalOptions& g) {
   }
 }
 
+// Every file the parsed command reads by name (the options of the others are empty): -o
+// must not be one of them.
+std::vector<std::string> named_inputs(const Options& o) {
+  std::vector<std::string> in = {o.topo.against, o.baseline.file, o.import_nccl_tests.file, o.import_counters.file,
+                                 o.import_host.file, o.import_file.file, o.accept.spec, o.accept.hostfile,
+                                 o.accept.mpirun_args_file, o.triage.hostfile, o.triage.mpirun_args_file};
+  for (const auto* list : {&o.baseline.files, &o.import_any.paths, &o.counters.from, &o.check.from, &o.triage.from,
+                           &o.accept.from, &o.report.files})
+    in.insert(in.end(), list->begin(), list->end());
+  return in;
+}
+
 // Runs the parsed subcommand; the exit code.
 int dispatch(const Commands& c, Options& opts) {
   const GlobalOptions& g = opts.global;
+  if (auto st = check_output_not_input(g.output, named_inputs(opts)); !st) {
+    print_error(st.error().to_string());
+    return kExitUsage;
+  }
   try {
     if (c.doctor->parsed()) return run_doctor(g, opts.doctor);
     if (c.topo->parsed()) return run_topo(g, opts.topo);

@@ -78,6 +78,27 @@ int write_fd(int fd, std::string_view content) {
   return 0;
 }
 
+// An existing target the caller could not write itself is refused: root's cron job may own
+// the directory, but a user who cannot write a file must not replace it through us.
+// Fills `existing` (when the target exists) with the mode and owner the new file keeps.
+Status check_replaceable(const std::filesystem::path& target, const std::string& path, struct stat* existing,
+                         bool* exists) {
+  *exists = false;
+  if (::stat(target.c_str(), existing) != 0) {
+    if (errno == ENOENT) return Ok{};
+    return io_error(errno, "cannot inspect the output path", path);
+  }
+  *exists = true;
+  if (::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0) {
+    if (errno == EROFS) return io_error(errno, "cannot replace it", path);
+    return make_error(ErrorCode::kPermission,
+                      "exists and is not writable by uid " + std::to_string(::geteuid()) +
+                          "; it is left as it was",
+                      path);
+  }
+  return Ok{};
+}
+
 // The directory that will hold `target` (".": the working directory); kNotFound when missing.
 Result<std::filesystem::path> output_directory(const std::filesystem::path& target, const std::string& path) {
   std::filesystem::path dir = target.parent_path();
@@ -103,11 +124,48 @@ Status check_output_path(const std::string& path) {
   auto dir = output_directory(*resolved, path);
   if (!dir) return dir.error();
   if (::access(dir->c_str(), W_OK | X_OK) != 0) return io_error(errno, "cannot create files in " + dir->string(), path);
+  struct stat existing {};
+  bool exists = false;
+  return check_replaceable(*resolved, path, &existing, &exists);
+}
+
+Status check_output_not_input(const std::string& output, const std::vector<std::string>& inputs) {
+  if (output.empty() || output == "-") return Ok{};
+  struct stat out {};
+  if (::stat(output.c_str(), &out) != 0) return Ok{};  // a new file is nobody's input
+  for (const auto& input : inputs) {
+    struct stat in {};
+    if (input.empty() || input == "-" || ::stat(input.c_str(), &in) != 0 || S_ISDIR(in.st_mode)) continue;
+    if (in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "-o FILE is also an input" + (input == output ? std::string() : " (" + input + ")") +
+                            "; write elsewhere: the result would replace what it was made from",
+                        output);
+  }
   return Ok{};
 }
 
 AtomicFile::AtomicFile(std::string path, std::string target, std::string temp, int fd)
     : path_(std::move(path)), target_(std::move(target)), temp_(std::move(temp)), fd_(fd) {}
+
+// The new file takes the replaced file's owner and group where the process may give them
+// (root, or a group it is in; else it stays ours) and then its permission bits; a new file
+// is 0644.
+Status AtomicFile::apply_mode() {
+  if (!keep_) {
+    if (::fchmod(fd_, 0644) != 0) return fail(errno, "chmod failed");
+    return Ok{};
+  }
+  if (::fchown(fd_, keep_->uid, keep_->gid) != 0) {
+    // Not root: the group alone where the process is in it; else the file stays the writer's,
+    // as after any rewrite by that user.
+    if (::fchown(fd_, static_cast<uid_t>(-1), keep_->gid) != 0) errno = 0;
+  }
+  // Set-user/group-ID bits are not carried over: a result is no program, and root must not
+  // leave its output set-id whatever the file it replaced was.
+  if (::fchmod(fd_, keep_->mode & 01777) != 0) return fail(errno, "chmod failed");
+  return Ok{};
+}
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
@@ -131,7 +189,7 @@ Status AtomicFile::write(std::string_view piece) {
 
 Status AtomicFile::commit() {
   if (failed_) return *failed_;
-  if (::fchmod(fd_, 0644) != 0) return fail(errno, "chmod failed");
+  if (auto st = apply_mode(); !st) return st;
   if (::fsync(fd_) != 0) return fail(errno, "fsync failed");
   const int fd = fd_;
   fd_ = -1;
@@ -148,12 +206,17 @@ Result<std::unique_ptr<AtomicFile>> open_atomic_file(const std::string& path) {
   auto dir_or = output_directory(target, path);
   if (!dir_or) return dir_or.error();
   const std::filesystem::path dir = *dir_or;
+  struct stat existing {};
+  bool exists = false;
+  if (auto st = check_replaceable(target, path, &existing, &exists); !st) return st.error();
   std::string tmpl = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   int fd = mkstemp(name.data());
   if (fd < 0) return io_error(errno, "cannot create a temporary file next to it", path);
-  return std::unique_ptr<AtomicFile>(new AtomicFile(path, target.string(), name.data(), fd));
+  std::unique_ptr<AtomicFile> file(new AtomicFile(path, target.string(), name.data(), fd));
+  if (exists) file->keep_ = AtomicFile::Keep{existing.st_mode, existing.st_uid, existing.st_gid};
+  return file;
 }
 
 Status write_file_atomic(const std::string& path, const std::string& content) {

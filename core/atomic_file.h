@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 
@@ -10,7 +11,11 @@ namespace fabdiag {
 
 /// Writes `content` to `path` atomically: a temporary file in the target's directory, every
 /// write checked, fsync, close checked, then rename(2) over the target. Readers see the old
-/// file or the new one, never a mix; results are created 0644.
+/// file or the new one, never a mix. A new file is created 0644; a replaced file's permission
+/// bits are kept (not set-user/group-ID), and its owner and group where the process may give them (root can). An
+/// existing target the process could not write itself (faccessat W_OK, e.g. a root-owned 0644
+/// file in a world-writable directory) is refused with kPermission ("not writable by uid N")
+/// and left untouched.
 /// Only regular files are written: a symlink is resolved (its final target is replaced
 /// atomically, the link stays); an existing device, FIFO, socket or directory is refused with
 /// kInvalidArgument naming its kind (root would otherwise replace /dev/null by a file).
@@ -20,9 +25,17 @@ Status write_file_atomic(const std::string& path, const std::string& content);
 
 /// Checks before a long run that write_file_atomic(`path`, ...) can succeed later, writing
 /// nothing: the same refusal of what is not a regular file (symlinks resolved), an existing
-/// directory to hold it, and write and search permission there (access(2)). Errors as
+/// directory to hold it, write and search permission there (access(2)), and an existing target
+/// the process may write. Errors as
 /// write_file_atomic: kInvalidArgument, kNotFound, kPermission, naming `path`.
 Status check_output_path(const std::string& path);
+
+/// Refuses an output that is the same file (st_dev and st_ino, symlinks followed) as one of the
+/// named `inputs` ("-" and what does not exist are skipped; a directory named as input is not
+/// walked): writing the result would destroy what it was made from. `output` empty or "-"
+/// (stdout), or not existing yet: Ok. Errors: kInvalidArgument naming `output`
+/// ("-o FILE is also an input; write elsewhere").
+Status check_output_not_input(const std::string& output, const std::vector<std::string>& inputs);
 
 /// Writes all of `content` to the open descriptor `fd` (EINTR and short writes retried).
 /// Errors: kUnavailable for EPIPE (the reader went away: `| head`), kIo for anything else

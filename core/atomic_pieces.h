@@ -30,13 +30,20 @@ class AtomicFile {
   /// Appends `piece` (EINTR and short writes retried). After a failure every later write()
   /// and commit() return the same error. Errors: kIo (ENOSPC, EIO: errno text) naming the path.
   Status write(std::string_view piece);
-  /// chmod 0644, fsync, close, rename over the target. Errors as write_file_atomic().
+  /// The replaced file's mode and owner (0644 for a new file), fsync, close, rename over the
+  /// target. Errors as write_file_atomic().
   Status commit();
 
  private:
   friend Result<std::unique_ptr<AtomicFile>> open_atomic_file(const std::string& path);
   AtomicFile(std::string path, std::string target, std::string temp, int fd);
   Status fail(int err, const char* what);
+  Status apply_mode();
+  struct Keep {
+    unsigned mode;
+    unsigned uid, gid;
+  };
+  std::optional<Keep> keep_;  ///< the replaced file's mode and owner; none for a new file
   std::string path_, target_, temp_;
   int fd_ = -1;
   std::optional<Error> failed_;

@@ -104,6 +104,24 @@ TEST_CASE("YAML syntax errors and a missing version are spec errors too") {
   CHECK(error_of("").find("empty spec") != std::string::npos);
 }
 
+TEST_CASE("a spec is one YAML mapping: a second document, a sequence and binary data are named by line") {
+  NEED_YAMLCPP();
+  const std::string two = error_of("version: 1\nname: a\n---\nnode: {gpus: 3}\n");
+  CHECK(two.find("s.yaml:3: a second YAML document") == 0);
+  CHECK(two.find("a spec is one YAML document") != std::string::npos);
+  // a leading --- starts the first document, it is not a second one
+  CHECK(error_of("# c\n---\nversion: 1\n---\nname: b\n").find("s.yaml:4: a second YAML document") == 0);
+  CHECK(parse_spec("---\nversion: 1\nname: a\n", "s.yaml").ok());
+  CHECK(parse_spec("version: 1\nname: a\n---\n", "s.yaml").ok());  // an empty trailing document drops nothing
+  const std::string list = error_of("# the checks\n- version: 1\n- name: a\n");
+  CHECK(list.find("s.yaml:2:") == 0);
+  CHECK(list.find("a spec is a mapping of keys") != std::string::npos);
+  CHECK(list.find("this is a sequence") != std::string::npos);
+  CHECK(error_of("just words\n").find("this is a scalar") != std::string::npos);
+  const std::string nul = error_of(std::string("version: 1\nname: \"a\\") + '\0' + "\"\n");
+  CHECK(nul.find("s.yaml:2: binary data (NUL byte)") == 0);
+}
+
 TEST_CASE("a missing or unreadable spec file is named") {
   NEED_YAMLCPP();
   auto missing = load_spec("/nonexistent/fabdiag-spec.yaml");

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -85,5 +86,103 @@ TEST_CASE("an atomic file written in pieces appears whole at commit, and not at 
   auto missing = open_atomic_file(dir + "/no/such/x.json");
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().code == ErrorCode::kNotFound);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a replaced file keeps its mode, and its owner and group where the process may give them") {
+  char tmpl[] = "/tmp/fabdiag-keepmode.XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, target = dir + "/m600.json";
+  REQUIRE(write_file_atomic(target, "secret\n").ok());
+  REQUIRE(chmod(target.c_str(), 0600) == 0);
+  REQUIRE(write_file_atomic(target, "{}\n").ok());
+  struct stat st {};
+  REQUIRE(stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0600);
+  CHECK(*read_file(target) == "{}\n");
+
+  REQUIRE(chmod(target.c_str(), 0640) == 0);
+  const bool root = geteuid() == 0;
+  if (root) REQUIRE(chown(target.c_str(), 65534, 65534) == 0);
+  auto f = open_atomic_file(target);  // the pieces path keeps them too
+  REQUIRE(f.ok());
+  REQUIRE((*f)->write("[]\n").ok());
+  REQUIRE((*f)->commit().ok());
+  REQUIRE(stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0640);
+  if (root) {
+    CHECK(st.st_uid == 65534u);
+    CHECK(st.st_gid == 65534u);
+  }
+  REQUIRE(chmod(target.c_str(), 06750) == 0);  // set-id bits are dropped, the rest kept
+  REQUIRE(write_file_atomic(target, "{}\n").ok());
+  REQUIRE(stat(target.c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0750);
+  const std::string fresh = dir + "/new.json";  // a new file is still 0644
+  REQUIRE(write_file_atomic(fresh, "{}\n").ok());
+  REQUIRE(stat(fresh.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0644);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("an existing file the process could not write itself is refused and left untouched") {
+  if (geteuid() != 0) {
+    MESSAGE("SKIPPED: needs root to drop to uid 65534");
+    return;
+  }
+  char tmpl[] = "/tmp/fabdiag-unwritable.XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, target = dir + "/target.txt";
+  REQUIRE(chmod(dir.c_str(), 0777) == 0);  // anyone may create and rename in it
+  REQUIRE(write_file_atomic(target, "root's\n").ok());
+  REQUIRE(chmod(target.c_str(), 0644) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(10);
+    if (check_output_path(target).ok()) _exit(11);
+    auto st = write_file_atomic(target, "nobody's\n");
+    if (st.ok()) _exit(12);
+    if (st.error().code != ErrorCode::kPermission) _exit(13);
+    if (st.error().message.find("not writable by uid 65534") == std::string::npos) _exit(14);
+    if (open_atomic_file(target).ok()) _exit(15);
+    _exit(0);
+  }
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(*read_file(target) == "root's\n");
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.is_regular_file() ? 1 : 0;
+  CHECK(n == 1);  // no temporary file left behind
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("an output that is one of the inputs (same device and inode) is refused") {
+  char tmpl[] = "/tmp/fabdiag-outin.XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, raw = dir + "/raw.txt", other = dir + "/other.txt";
+  REQUIRE(write_file_atomic(raw, "capture\n").ok());
+  REQUIRE(write_file_atomic(other, "capture\n").ok());
+  REQUIRE(link(raw.c_str(), (dir + "/hard.txt").c_str()) == 0);
+  REQUIRE(symlink("raw.txt", (dir + "/link.txt").c_str()) == 0);
+
+  auto same = check_output_not_input(raw, {other, raw});
+  REQUIRE_FALSE(same.ok());
+  CHECK(same.error().code == ErrorCode::kInvalidArgument);
+  CHECK(same.error().source == raw);
+  CHECK(same.error().message.find("-o FILE is also an input; write elsewhere") == 0);
+  CHECK_FALSE(check_output_not_input(dir + "/hard.txt", {raw}).ok());  // another name, same inode
+  CHECK_FALSE(check_output_not_input(dir + "/link.txt", {raw}).ok());  // a symlink to it
+  auto via = check_output_not_input(raw, {dir + "/../" + std::filesystem::path(dir).filename().string() + "/raw.txt"});
+  CHECK_FALSE(via.ok());
+
+  CHECK(check_output_not_input(other, {raw}).ok());             // equal content is another file
+  CHECK(check_output_not_input(dir + "/new.json", {raw}).ok());  // a new file
+  CHECK(check_output_not_input("-", {raw}).ok());
+  CHECK(check_output_not_input("", {raw}).ok());
+  CHECK(check_output_not_input(raw, {"-", "", dir, dir + "/missing"}).ok());  // stdin, a directory
+  CHECK(*read_file(raw) == "capture\n");
   std::filesystem::remove_all(dir);
 }
