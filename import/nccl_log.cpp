@@ -423,8 +423,7 @@ bool nccl_evidence(std::string_view raw, const std::optional<NcclLinePrefix>& p)
   return starts_with(trim(raw), "NCCL version ") && parse_nccl_version(trim(raw));
 }
 
-// True when `raw` is a whole NCCL line ("host:pid:tid [dev] NCCL INFO|WARN ..." with a message):
-// a last line without its newline is read when it is one.
+// True when `raw` is a whole NCCL line: nccl_evidence() with a message after the level.
 bool whole_nccl_line(std::string_view raw) {
   if (starts_with(trim(raw), "###")) return false;
   auto p = parse_nccl_prefix(raw);
@@ -451,9 +450,8 @@ Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& sour
   Reader r{imp, limits, {}};
   LineTally other;
   size_t evidence = 0;
-  // Each line is read once the next one starts: a last line without its newline is read when it
-  // is a whole NCCL line (a log saved without a final '\n'), and reported as a cut line (a gap)
-  // when it is not ("node01:12:34 [0] NCC", a log cut while written).
+  // Each line is read once the next one starts: a last line without its newline is read when
+  // whole_nccl_line(), else it is a cut-line gap ("node01:12:34 [0] NCC": cut while written).
   std::string held;
   size_t held_no = 0;
   while (auto raw = lines.next()) {
