@@ -17,6 +17,7 @@
 #include "core/run_cut.h"
 #include "core/repeats.h"
 #include "core/line_source.h"
+#include "core/text_encoding.h"
 #include "triage/hostfile.h"
 
 namespace fabdiag::cmd {
@@ -122,6 +123,10 @@ PlacedFile place_file(const std::string& path, const FormatRoute* forced, const 
   }
   PeekedLineSource lines(std::move(*opened), 256);
   ToolEvidence ev = detect_tool(lines.head());
+  if (!lines.head().empty() && starts_with_utf16_bom(lines.head()[0])) {
+    p.why = utf16_refusal();
+    return p;
+  }
   if (ev.binary) {
     p.why = "binary data (NUL bytes), not the text of a tool";
     return p;

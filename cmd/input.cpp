@@ -6,15 +6,30 @@
 #include "cmd/common.h"
 #include "core/atomic_file.h"
 #include "core/exit_codes.h"
+#include "core/text_encoding.h"
 
 namespace fabdiag::cmd {
 
+namespace {
+
+// The text without a leading UTF-8 byte-order mark, as the line readers see it (core/line_source.cpp).
+std::string without_bom(std::string text) {
+  if (text.compare(0, kUtf8Bom.size(), kUtf8Bom) == 0) text.erase(0, kUtf8Bom.size());
+  return text;
+}
+
+}  // namespace
+
 Result<std::string> read_input(const std::string& file) {
-  if (file != "-") return read_file(file);
+  if (file != "-") {
+    auto text = read_file(file);
+    if (!text) return text.error();
+    return without_bom(std::move(*text));
+  }
   std::ostringstream ss;
   ss << std::cin.rdbuf();
   if (std::cin.bad()) return make_error(ErrorCode::kIo, "cannot read standard input", "-");
-  return ss.str();
+  return without_bom(ss.str());
 }
 
 Result<std::unique_ptr<LineSource>> open_input_lines(const std::string& file) {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/device_input.h"
+#include "core/text_encoding.h"
 
 namespace fabdiag {
 namespace {
@@ -119,6 +120,8 @@ std::optional<std::string_view> ChunkLineSource::next() {
   }
   if (!any) return std::nullopt;
   unterminated_ = !ended;
+  // A UTF-8 byte-order mark is no part of the first line (core/text_encoding.h).
+  if (line_no_ == 0 && line_.compare(0, kUtf8Bom.size(), kUtf8Bom) == 0) line_.erase(0, kUtf8Bom.size());
   ++line_no_;
   if (cut) ++cut_lines_;
   if (!line_.empty() && line_.back() == '\r') line_.pop_back();

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/text.h"
+#include "core/text_encoding.h"
 #include "import/ethtool_fec.h"
 #include "import/ethtool_m.h"
 #include "import/ethtool_s.h"
@@ -82,6 +83,8 @@ Result<CounterImportFormat> counter_format_of(std::optional<CounterImportFormat>
   }
   ToolEvidence ev = detect_tool(head);
   if (auto f = counter_format_of_tool(ev.tool)) return *f;
+  if (!head.empty() && starts_with_utf16_bom(head[0]))
+    return make_error(ErrorCode::kInvalidArgument, "cannot read " + utf16_refusal(), source);
   std::string seen = ev.binary ? "binary data (NUL bytes)"
                      : ev.tool != ToolText::kUnknown
                          ? std::string(describe(ev.tool)) + ", not counters (line " + std::to_string(ev.line) +

@@ -81,9 +81,13 @@ class Reader {
       first_bad_text_ = quote_line(raw);
     }
     if (bad_count_++ < kListedLines) bad_lines_.push_back(std::to_string(line_no));
+    last_bad_line_ = line_no;
+    last_bad_text_ = quote_line(raw);
   }
 
   Result<CounterImport> finish(const LineSource& lines) {
+    if (lines.unterminated() && last_bad_line_ == lines.line_no() && counters_ + eth_.samples.size() > 0)
+      cut_last_line();
     finish_snapshots();
     if (lines.error()) return *lines.error();
     if (counters_ == 0 && sysfs_lines_ == 0) {
@@ -150,6 +154,16 @@ class Reader {
     return !dump_dir_.empty() && is_shell_loop_line(raw);
   }
 
+  // The last line ends without a newline and is no counter line ("rx_crc_err"): it was cut while
+  // the output was saved, a gap of its own instead of a line "not name: number".
+  void cut_last_line() {
+    --bad_count_;
+    if (!bad_lines_.empty() && bad_lines_.back() == std::to_string(last_bad_line_)) bad_lines_.pop_back();
+    gaps_.add("cut", make_error(ErrorCode::kParse,
+                                "the last line ends without a newline (the output was cut); NOT READ: " + last_bad_text_,
+                                line_source(imp_.source, last_bad_line_)));
+  }
+
   void finish_ethtool();
   void finish_sysfs();
 
@@ -159,10 +173,10 @@ class Reader {
   BoundedErrors gaps_;
   std::map<std::string, size_t> series_of_;  // stream key -> index in imp_.series
   Snapshot eth_, sys_;
-  size_t bad_count_ = 0, first_bad_line_ = 0, counters_ = 0;
+  size_t bad_count_ = 0, first_bad_line_ = 0, last_bad_line_ = 0, counters_ = 0;
   size_t sysfs_lines_ = 0;  // sysfs path:value lines read (a port whose files all say "N/A (no PMA)" has no counter)
   std::vector<std::string> bad_lines_;
-  std::string first_bad_text_;
+  std::string first_bad_text_, last_bad_text_;
   bool unnamed_ = false;
 };
 

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/text.h"
+#include "core/text_encoding.h"
 #include "import/common.h"
 #include "import/ethtool_fec.h"
 #include "import/host_prefix.h"
@@ -317,7 +318,7 @@ ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line
 
 ToolEvidence detect_tool_in_text(std::string_view text) {
   std::vector<std::string> head;
-  size_t pos = 0;
+  size_t pos = starts_with(text, kUtf8Bom) ? kUtf8Bom.size() : 0;
   while (pos < text.size() && head.size() < kHeadLines) {
     size_t nl = text.find('\n', pos);
     size_t end = nl == std::string_view::npos ? text.size() : nl;

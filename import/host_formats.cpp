@@ -4,6 +4,7 @@
 
 #include "core/repeats.h"
 #include "core/text.h"
+#include "core/text_encoding.h"
 #include "import/format_detect.h"
 #include "import/ibstat.h"
 #include "import/ibstatus.h"
@@ -175,6 +176,10 @@ namespace {
 void import_one_section(const TextSection& s, const std::string& source, InputFormat format, HostFacts& facts,
                         bool& any, std::vector<Error>& failures, nlohmann::json* listings) {
   if (trim(s.text).empty()) return;
+  if (s.first_line == 1 && starts_with_utf16_bom(s.text)) {
+    failures.push_back(make_error(ErrorCode::kParse, "cannot read " + utf16_refusal(), source));
+    return;
+  }
   InputFormat fmt = format == InputFormat::kAuto ? detect_format(s.text) : format;
   auto r = import_section(s, source, fmt);
   if (!r) {

@@ -1,8 +1,11 @@
 #include "import/ibstat.h"
 
+#include <cctype>
 #include <optional>
 
 #include "core/text.h"
+#include "import/common.h"
+#include "import/format_detect.h"
 #include "import/port_listing_gaps.h"
 
 namespace fabdiag {
@@ -29,6 +32,28 @@ void close_ca(const CaBlock& ca, std::vector<Error>* gaps) {
     gaps->push_back(std::move(e));
 }
 
+// A state name normalize_port_state() / normalize_phys_state() knows ("4: ACTIVE").
+bool known_state(const std::string& normalized) {
+  return !normalized.empty() && std::isdigit(static_cast<unsigned char>(normalized[0])) &&
+         normalized.find(": ") != std::string::npos;
+}
+
+// True when `t` (trimmed) is a line ibstat prints whole: a "CA '...'" or "Port N:" title, or
+// "Key: value" with a value, one of theirs for State, Physical state and Link layer. An input's
+// last line without '\n' is read only when it is one ("Link layer: Ethe" was cut).
+bool whole_ibstat_line(const std::string& t) {
+  if (starts_with(t, "CA '")) return t.size() > 5 && t.back() == '\'';
+  if (starts_with(t, "Port ") && t.back() == ':') return true;
+  auto colon = t.find(':');
+  if (colon == std::string::npos) return false;
+  std::string key = trim(t.substr(0, colon)), value = trim(t.substr(colon + 1));
+  if (value.empty()) return false;
+  if (key == "State") return known_state(normalize_port_state(value));
+  if (key == "Physical state") return known_state(normalize_phys_state(value));
+  if (key == "Link layer") return value == "InfiniBand" || value == "Ethernet";
+  return true;
+}
+
 }  // namespace
 
 Result<std::vector<RdmaPortFacts>> parse_ibstat(std::string_view text, const std::string& source, int first_line,
@@ -39,10 +64,19 @@ Result<std::vector<RdmaPortFacts>> parse_ibstat(std::string_view text, const std
   std::string model, fw;
   RdmaPortFacts* cur = nullptr;
   int n = first_line - 1;
-  for (const auto& raw : split(text, '\n')) {
+  const auto rows = split(text, '\n');
+  const bool unterminated = !text.empty() && text.back() != '\n';
+  for (size_t i = 0; i < rows.size(); ++i) {
     ++n;
-    std::string t = trim(raw);
+    std::string t = trim(rows[i]);
     if (t.empty()) continue;
+    if (unterminated && i + 1 == rows.size() && !whole_ibstat_line(t)) {
+      if (gaps)
+        gaps->push_back(make_error(ErrorCode::kParse,
+                                   "the last line ends without a newline (the output was cut); NOT READ: " + quote_line(t),
+                                   line_source(source, static_cast<size_t>(n))));
+      continue;
+    }
     if (starts_with(t, "CA '") && t.size() > 5 && t.back() == '\'') {
       close_ca(ca, gaps);
       ca = CaBlock{source + " line " + std::to_string(n), t.substr(4, t.size() - 5), std::nullopt, 0};

@@ -423,6 +423,13 @@ bool nccl_evidence(std::string_view raw, const std::optional<NcclLinePrefix>& p)
   return starts_with(trim(raw), "NCCL version ") && parse_nccl_version(trim(raw));
 }
 
+// True when `raw` is a whole NCCL line: nccl_evidence() with a message after the level.
+bool whole_nccl_line(std::string_view raw) {
+  if (starts_with(trim(raw), "###")) return false;
+  auto p = parse_nccl_prefix(raw);
+  return p && nccl_evidence(raw, p) && !p->text.empty();
+}
+
 // One line of the log: an NCCL line or another line (settings, GIDs, skipped).
 void read_line(Reader& r, LineTally& other, size_t& evidence, std::string_view raw, size_t line_no) {
   ++r.imp.lines;
@@ -443,8 +450,8 @@ Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& sour
   Reader r{imp, limits, {}};
   LineTally other;
   size_t evidence = 0;
-  // Each line is read once the next one starts, so that a last line cut without its newline
-  // ("... Using [0]mlx5_0:1/I") is reported as a gap, not read as data.
+  // Each line is read once the next one starts: a last line without its newline is read when
+  // whole_nccl_line(), else it is a cut-line gap ("node01:12:34 [0] NCC": cut while written).
   std::string held;
   size_t held_no = 0;
   while (auto raw = lines.next()) {
@@ -455,7 +462,7 @@ Result<NcclLogImport> import_nccl_log(LineSource& lines, const std::string& sour
     held_no = lines.line_no();
   }
   if (lines.error()) return *lines.error();
-  if (held_no && lines.unterminated()) {
+  if (held_no && lines.unterminated() && !whole_nccl_line(held)) {
     imp.gaps.push_back(make_error(ErrorCode::kParse,
                                   "the last line ends without a newline (the log was cut while written); NOT READ: " +
                                       quote_line(held),

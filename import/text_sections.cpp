@@ -33,7 +33,7 @@ std::optional<TextSection> SectionReader::next() {
       }
       blank = blank && line->find_first_not_of(" \t\r") == std::string_view::npos;
       cur.text.append(*line);
-      cur.text += '\n';
+      if (!lines_.unterminated()) cur.text += '\n';  // a last line without '\n' stays so: it may be cut
     }
     if (titled || !blank) return cur;
   }

@@ -18,7 +18,7 @@ namespace fabdiag {
 struct TextSection {
   std::string title;       ///< After "###", trimmed; empty for text before the first title.
   size_t first_line = 1;   ///< 1-based line number (in the whole input) of the section's first text line.
-  std::string text;
+  std::string text;  ///< Its lines, each ending in '\n' but an input's last line that had none.
 };
 
 /// True for a "###" title line (starting with "###" after optional blanks); `title` gets the

@@ -20,6 +20,13 @@ std::vector<std::string> all_lines(LineSource& s) {
 
 }  // namespace
 
+TEST_CASE("text_line_source: a leading UTF-8 BOM is dropped, a later one and a UTF-16 BOM are kept") {
+  CHECK(all_lines(*text_line_source("\xEF\xBB\xBFNIC statistics:\n\xEF\xBB\xBFx")) ==
+        std::vector<std::string>{"NIC statistics:", "\xEF\xBB\xBFx"});
+  CHECK(all_lines(*text_line_source("\xEF\xBB\xBF")) == std::vector<std::string>{""});
+  CHECK(all_lines(*text_line_source("\xFF\xFE" "a")) == std::vector<std::string>{"\xFF\xFE" "a"});
+}
+
 TEST_CASE("text_line_source: line ends, CRLF, a last line without newline, numbers") {
   auto s = text_line_source("a\r\n\nb\nlast");
   CHECK(all_lines(*s) == std::vector<std::string>{"a", "", "b", "last"});

@@ -151,3 +151,18 @@ TEST_CASE("ethtool -S text: header, comments, the netdev name, bad lines") {
   auto empty = import_ethtool_s("nothing here\n", "f", "");
   CHECK_FALSE(empty.ok());
 }
+
+TEST_CASE("ethtool -S: a whole last line without its newline is read, a cut one is a gap naming file:line") {
+  auto whole = import_ethtool_s(std::string_view("NIC statistics:\n     rx_packets: 100\n     rx_crc_errors: 5"), "w.txt", "eth0");
+  REQUIRE(whole.ok());
+  CHECK(whole->gaps.empty());
+  REQUIRE(whole->series.size() == 1);
+  CHECK(whole->series[0][0].samples.size() == 2);
+  auto cut = import_ethtool_s(std::string_view("NIC statistics:\n     rx_packets: 100\n     rx_crc_err"), "c.txt", "eth0");
+  REQUIRE(cut.ok());
+  REQUIRE(cut->gaps.size() == 1);
+  CHECK(cut->gaps[0].source == "c.txt:3");
+  CHECK(cut->gaps[0].message.find("ends without a newline") != std::string::npos);
+  CHECK(cut->gaps[0].message.find("\"rx_crc_err\"") != std::string::npos);
+  CHECK(cut->series[0][0].samples.size() == 1);
+}

@@ -167,6 +167,24 @@ std::string gap_text(const std::vector<Error>& gaps) {
 
 }  // namespace
 
+TEST_CASE("ibstat: a whole last line without its newline is read, a cut one is a gap naming file:line") {
+  const std::string head = "CA 'mlx5_0'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tPort 1:\n\t\tState: Active\n"
+                           "\t\tPhysical state: LinkUp\n\t\tRate: 400\n";
+  std::vector<Error> gaps;
+  auto whole = parse_ibstat(head + "\t\tLink layer: InfiniBand", "w.txt", 1, &gaps);
+  REQUIRE(whole.ok());
+  CHECK(gaps.empty());
+  CHECK((*whole)[0].link_layer == "InfiniBand");
+  auto cut = parse_ibstat(head + "\t\tLink layer: Infini", "c.txt", 1, &gaps);
+  REQUIRE(cut.ok());
+  CAPTURE(gap_text(gaps));
+  REQUIRE(gaps.size() == 2);  // the cut line, and the port's missing Link layer line
+  CHECK(gaps[0].source == "c.txt:8");
+  CHECK(gaps[0].message.find("ends without a newline") != std::string::npos);
+  CHECK(gaps[0].message.find("\"Link layer: Infini\"") != std::string::npos);
+  CHECK((*cut)[0].link_layer.empty());
+}
+
 TEST_CASE("ibstat cut after a port's State line: the missing lines are a gap, not a healthy port") {
   std::string text = fixture("cases/013-ibstat-cx7-two-ports-down.input.txt");
   std::string cut = cut_after(text, "Port GUID: 0x0000000000000000") + "CA 'mlx5_9'\n\tCA type: MT4129\n"

@@ -306,15 +306,27 @@ TEST_CASE("nccl log: an NCCL-looking line inside other output, or one with a NUL
 TEST_CASE("nccl log: a last line cut without its newline is a gap naming file:line, not data") {
   auto imp = read_text(
       "node01:1:1 [0] NCCL INFO Using network IB\n"
-      "node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/I");
+      "node01:1:1 [0] NCC");
   REQUIRE(imp.hosts.size() == 1);
-  CHECK(imp.hosts[0].ib_devices.empty());
   REQUIRE(imp.gaps.size() == 1);
   CHECK(imp.gaps[0].source == "t.log:2");
   CHECK(imp.gaps[0].message.find("without a newline") != std::string::npos);
+  CHECK(imp.gaps[0].message.find("node01:1:1 [0] NCC") != std::string::npos);
   auto whole = read_text("node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB\n");
   CHECK(whole.gaps.empty());
   CHECK(whole.hosts[0].ib_devices.size() == 1);
+}
+
+TEST_CASE("nccl log: a whole last line without its newline is read, and alone it is evidence") {
+  auto imp = read_text(
+      "node01:1:1 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+      "node01:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB");
+  CHECK(imp.gaps.empty());
+  REQUIRE(imp.hosts.size() == 1);
+  CHECK(imp.hosts[0].ib_devices.size() == 1);
+  auto one = import_nccl_log(std::string_view("node01:1:1 [0] NCCL INFO NCCL version 2.21.5+cuda12.4"), "one.log");
+  REQUIRE_MESSAGE(one.ok(), (one.ok() ? std::string() : one.error().to_string()));
+  CHECK(one->gaps.empty());
 }
 
 TEST_CASE("nccl log: past 65536 distinct hosts the rest are pooled and the gap says so") {
