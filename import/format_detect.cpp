@@ -195,6 +195,24 @@ bool is_counter_shaped(const std::string& t) {
   return name[0] == '[' || name.find_first_of(" \t") == std::string::npos;
 }
 
+// "node01,node02  49.36  # note" (a hand-made list of 2-node results, import/pairs_list.h): two
+// host names joined by a comma, a number, an optional GB/s or Gb/s unit and a comment.
+bool is_pair_list_shaped(const std::string& t) {
+  std::string body = trim(t.substr(0, t.find('#')));
+  auto w = split_ws(body);
+  if (w.size() < 2 || w.size() > 3) return false;
+  size_t comma = w[0].find(',');
+  if (comma == std::string::npos || comma == 0 || comma + 1 == w[0].size()) return false;
+  auto host_word = [](std::string_view h) {
+    return std::isalnum(static_cast<unsigned char>(h[0])) &&
+           std::any_of(h.begin(), h.end(), [](unsigned char c) { return std::isalpha(c); }) &&
+           std::all_of(h.begin(), h.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '.' || c == '_'; });
+  };
+  std::string_view a(w[0].data(), comma), b(w[0].data() + comma + 1, w[0].size() - comma - 1);
+  if (!host_word(a) || !host_word(b) || a == b || !parse_double(w[1])) return false;
+  return w.size() == 2 || w[2] == "GB/s" || w[2] == "Gb/s" || w[2] == "GBps" || w[2] == "Gbps";
+}
+
 }  // namespace
 
 const char* describe(ToolText tool) {
@@ -283,7 +301,7 @@ ToolText marker_of_line(std::string_view raw) {
 
 ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line) {
   ToolEvidence log_marker, first;
-  size_t lines = 0, timestamped = 0, counters = 0, sysfs = 0, nccl = 0;
+  size_t lines = 0, timestamped = 0, counters = 0, sysfs = 0, nccl = 0, pairs = 0;
   bool binary = false;
   for (size_t i = 0; i < head.size(); ++i) {
     const std::string& raw = head[i];
@@ -306,6 +324,7 @@ ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line
     if (m != ToolText::kUnknown && m != ToolText::kNcclLog) return {m, first_line + i, quote_line(t), binary};
     if (looks_like_sysfs_lines(t)) ++sysfs;
     else if (is_counter_shaped(t)) ++counters;
+    else if (t[0] != '#' && is_pair_list_shaped(t)) ++pairs;
   }
   ToolEvidence out = first;
   out.binary = binary;
@@ -313,6 +332,7 @@ ToolEvidence detect_tool(const std::vector<std::string>& head, size_t first_line
   if (timestamped * 2 > lines && nccl * 2 <= lines) out.tool = ToolText::kSyslog;
   else if (log_marker.line) out = {log_marker.tool, log_marker.line, log_marker.text, binary};
   else if ((counters + sysfs) * 2 > lines) out.tool = ToolText::kEthtoolS;
+  else if (pairs >= 2 && pairs * 2 > lines) out.tool = ToolText::kPairsList;  // most lines "a,b  GB/s"
   return out;
 }
 

@@ -53,6 +53,7 @@ expect 038 dcgmi fabdiag.dcgmi/1
 expect 043 nccl-tests fabdiag.bench/1
 expect 044 nccl-tests fabdiag.bench/1
 expect 046 nccl-log fabdiag.nccllog/1
+expect 028 pairs fabdiag.pairwise/1     # most lines "hostA,hostB  GB/s": the pairs list
 expect 047 nccl-ras fabdiag.ncclras/1
 expect 050 nccl-inspector fabdiag.ncclinspector/1
 expect 067 pytorch-watchdog fabdiag.torchwatchdog/1

@@ -84,3 +84,12 @@ TEST_CASE("detect: a RAS report with watchdog lines after it is a RAS report fir
   auto r = detect_case("w118-nccl-ras-ok-while-pytorch-watchdog-times-out-rank118.input.txt");
   CHECK(r.tool == ToolText::kNcclRas);
 }
+
+TEST_CASE("detect: most lines 'hostA,hostB  GB/s' are a pairs list; a CSV of other things is not") {
+  CHECK(detect_tool_in_text("node01,node02     49.36\nnode03,node04  88.36  # same leaf\n# round 2\n"
+                            "gpu-a.dc1,gpu-b.dc1 12.5 Gb/s\n").tool == ToolText::kPairsList);
+  CHECK(detect_tool_in_text("node01,node01 49.36\nnode02,node02 50\n").tool != ToolText::kPairsList);  // a host with itself
+  CHECK(detect_tool_in_text("1,2 3\n4,5 6\n").tool != ToolText::kPairsList);            // numbers, no host names
+  CHECK(detect_tool_in_text("a,b 1 apples\nc,d 2 pears\n").tool != ToolText::kPairsList);  // not a rate unit
+  CHECK(detect_tool_in_text("node01,node02 49\nsome other text\nmore text\n").tool != ToolText::kPairsList);  // one line of three
+}
