@@ -181,13 +181,18 @@ void put_cell(PairwiseRead& r, MatrixDamage& dmg, size_t i, size_t j, double v) 
   if (dmg.bad_cells++ == 0) dmg.first_bad = r.map.hosts[i] + " -> " + r.map.hosts[j] + " = " + text;
 }
 
-// R of the analysis: data.reference_bytes_per_s; a document written before it was recorded
-// gives it through an outlier's value / ratio, else the fleet median is taken.
+// R of the analysis: data.reference_bytes_per_s (a triage screen: pair_reference_bytes_per_s);
+// a document written before it was recorded gives it through an outlier's value / ratio, else
+// the fleet median is taken.
 void set_reference(PairwiseRead& r, const nlohmann::json& d) {
   if (d.is_object() && d.contains("reference_bytes_per_s")) {
     r.reference = number_at(d, "reference_bytes_per_s");
     r.reference_source = string_at(d, "reference_source");
     if (r.reference_source.empty()) r.reference_source = "reference";
+    return;
+  }
+  if (auto pair_ref = number_at(d, "pair_reference_bytes_per_s")) {  // a triage screen
+    r.reference = pair_ref, r.reference_source = "screen's pair reference";
     return;
   }
   r.reference = r.fleet_median, r.reference_source = "fleet median";
