@@ -137,6 +137,8 @@ PairwiseAnalysis analyze_pairwise(const PairwiseMatrix& m, const PairwiseThresho
     }
   }
   out.reference_bytes_per_s = w.ref;
+  out.pair_ratio = t.pair_ratio;
+  out.node_ratio = t.node_ratio;
   std::vector<std::string> measured_hosts;
   for (size_t x = 0; x < n; ++x)
     if (out.partners[x] > 0) measured_hosts.push_back(host(x));
@@ -238,20 +240,33 @@ PairwiseAnalysis analyze_pairwise(const PairwiseMatrix& m, const PairwiseThresho
     }
   }
 
-  // Rule 6: slow pairs between healthy nodes.
+  // Rule 6: slow pairs between healthy nodes; slow pairs with a suspect end stay undecided.
   for (size_t a = 0; a < n; ++a)
     for (size_t b = a + 1; b < n; ++b) {
       if (!w.slow_pair(a, b)) continue;
-      if (out.status[a] != NodeStatus::kHealthy || out.status[b] != NodeStatus::kHealthy) continue;
+      if (out.status[a] == NodeStatus::kSlow || out.status[b] == NodeStatus::kSlow) continue;  // the node explains it
+      if (out.status[a] != NodeStatus::kHealthy || out.status[b] != NodeStatus::kHealthy) {
+        out.inconclusive.push_back(
+            {{host(a), host(b)},
+             "slow pair at " + pct(w.p[a][b] / w.ref) + " of the " + out.reference_source + " (below the pair ratio " +
+                 pct(t.pair_ratio) + "), but " + (out.status[a] != NodeStatus::kHealthy && out.status[b] != NodeStatus::kHealthy
+                                      ? host(a) + " and " + host(b) + " have"
+                                      : (out.status[a] != NodeStatus::kHealthy ? host(a) : host(b)) + " has") +
+                 " no partner known good: a slow link or a slow node, the data cannot tell; re-measure each "
+                 "end with a known-good partner",
+             true});
+        continue;
+      }
       auto z = modified_z(w.p[a][b], all_pairs);
       if (t.require_modified_z && !(z && *z < t.modified_z_limit)) continue;
       if (out.partners[a] < t.min_partners || out.partners[b] < t.min_partners) {
         out.inconclusive.push_back(
             {{host(a), host(b)},
-             "pair at " + pct(w.p[a][b] / w.ref) + " of the " + out.reference_source +
+             "slow pair at " + pct(w.p[a][b] / w.ref) + " of the " + out.reference_source +
                  " while both ends are fast elsewhere, but with fewer than " +
                  std::to_string(t.min_partners) +
-                 " partners each: re-measure the pair alone and each end with a fresh partner"});
+                 " partners each: re-measure the pair alone and each end with a fresh partner",
+             true});
         continue;
       }
       out.outlier_links.push_back({static_cast<int>(a), static_cast<int>(b), host(a), host(b),
@@ -295,6 +310,10 @@ void pairwise_to_json(nlohmann::json& data, const PairwiseMatrix& m, const Pairw
   data["inconclusive"] = nlohmann::json::array();
   for (const auto& i : a.inconclusive)
     data["inconclusive"].push_back({{"hosts", i.hosts}, {"reason", i.reason}});
+  data["reference_bytes_per_s"] = number_or_null(a.reference_bytes_per_s);
+  data["reference_source"] = a.reference_source;
+  data["pair_ratio"] = a.pair_ratio;
+  data["node_ratio"] = a.node_ratio;
 }
 
 namespace {
@@ -359,10 +378,10 @@ std::vector<Finding> pairwise_findings(const PairwiseMatrix& m, const PairwiseAn
   }
   for (const auto& i : a.inconclusive) {
     Finding f;
-    f.severity = Severity::kInfo;
+    f.severity = i.slow_pair ? Severity::kWarn : Severity::kInfo;
     f.layer = Layer::kLocalization;
-    f.code = "pairwise_inconclusive";
-    f.subject = join(i.hosts, ",");
+    f.code = i.slow_pair ? "slow_pair_inconclusive" : "pairwise_inconclusive";
+    f.subject = i.slow_pair && i.hosts.size() == 2 ? i.hosts[0] + "<->" + i.hosts[1] : join(i.hosts, ",");
     f.message = f.subject + ": " + i.reason;
     f.action = "Run more pair tests for these nodes (fabdiag triage re-pairs them)";
     out.push_back(std::move(f));

@@ -19,7 +19,9 @@
 //     "re-paired with known-good nodes" confirmation; otherwise a suspect (inconclusive). With
 //     3 nodes the partners can only clear each other, so a slow node stays a suspect.
 //  6. a slow pair whose two ends are both healthy is a slow link; one that involves a slow node
-//     is explained by the node; one that involves a suspect is part of the suspect's entry.
+//     is explained by the node; one whose ends are suspects or healthy with too few partners is
+//     an inconclusive slow pair (its own entry, slow_pair set): a slow link or a slow end, the
+//     data cannot tell which.
 // The modified z-score (MAD based; core/stats.h) of each node median and pair value is reported (in
 // the findings' evidence) and, when require_modified_z is set, must also be below modified_z_limit
 // to flag (docs/localization.md#rules-for-deciding-under-noise, rule 2: the z test stops very noisy
@@ -94,6 +96,7 @@ struct OutlierLink {
 struct Inconclusive {
   std::vector<std::string> hosts;
   std::string reason;
+  bool slow_pair = false;  ///< a pair below the pair ratio that the data cannot pin on a link or a node
 };
 
 /// Everything the analysis concluded.
@@ -105,6 +108,8 @@ struct PairwiseAnalysis {
   double fleet_median_bytes_per_s = 0;  ///< median of node medians; NaN when none
   double reference_bytes_per_s = 0;     ///< R (NaN when there is none)
   std::string reference_source;         ///< "fleet median", "p90 of pairs", "baseline"
+  double pair_ratio = 0;                ///< the thresholds judged with (PairwiseThresholds)
+  double node_ratio = 0;
   std::vector<OutlierNode> outlier_nodes;
   std::vector<OutlierLink> outlier_links;
   std::vector<Inconclusive> inconclusive;
@@ -120,11 +125,13 @@ PairwiseAnalysis analyze_pairwise(const PairwiseMatrix& m, const PairwiseThresho
 ///   {hosts, size_bytes, iters, rounds, matrix_bytes_per_s (null = not measured),
 ///    node_median_bytes_per_s {host: v|null}, fleet_median_bytes_per_s,
 ///    outlier_nodes [{host, median_bytes_per_s, ratio, partners}],
-///    outlier_links [{hosts [a, b], bytes_per_s, ratio}], inconclusive [{hosts, reason}]}
+///    outlier_links [{hosts [a, b], bytes_per_s, ratio}], inconclusive [{hosts, reason}],
+///    reference_bytes_per_s (R, null when none), reference_source, pair_ratio, node_ratio}
 void pairwise_to_json(nlohmann::json& data, const PairwiseMatrix& m, const PairwiseAnalysis& a);
 
 /// Findings: error L2 `slow_node` per outlier node, warn L2 `slow_link` per outlier link,
-/// info L2 `pairwise_inconclusive` per inconclusive entry.
+/// warn L2 `slow_pair_inconclusive` per slow pair the data cannot pin (an end with too few
+/// partners to judge), info L2 `pairwise_inconclusive` per other inconclusive entry.
 std::vector<Finding> pairwise_findings(const PairwiseMatrix& m, const PairwiseAnalysis& a,
                                        const PairwiseThresholds& t);
 

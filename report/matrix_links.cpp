@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "report/humanize.h"
 #include "report/result_sources.h"
 
 namespace fabdiag {
@@ -17,8 +18,10 @@ using report_detail::margin_of;
 
 namespace {
 
-// Why a matrix link has its status (the reason texts of report/result_sources.cpp's readers).
-enum class Why { kSlowerDirection, kSlowLink, kInconclusive, kCleared, kSuspect };
+// Why a matrix link has its status (the rule of perf/pairwise_analysis.h, as the result
+// recorded it: its outlier links, outlier nodes and inconclusive entries, its reference R and
+// pair ratio).
+enum class Why { kAtReference, kNoReference, kSlowLink, kSlowPair, kExplained, kInconclusive, kCleared, kSuspect };
 
 // One matrix prepared for its pairs: the host lists of its decisions as index pairs and
 // marks, so that judging a pair costs a few comparisons, not string compares.
@@ -28,8 +31,14 @@ class BlockView {
     for (size_t k = 0; k < h_.hosts.size(); ++k) index_[h_.hosts[k]].push_back(k);
     slow_ = index_pairs(b_.slow);
     suspects_ = index_pairs(b_.suspects);
+    node_why_.assign(h_.hosts.size(), nullptr);
+    slow_node_.assign(h_.hosts.size(), 0);
+    for (const auto& [host, why] : b_.unsure_nodes)
+      for (size_t k : indices(host)) node_why_[k] = &why;
+    for (const auto& host : b_.slow_nodes)
+      for (size_t k : indices(host)) slow_node_[k] = 1;
     for (const auto& [hosts, why] : b_.inconclusive) {
-      if (hosts.size() != 2) continue;
+      if (hosts.size() < 2) continue;
       Unsure u{std::vector<char>(h_.hosts.size(), 0), &why};
       for (const auto& name : hosts)
         for (size_t k : indices(name)) u.named[k] = 1;
@@ -41,57 +50,81 @@ class BlockView {
   size_t hosts() const { return h_.hosts.size(); }
 
   // The pair i < j: false when measured in neither direction; else its status, why and the
-  // reason of an inconclusive entry.
-  bool judge(size_t i, size_t j, Outcome& status, Why& why, const std::string*& unsure_reason,
+  // text an inconclusive entry or an unsure end gives (`note`).
+  bool judge(size_t i, size_t j, Outcome& status, Why& why, const std::string*& note,
              std::optional<double>& slower) const {
     const auto ab = h_.at(i, j), ba = h_.at(j, i);
     if (!ab && !ba) return false;
     slower = !ab ? ba : !ba ? ab : std::min(ab, ba);
-    status = Outcome::kPass, why = Why::kSlowerDirection, unsure_reason = nullptr;
-    if (has(slow_, i, j)) status = Outcome::kFail, why = Why::kSlowLink;
+    const double value = ab && ba ? (*ab + *ba) / 2 : *slower;  // rule 1: the mean of the directions
+    const std::string* pair_note = nullptr;
     for (const auto& u : unsure_)
-      if (u.named[i] && u.named[j] && status != Outcome::kFail)
-        status = Outcome::kNotChecked, why = Why::kInconclusive, unsure_reason = u.why;
+      if (u.named[i] && u.named[j]) pair_note = u.why;
+    status = Outcome::kPass, why = Why::kAtReference, note = nullptr;
+    const bool ref = b_.reference && *b_.reference > 0;
+    if (has(slow_, i, j)) status = Outcome::kFail, why = Why::kSlowLink;
+    else if (!ref) status = Outcome::kNotChecked, why = Why::kNoReference, note = pair_note;
+    else if (value / *b_.reference < b_.pair_ratio) {
+      const std::string* end_note = node_why_[i] ? node_why_[i] : node_why_[j];
+      if (slow_node_[i] || slow_node_[j]) status = Outcome::kFail, why = Why::kExplained;
+      else if (pair_note || end_note) status = Outcome::kNotChecked, why = Why::kInconclusive, note = pair_note ? pair_note : end_note;
+      else status = Outcome::kFail, why = Why::kSlowPair;
+    } else if (pair_note) {
+      status = Outcome::kNotChecked, why = Why::kInconclusive, note = pair_note;
+    }
     if (b_.cleared_by_walk && status == Outcome::kFail) status = Outcome::kPass, why = Why::kCleared;
     if (has(suspects_, i, j)) status = Outcome::kFail, why = Why::kSuspect;
     return true;
   }
 
-  // The margin of a pair's verdict: measured (the slower direction) against the fleet median,
-  // as the reader set it before any status was decided.
+  // The margin of a pair's verdict: measured (the slower direction) against the reference.
   std::optional<double> margin(const std::optional<double>& slower) const {
-    return margin_of(slower, b_.fleet_median, Outcome::kPass);
+    return margin_of(slower, b_.reference, Outcome::kPass);
   }
 
   Verdict verdict(size_t i, size_t j) const {
     Outcome status;
     Why why;
-    const std::string* unsure_reason;
+    const std::string* note;
     std::optional<double> slower;
-    judge(i, j, status, why, unsure_reason, slower);
+    judge(i, j, status, why, note, slower);
     Verdict v;
     v.source = b_.source;
     v.scope = "link";
     v.subject = link_name(h_.hosts[i], h_.hosts[j]);
     v.check = "pair bandwidth";
     v.status = status;
+    const std::string ref_label = b_.reference ? "the " + b_.reference_source : "";
     for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}})
       v.evidence.push_back(Evidence::number("bytes/s " + h_.hosts[x] + " -> " + h_.hosts[y], h_.at(x, y), "bytes/s",
                                             "pairwise matrix")
-                               .expect(b_.fleet_median, b_.fleet_median ? "fleet median" : ""));
+                               .expect(b_.reference, ref_label));
     v.measured = slower;
-    v.expected = b_.fleet_median;
+    v.expected = b_.reference;
     v.unit = "bytes/s";
     v.margin_pct = margin(slower);
-    switch (why) {
-      case Why::kSlowerDirection: v.reason = "slower direction vs the fleet median"; break;
-      case Why::kSlowLink: v.reason = "slow link: both ends are fine with their other partners"; break;
-      case Why::kInconclusive: v.reason = *unsure_reason; break;
-      case Why::kCleared: v.reason = "the screen's outlier, cleared by the walk"; break;
-      case Why::kSuspect: v.reason = "suspect link"; break;
-    }
+    v.reason = reason(why, note, i, j);
     return v;
   }
+
+  // The sentence of a pair's status.
+  std::string reason(Why why, const std::string* note, size_t i, size_t j) const {
+    const std::string ratio = "the pair ratio " + format_sig(b_.pair_ratio, 3) + " x the " + b_.reference_source;
+    switch (why) {
+      case Why::kAtReference: return "pair at or above " + ratio;
+      case Why::kNoReference: return note ? *note : "no reference to judge the pair against";
+      case Why::kSlowLink: return "slow link: both ends are fine with their other partners";
+      case Why::kSlowPair: return "slow pair: below " + ratio;
+      case Why::kExplained: return "slow pair: below " + ratio + ", explained by the slow node " + h_.hosts[slow_node_[i] ? i : j];
+      case Why::kInconclusive: return note ? *note : "inconclusive";
+      case Why::kCleared: return "the screen's outlier, cleared by the walk";
+      case Why::kSuspect: return "suspect link";
+    }
+    return "";
+  }
+
+  // Whether the pair's failure is its slow node's (the node's chain covers it).
+  bool explained_by_node(size_t i, size_t j) const { return slow_node_[i] || slow_node_[j]; }
 
   const std::vector<size_t>& indices(const std::string& host) const {
     static const std::vector<size_t> kNone;
@@ -101,7 +134,7 @@ class BlockView {
 
  private:
   struct Unsure {
-    std::vector<char> named;  // named[k]: hosts[k] is one of the entry's two hosts
+    std::vector<char> named;  // named[k]: hosts[k] is one of the entry's hosts
     const std::string* why;
   };
 
@@ -125,6 +158,8 @@ class BlockView {
   std::unordered_map<std::string, std::vector<size_t>> index_;
   std::vector<std::pair<size_t, size_t>> slow_, suspects_;
   std::vector<Unsure> unsure_;
+  std::vector<const std::string*> node_why_;  // per host: its one-host inconclusive reason
+  std::vector<char> slow_node_;               // per host: an outlier node
 };
 
 // Visits every link in order: fn_stored(index) for a stored one, fn_block(view, block, i, j,
@@ -159,9 +194,9 @@ void for_each_link_outline(const ReportModel& m, const std::function<void(const 
       [&](const BlockView& view, size_t block, size_t i, size_t j) {
         Outcome status;
         Why why;
-        const std::string* unsure_reason;
+        const std::string* note;
         std::optional<double> slower;
-        if (view.judge(i, j, status, why, unsure_reason, slower))
+        if (view.judge(i, j, status, why, note, slower))
           fn(LinkOutline{LinkRef{block, i, j}, status, view.margin(slower)});
       });
 }

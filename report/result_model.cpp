@@ -175,6 +175,16 @@ void merge_into(ReportModel& m, ReportModel&& part) {
   }
 }
 
+// What a schema's data needs to give any verdict, for the gap of a document without it.
+std::string required_data(const std::string& schema) {
+  if (schema == "fabdiag.accept/1") return "checks[] or nodes[]";
+  if (schema == "fabdiag.pairwise/1") return "hosts[] and matrix_bytes_per_s";
+  if (schema == "fabdiag.triage/1") return "hosts[], suspects[] or pairwise";
+  if (schema == "fabdiag.bench/1") return "results[] or tables[]";
+  if (schema == "fabdiag.baseline_diff/1") return "rows[]";
+  return "its data";
+}
+
 // Reads one schema's data; a member of the wrong type (a JSON type error, MalformedMember)
 // costs that document's verdicts, not the report: nothing of the document is kept but the gap,
 // named in errors[] with the file and the key.
@@ -190,8 +200,15 @@ void read_guarded(ReportModel& m, size_t src, const std::string& file, const std
   } catch (const MalformedMember& e) {
     what = e.what();
   }
-  if (what.empty()) merge_into(m, std::move(part));
-  else m.errors.push_back({src, make_error(ErrorCode::kParse, "malformed " + schema + " data: " + what, file)});
+  if (!what.empty()) {
+    m.errors.push_back({src, make_error(ErrorCode::kParse, "malformed " + schema + " data: " + what, file)});
+    return;
+  }
+  const bool nothing = part.nodes.empty() && part.links.empty() && part.checks.empty() && part.heatmaps.empty() &&
+                       part.curves.empty() && part.chains.empty() && part.matrix_links.empty() && part.errors.empty();
+  if (nothing && is_report_schema(schema) && schema != "fabdiag.import/1")
+    part.errors.push_back({src, make_error(ErrorCode::kParse, schema + " data has nothing to report: expected " + required_data(schema), file)});
+  merge_into(m, std::move(part));
 }
 
 }  // namespace

@@ -66,7 +66,17 @@ struct MatrixLinks {
   size_t source = 0;
   size_t heatmap = 0;  ///< Index into ReportModel::heatmaps: the matrix and its hosts.
   size_t before = 0;   ///< Its verdicts come just before ReportModel::links[before] (== size: after all).
-  std::optional<double> fleet_median;  ///< What every pair is measured against (bytes/s).
+  /// What every pair and node is measured against (bytes/s): the analysis's reference R
+  /// (data.reference_bytes_per_s; the fleet median for documents without it); nullopt: none,
+  /// every link is not checked.
+  std::optional<double> reference;
+  std::string reference_source;  ///< "p90 of pairs", "fleet median", "baseline".
+  /// A pair value (the mean of its directions) below pair_ratio x reference is a slow pair
+  /// (perf/pairwise_analysis.h rule 4): it fails, or is not checked when the data cannot pin it.
+  double pair_ratio = 0.15;
+  std::vector<std::string> slow_nodes;  ///< The result's outlier nodes: their slow pairs fail, explained by them.
+  /// One-host `inconclusive` entries (host, reason): a slow pair touching one is not checked.
+  std::vector<std::pair<std::string, std::string>> unsure_nodes;
   std::vector<std::pair<std::string, std::string>> slow;  ///< The result's outlier links: fail.
   /// An `inconclusive` entry of two hosts and its reason: that pair is not checked (unless it failed).
   std::vector<std::pair<std::vector<std::string>, std::string>> inconclusive;

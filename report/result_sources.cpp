@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -131,11 +132,84 @@ void add_series(ReportModel& m, const std::string& collective, CurveSeries s) {
 struct PairwiseRead {
   Heatmap map;
   std::optional<double> fleet_median;
+  std::optional<double> reference;  // R: data.reference_bytes_per_s, else the fleet median
+  std::string reference_source;
 };
 
+// A cell above this is no bandwidth a pair of hosts reaches (100 TB/s): a unit mistake or damage.
+constexpr double kMaxBytesPerS = 1e14;
+
+// The damage of one matrix, told in errors[] once per kind (a 1500-host matrix has 2.25
+// million cells): rows missing or short, cells that are no bandwidth.
+struct MatrixDamage {
+  std::vector<std::string> rows;  // "row 3 (node04): 2 of 7 cells"
+  size_t bad_cells = 0;
+  std::string first_bad;  // "node05 -> node06 = -5e+09"
+
+  void report(ReportModel& m, size_t src, size_t n_rows, const std::vector<std::string>& hosts) const {
+    const std::string& file = m.sources[src].file;
+    const size_t n = hosts.size();
+    if (n_rows < n)
+      m.errors.push_back({src, make_error(ErrorCode::kParse, "pairwise matrix_bytes_per_s has " + std::to_string(n_rows) +
+                                                                 " rows for " + std::to_string(n) + " hosts: row " + std::to_string(n_rows) +
+                                                                 " (" + hosts[n_rows] + ")" + (n - n_rows > 1 ? " and after" : "") +
+                                                                 " missing, those hosts' sends not measured", file)});
+    if (!rows.empty()) {
+      std::string list;
+      for (size_t k = 0; k < rows.size() && k < 5; ++k) list += (k ? "; " : "") + rows[k];
+      if (rows.size() > 5) list += "; ... " + std::to_string(rows.size() - 5) + " more";
+      m.errors.push_back({src, make_error(ErrorCode::kParse, "pairwise matrix_bytes_per_s: " + std::to_string(rows.size()) +
+                                                                 " row(s) not read whole (" + list + "); their missing cells are not measured", file)});
+    }
+    if (bad_cells > 0)
+      m.errors.push_back({src, make_error(ErrorCode::kParse, "pairwise matrix_bytes_per_s: " + std::to_string(bad_cells) +
+                                                                 " cell(s) not a bandwidth (negative, not finite or above 1e14 bytes/s), first " +
+                                                                 first_bad + "; not read", file)});
+  }
+};
+
+// Stores cell (i, j) when it is a bandwidth; else counts it as damage.
+void put_cell(PairwiseRead& r, MatrixDamage& dmg, size_t i, size_t j, double v) {
+  const size_t n = r.map.hosts.size();
+  if (i == j) return;
+  if (std::isfinite(v) && v >= 0 && v <= kMaxBytesPerS) {
+    r.map.cells[i * n + j] = v;
+    return;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  if (dmg.bad_cells++ == 0) dmg.first_bad = r.map.hosts[i] + " -> " + r.map.hosts[j] + " = " + text;
+}
+
+// R of the analysis: data.reference_bytes_per_s (a triage screen: pair_reference_bytes_per_s);
+// a document written before it was recorded gives it through an outlier's value / ratio, else
+// the fleet median is taken.
+void set_reference(PairwiseRead& r, const nlohmann::json& d) {
+  if (d.is_object() && d.contains("reference_bytes_per_s")) {
+    r.reference = number_at(d, "reference_bytes_per_s");
+    r.reference_source = string_at(d, "reference_source");
+    if (r.reference_source.empty()) r.reference_source = "reference";
+    return;
+  }
+  if (auto pair_ref = number_at(d, "pair_reference_bytes_per_s")) {  // a triage screen
+    r.reference = pair_ref, r.reference_source = "screen's pair reference";
+    return;
+  }
+  r.reference = r.fleet_median, r.reference_source = "fleet median";
+  for (const auto& [list, key] : {std::pair{"outlier_nodes", "median_bytes_per_s"}, std::pair{"outlier_links", "bytes_per_s"}})
+    for (const auto& o : array_at(d, list)) {
+      const auto value = number_at(o, key), ratio = number_at(o, "ratio");
+      if (value && ratio && *ratio > 0) {
+        r.reference = *value / *ratio, r.reference_source = "reference";
+        return;
+      }
+    }
+}
+
 // `hosts` when d has none (a triage screen may leave them to the triage's data.hosts). Rows
-// come as arrays, or packed by parse_result_json() (`fabdiag report`'s input).
-PairwiseRead read_matrix(size_t src, const nlohmann::json& d, const std::vector<std::string>& hosts = {}) {
+// come as arrays, or packed by parse_result_json() (`fabdiag report`'s input). Missing or
+// short rows and cells that are no bandwidth are gaps in m.errors, the rest is read.
+PairwiseRead read_matrix(ReportModel& m, size_t src, const nlohmann::json& d, const std::vector<std::string>& hosts = {}) {
   PairwiseRead r;
   r.map.source = src;
   r.map.hosts = strings_at(d, "hosts");
@@ -143,22 +217,28 @@ PairwiseRead read_matrix(size_t src, const nlohmann::json& d, const std::vector<
   const size_t n = r.map.hosts.size();
   r.map.cells.assign(n * n, std::numeric_limits<double>::quiet_NaN());
   const auto& rows = array_at(d, "matrix_bytes_per_s");
+  MatrixDamage dmg;
   for (size_t i = 0; i < n && i < rows.size(); ++i) {
     const auto& row = rows[i];
-    if (is_packed_row(row)) {
-      for (size_t j = 0; j < n && j < packed_row_size(row); ++j)
-        if (auto v = packed_row_at(row, j); v && i != j) r.map.cells[i * n + j] = *v;
-      continue;
+    const bool packed = is_packed_row(row);
+    const size_t size = packed ? packed_row_size(row) : row.is_array() ? row.size() : 0;
+    if (size < n) dmg.rows.push_back("row " + std::to_string(i) + " (" + r.map.hosts[i] + "): " + std::to_string(size) + " of " + std::to_string(n) + " cells");
+    for (size_t j = 0; j < n && j < size; ++j) {
+      if (packed) {
+        if (auto v = packed_row_at(row, j)) put_cell(r, dmg, i, j, *v);
+      } else if (row[j].is_number()) {
+        put_cell(r, dmg, i, j, row[j].get<double>());
+      }
     }
-    for (size_t j = 0; j < n && row.is_array() && j < row.size(); ++j)
-      if (row[j].is_number() && i != j) r.map.cells[i * n + j] = row[j].get<double>();
   }
+  if (n > 0) dmg.report(m, src, rows.size(), r.map.hosts);
   for (const auto& o : array_at(d, "outlier_nodes")) r.map.suspect_hosts.push_back(string_at(o, "host"));
   for (const auto& l : array_at(d, "outlier_links")) {
     auto hs = strings_at(l, "hosts");
     if (hs.size() == 2) r.map.suspect_links.emplace_back(hs[0], hs[1]);
   }
   r.fleet_median = number_at(d, "fleet_median_bytes_per_s");
+  set_reference(r, d);
   const auto size = number_at(d, "size_bytes");
   r.map.title = "Pair bandwidth, " + std::to_string(n) + " nodes" +
                 (size && *size > 0 ? ", " + format_bytes_iec(*size) + " per pair" : "");
@@ -175,18 +255,18 @@ void pairwise_verdicts(ReportModel& m, size_t src, const nlohmann::json& d, cons
   for (const auto& i : array_at(d, "inconclusive")) inconclusive.emplace_back(strings_at(i, "hosts"), string_at(i, "reason"));
   for (const auto& host : h.hosts) {
     Verdict v = make_verdict(src, "node", host, "node median pair bandwidth", Outcome::kPass);
-    set_measure(v, number_at(medians, host.c_str()), r.fleet_median, "bytes/s");
-    v.reason = "median over its partners, vs the fleet median";
+    set_measure(v, number_at(medians, host.c_str()), r.reference, "bytes/s");
+    v.reason = "median over its partners, vs the " + r.reference_source;
     if (!v.measured) v.status = Outcome::kNotChecked, v.reason = "not measured in any pair";
     for (const auto& o : array_at(d, "outlier_nodes")) {
       if (string_at(o, "host") != host) continue;
       const auto ratio = number_at(o, "ratio");
       v.status = Outcome::kFail;
-      if (ratio && *ratio > 0 && v.measured) set_measure(v, v.measured, *v.measured / *ratio, "bytes/s");
-      v.reason = "slow node: " + (ratio ? format_sig(*ratio, 3) : std::string("?")) + " of the reference over " +
+      set_measure(v, v.measured, r.reference, "bytes/s");
+      v.reason = "slow node: " + (ratio ? format_sig(*ratio, 3) : std::string("?")) + " of the " + r.reference_source + " over " +
                  format_sig(number_at(o, "partners").value_or(0)) + " partners";
       v.evidence.push_back(Evidence::number("median pair bandwidth", v.measured, "bytes/s", "pairwise matrix")
-                               .expect(v.expected, "the reference"));
+                               .expect(v.expected, "the " + r.reference_source));
     }
     for (const auto& [hosts, why] : inconclusive)
       if (hosts.size() == 1 && hosts[0] == host && v.status != Outcome::kFail) v.status = Outcome::kNotChecked, v.reason = why;
@@ -197,10 +277,14 @@ void pairwise_verdicts(ReportModel& m, size_t src, const nlohmann::json& d, cons
   links.source = src;
   links.heatmap = *heatmap;
   links.before = m.links.size();
-  links.fleet_median = r.fleet_median;
+  links.reference = r.reference;
+  links.reference_source = r.reference_source;
+  links.pair_ratio = number_at(d, "pair_ratio").value_or(links.pair_ratio);
   links.slow = h.suspect_links;
+  for (const auto& o : array_at(d, "outlier_nodes")) links.slow_nodes.push_back(string_at(o, "host"));
   for (auto& [hosts, why] : inconclusive)
-    if (hosts.size() == 2) links.inconclusive.emplace_back(std::move(hosts), std::move(why));
+    if (hosts.size() == 1) links.unsure_nodes.emplace_back(hosts[0], std::move(why));
+    else if (hosts.size() >= 2) links.inconclusive.emplace_back(std::move(hosts), std::move(why));
   m.matrix_links.push_back(std::move(links));
 }
 
@@ -211,8 +295,13 @@ void chain_failed_links(ReportModel& m, size_t src, const std::string& layer) {
     const size_t from = o.ref.block == LinkRef::kStored ? m.links[o.ref.i].source : m.matrix_links[o.ref.block].source;
     if (from == src && o.status == Outcome::kFail) failed.push_back(o.ref);
   });
-  for (const auto& v : link_verdicts(m, failed))
-    m.chains.push_back(SuspectChain{src, "link", v.subject, layer, v.evidence, v.reason});
+  for (const auto& v : link_verdicts(m, failed)) {
+    const bool explained = std::any_of(m.matrix_links.begin(), m.matrix_links.end(), [&](const MatrixLinks& b) {
+      return b.source == src && std::any_of(b.slow_nodes.begin(), b.slow_nodes.end(),
+                                            [&](const std::string& h) { return link_touches(v.subject, h); });
+    });
+    if (!explained) m.chains.push_back(SuspectChain{src, "link", v.subject, layer, v.evidence, v.reason});  // the node's chain covers it
+  }
 }
 
 // ---- accept ----
@@ -253,7 +342,7 @@ void read_accept(ReportModel& m, size_t src, const nlohmann::json& data) {
     m.nodes.push_back(std::move(v));
   }
   if (data.contains("pairwise") && data["pairwise"].is_object()) {
-    PairwiseRead r = read_matrix(src, data["pairwise"]);
+    PairwiseRead r = read_matrix(m, src, data["pairwise"]);
     if (!r.map.hosts.empty()) m.heatmaps.push_back(std::move(r.map));
   }
   for (const auto& b : array_at(data, "bench")) read_bench(m, src, b, m.sources[src].file);
@@ -279,7 +368,7 @@ void read_accept(ReportModel& m, size_t src, const nlohmann::json& data) {
 }
 
 void read_pairwise(ReportModel& m, size_t src, const nlohmann::json& data) {
-  PairwiseRead r = read_matrix(src, data);
+  PairwiseRead r = read_matrix(m, src, data);
   std::optional<size_t> heatmap;
   if (!r.map.hosts.empty()) heatmap = m.heatmaps.size(), m.heatmaps.push_back(r.map);
   pairwise_verdicts(m, src, data, r, heatmap);
@@ -295,7 +384,7 @@ void read_triage(ReportModel& m, size_t src, const nlohmann::json& data) {
   const size_t first_link = m.links.size();
   std::optional<size_t> screen;  // the screen's heatmap (index) and its links (the last matrix_links)
   if (data.contains("pairwise") && data["pairwise"].is_object() && data["pairwise"].contains("matrix_bytes_per_s")) {
-    PairwiseRead r = read_matrix(src, data["pairwise"], hosts);
+    PairwiseRead r = read_matrix(m, src, data["pairwise"], hosts);
     screen = m.heatmaps.size();
     m.heatmaps.push_back(r.map);
     pairwise_verdicts(m, src, data["pairwise"], r, screen);

@@ -426,6 +426,7 @@ nlohmann::json pairwise_json(const TriageReport& rep, const WalkParams& params, 
   pw["node_median_bytes_per_s"] = med;
   pw["fleet_median_bytes_per_s"] = num_or_null(sr.screen.node_ref_bytes_per_s);
   pw["pair_reference_bytes_per_s"] = num_or_null(sr.screen.pair_ref_bytes_per_s);
+  pw["pair_ratio"] = params.localize.pair_ratio;  // a pair below pair_ratio x the pair reference is slow
   return pw;
 }
 

@@ -271,12 +271,41 @@ TEST_CASE("case 028: node01 slow, node05/node06 suspects, node02/node04 cleared"
   CHECK_FALSE(inconclusive_about(a, "node02"));
   CHECK(a.outlier_links.empty());  // the ToR-crossing pair node05,node06 is not called a link
   auto f = pairwise_findings(m, a, fabric_thresholds());
-  REQUIRE(f.size() == 3);
+  REQUIRE(f.size() == 4);
   CHECK(f[0].code == "slow_node");
   CHECK(f[0].subject == "node01");
   CHECK(f[1].code == "pairwise_inconclusive");
   CHECK(f[1].severity == Severity::kInfo);
   CHECK(f[2].code == "pairwise_inconclusive");
+  // The pair itself, at 0.56 of the reference (below 0.75): a warning, not a silent pass.
+  CHECK(f[3].code == "slow_pair_inconclusive");
+  CHECK(f[3].severity == Severity::kWarn);
+  CHECK(f[3].subject == "node05<->node06");
+  CHECK(f[3].message.find("slow pair at 0.56 of the p90 of pairs (below the pair ratio 0.75), but node05 and node06 have "
+                          "no partner known good") != std::string::npos);
+}
+
+TEST_CASE("a slow pair whose ends have no other partner is an inconclusive slow pair, with R and the ratios in the JSON") {
+  // Six pairs of eight hosts (the tester's list): n7<->n8 at 5 GB/s, the rest 90 GB/s.
+  PairwiseMatrix m = make_empty_matrix(node_names(8), 0, 0);
+  for (auto [a, b] : {std::pair{0, 1}, {2, 3}, {4, 5}, {0, 2}, {1, 3}}) set_pair(m, a, b, 90e9);
+  set_pair(m, 6, 7, 5e9);
+  const auto t = fabric_thresholds();
+  PairwiseAnalysis a = analyze_pairwise(m, t);
+  CHECK(a.reference_bytes_per_s == doctest::Approx(90e9));
+  CHECK(a.outlier_links.empty());  // one partner each: the rule cannot call it a link
+  const auto f = pairwise_findings(m, a, t);
+  const auto it = std::find_if(f.begin(), f.end(), [](const Finding& x) { return x.subject == "node07<->node08"; });
+  REQUIRE(it != f.end());
+  CHECK(it->severity == Severity::kWarn);
+  CHECK(it->code == "slow_pair_inconclusive");
+  CHECK(it->message.find("slow pair at 0.06 of the p90 of pairs") != std::string::npos);
+  nlohmann::json j;
+  pairwise_to_json(j, m, a);
+  CHECK(j["reference_bytes_per_s"].get<double>() == doctest::Approx(90e9));
+  CHECK(j["reference_source"] == "p90 of pairs");
+  CHECK(j["pair_ratio"].get<double>() == doctest::Approx(0.75));
+  CHECK(j["node_ratio"].get<double>() == doctest::Approx(0.75));
 }
 
 TEST_CASE("requiring the modified z-score as well") {
@@ -311,8 +340,9 @@ TEST_CASE("JSON follows the fabdiag.pairwise/1 data contract") {
   std::vector<std::string> keys;
   for (auto& [k, v] : j.items()) keys.push_back(k);
   CHECK(keys == std::vector<std::string>{"fleet_median_bytes_per_s", "hosts", "inconclusive",
-                                         "iters", "matrix_bytes_per_s", "node_median_bytes_per_s",
-                                         "outlier_links", "outlier_nodes", "rounds", "size_bytes"});
+                                         "iters", "matrix_bytes_per_s", "node_median_bytes_per_s", "node_ratio",
+                                         "outlier_links", "outlier_nodes", "pair_ratio", "reference_bytes_per_s",
+                                         "reference_source", "rounds", "size_bytes"});
   CHECK(j["hosts"] == nlohmann::json({"node01", "node02", "node03", "node04"}));
   CHECK(j["size_bytes"] == 4 << 20);
   CHECK(j["iters"] == 5);

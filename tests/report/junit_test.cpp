@@ -31,17 +31,22 @@ ReportModel pairwise_model() {
 
 TEST_CASE("junit has one testcase per node, link and check, failures with measured, expected, evidence") {
   const std::string x = render_junit(pairwise_model());
-  CHECK(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fabdiag\" tests=\"13\" failures=\"2\" errors=\"0\" skipped=\"2\">", 0) == 0);
-  CHECK(count(x, "<testcase ") == 13);  // 7 nodes + 5 measured pairs + 1 finding at warn or above
-  CHECK(count(x, "<failure ") == 2);    // node01, and its slow_node finding
-  CHECK(count(x, "<skipped ") == 2);    // node05 and node06: only each other as partner
+  CHECK(x.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fabdiag\" tests=\"14\" failures=\"5\" errors=\"0\" skipped=\"3\">", 0) == 0);
+  CHECK(count(x, "<testcase ") == 14);  // 7 nodes + 5 measured pairs + 2 findings at warn or above
+  // node01, its two slow pairs (explained by it), its slow_node finding, the slow_pair_inconclusive finding
+  CHECK(count(x, "<failure ") == 5);
+  CHECK(count(x, "<skipped ") == 3);    // node05, node06 (only each other as partner) and their pair
   CHECK(x.find("<testcase classname=\"fabdiag.node\" name=\"node02\"/>") != std::string::npos);
-  CHECK(x.find("<testcase classname=\"fabdiag.link\" name=\"node01&lt;-&gt;node02\"/>") != std::string::npos);
+  CHECK(x.find("<testcase classname=\"fabdiag.link\" name=\"node02&lt;-&gt;node07\"/>") != std::string::npos);
+  CHECK(x.find("reason: slow pair: below the pair ratio 0.75 x the p90 of pairs, explained by the slow node node01") !=
+        std::string::npos);
+  CHECK(x.find("<skipped message=\"slow pair at 0.56 of the p90 of pairs (below the pair ratio 0.75), but node05 and node06") !=
+        std::string::npos);
   const size_t at = x.find("<testcase classname=\"fabdiag.node\" name=\"node01\">");
   REQUIRE(at != std::string::npos);
   const std::string tc = x.substr(at, x.find("</testcase>", at) - at);
   CHECK(tc.find("measured: 49.33 GB/s\nexpected: 87.74 GB/s\nmargin: -43.8%\n") != std::string::npos);
-  CHECK(tc.find("  - median pair bandwidth = 49.33 GB/s; limit 87.74 GB/s (the reference) [pairwise matrix]") !=
+  CHECK(tc.find("  - median pair bandwidth = 49.33 GB/s; limit 87.74 GB/s (the p90 of pairs) [pairwise matrix]") !=
         std::string::npos);
   CHECK(x.find("<skipped message=\"all 1 pair(s) at 0.56 of the p90 of pairs (with node06)") != std::string::npos);
   const size_t f = x.find("name=\"node01: slow_node\"");

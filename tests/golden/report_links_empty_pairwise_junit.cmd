@@ -1,0 +1,1 @@
+report tests/fixtures/report-links/empty-pairwise.json --format junit

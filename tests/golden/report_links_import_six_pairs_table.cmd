@@ -1,0 +1,1 @@
+import pairs tests/fixtures/report-links/six-pairs.txt --format table

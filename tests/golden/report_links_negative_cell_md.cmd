@@ -1,0 +1,1 @@
+report tests/fixtures/report-links/negative-cell.json --format md

@@ -1,0 +1,1 @@
+report tests/fixtures/report-links/short-rows.json --format table

@@ -1,0 +1,1 @@
+report tests/fixtures/report-links/six-pairs.json --format table
