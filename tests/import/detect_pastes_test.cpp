@@ -85,7 +85,7 @@ TEST_CASE("detect: a RAS report with watchdog lines after it is a RAS report fir
   CHECK(r.tool == ToolText::kNcclRas);
 }
 
-TEST_CASE("detect: most lines 'hostA,hostB  GB/s' are a pairs list; a CSV of other things is not") {
+TEST_CASE("detect: most lines 'hostA,hostB  GB/s' are a pairs list, a CSV of other things is not") {
   CHECK(detect_tool_in_text("node01,node02     49.36\nnode03,node04  88.36  # same leaf\n# round 2\n"
                             "gpu-a.dc1,gpu-b.dc1 12.5 Gb/s\n").tool == ToolText::kPairsList);
   CHECK(detect_tool_in_text("node01,node01 49.36\nnode02,node02 50\n").tool != ToolText::kPairsList);  // a host with itself
