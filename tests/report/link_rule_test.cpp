@@ -122,12 +122,14 @@ TEST_CASE("a short row and missing rows are gaps naming the file and the row, th
 }
 
 TEST_CASE("a result of a known schema with no data is a gap naming the file and what is missing") {
-  for (const auto& [schema, want] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& entry : std::vector<std::pair<std::string, std::string>>{
            {"fabdiag.pairwise/1", "hosts[] and matrix_bytes_per_s"},
            {"fabdiag.accept/1", "checks[] or nodes[]"},
            {"fabdiag.triage/1", "hosts[], suspects[] or pairwise"},
            {"fabdiag.bench/1", "results[] or tables[]"},
            {"fabdiag.baseline_diff/1", "rows[]"}}) {
+    const std::string& schema = entry.first;  // not a structured binding: CAPTURE's lambda takes it (clang)
+    const std::string& want = entry.second;
     CAPTURE(schema);
     const ReportModel m = model_from(R"({"schema": ")" + schema + R"(", "data": {}})", "e.json");
     REQUIRE(m.errors.size() == 1);
