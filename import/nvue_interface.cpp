@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 
 #include "core/text.h"
 #include "import/common.h"
@@ -21,6 +22,7 @@ enum class Mode { kNone, kKeyValue, kAfterTitle, kRxTx, kSkipTable, kView, kAllI
 struct Reader {
   NvueImport imp;
   std::map<std::string, size_t> index;  // host '\x1f' port -> ports[]
+  std::set<std::string> commands;       // imp.commands, to name each once
   Mode mode = Mode::kNone;
   std::vector<std::string> columns;     // --view=counters
   std::string prompt_host, prompt_port;
@@ -53,7 +55,8 @@ void read_prompt(Reader& r, const ShellPrompt& p) {
   r.prompt_port.clear();
   r.mode = Mode::kNone;
   if (!starts_with(p.command, "nv show interface")) return;
-  r.imp.commands.push_back(p.command);
+  if (r.commands.insert(p.command).second) r.imp.commands.push_back(p.command);
+  else ++r.imp.commands_repeated;  // a later capture: its values replace the earlier ones per key
   std::string port = command_word_after(p.command, "interface");
   if (!port.empty() && port[0] != '-') r.prompt_port = port;
 }

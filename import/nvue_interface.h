@@ -52,7 +52,10 @@ struct NvueImport {
   std::string source;
   std::string format;             ///< "text" or "json".
   std::vector<NvuePort> ports;    ///< In the order first named.
-  std::vector<std::string> commands;  ///< The `nv show ...` commands the prompts name.
+  /// The distinct `nv show ...` commands the prompts name, in first-seen order: a command run
+  /// again (a later capture, a loop's pastes) is named once and counted in commands_repeated.
+  std::vector<std::string> commands;
+  size_t commands_repeated = 0;   ///< Prompts that ran a command already named.
   std::vector<Error> gaps;        ///< Lines not understood, a cut last line.
 };
 
@@ -91,7 +94,8 @@ void nvue_add_value(NvuePort& p, const std::string& key, const std::string& valu
 std::vector<Finding> nvue_interface_findings(const NvueImport& imp);
 
 /// The envelope data: {format, commands, ports: [{switch, port, state, counts: {KEY: n},
-/// bers: {KEY: ratio}}], summary: {ports, ports_with_errors, ports_down}}.
+/// bers: {KEY: ratio}}], summary: {ports, ports_with_errors, ports_down}}; "commands_repeated"
+/// (prompts that ran a command already named) when there were any.
 nlohmann::json nvue_interface_data(const NvueImport& imp);
 
 }  // namespace fabdiag

@@ -162,10 +162,13 @@ nlohmann::json nvue_interface_data(const NvueImport& imp) {
     down += p.state == "down";
     ports.push_back({{"switch", p.host}, {"port", p.port}, {"state", p.state}, {"counts", counts}, {"bers", bers}});
   }
-  return {{"format", imp.format},
-          {"commands", imp.commands},
-          {"ports", ports},
-          {"summary", {{"ports", imp.ports.size()}, {"ports_with_errors", with_errors}, {"ports_down", down}}}};
+  nlohmann::json out = {
+      {"format", imp.format},
+      {"commands", imp.commands},
+      {"ports", ports},
+      {"summary", {{"ports", imp.ports.size()}, {"ports_with_errors", with_errors}, {"ports_down", down}}}};
+  if (imp.commands_repeated) out["commands_repeated"] = imp.commands_repeated;
+  return out;
 }
 
 }  // namespace fabdiag
