@@ -6,17 +6,31 @@
 #include "core/text.h"
 #include "import/common.h"
 #include "import/host_prefix.h"
+#include "import/latest_records.h"
 #include "import/whole_lines.h"
 
 namespace fabdiag {
 namespace {
 
+// What an after_set block takes from the block before it in reading order (finish_port()).
+struct PreviousBlock {
+  bool read = false, mlnx_ext = false, fdr10_supported = false, fdr10_enabled = false, fdr10_active = false;
+  int port = -1;
+  std::string portid, host;
+};
+
 struct Reader {
   IbportstateImport imp;
+  LatestRecords latest;      // a block read again (a later capture of its port) replaces the earlier
+  LatestRecords latest_warn;  // so does a warning of a host read again
+  PreviousBlock previous;
+  bool unsettled = false;    // ports.back() is still being read
   std::string role = "port", node_kind;  // of the next block
   bool in_block = false, in_mlnx_ext = false, cut = false;
   LineTally other;
 };
+
+void settle_block(Reader& r, bool whole);
 
 // "Switch PortInfo:" -> "Switch"; "Initial CA/RT PortInfo:" -> "CA/RT"; "" when not a title.
 std::string title_kind(const std::string& t) {
@@ -42,7 +56,9 @@ bool start_block(Reader& r, const std::string& host, const std::string& t, size_
   p.portid = trim(rest.substr(0, at));
   p.port = static_cast<int>(*port);
   p.line = line_no;
+  settle_block(r, true);
   r.imp.ports.push_back(std::move(p));
+  r.unsettled = true;
   r.in_block = true;
   r.in_mlnx_ext = false;
   r.role = "port";
@@ -96,7 +112,7 @@ void read_warning(Reader& r, const std::string& host, const std::string& t, size
     size_t close = rest.find(']');
     if (close != std::string::npos) rest = trim(rest.substr(close + 1));
   }
-  r.imp.warnings.push_back({host, rest, line_no});
+  r.latest_warn.put(r.imp.warnings, host + "|" + rest, IbportstateWarning{host, rest, line_no});
 }
 
 void read_line(Reader& r, const std::string& raw, size_t line_no) {
@@ -143,30 +159,41 @@ void add_speed(std::vector<double>& speeds, double gbps) {
   std::sort(speeds.begin(), speeds.end());
 }
 
-// After the whole text: an after_set block takes the MLNX ext bits of the Initial block it
-// follows (ibportstate prints that block once, before the set), FDR10 joins the speed sets, and a
-// whole peer block that printed no M_Key fields is a switch port's.
-void finish_ports(Reader& r) {
-  auto& ports = r.imp.ports;
-  for (size_t i = 0; i < ports.size(); ++i) {
-    IbPortInfo& p = ports[i];
-    if (p.role == "after_set" && !p.mlnx_ext && i > 0 && ports[i - 1].mlnx_ext && ports[i - 1].port == p.port &&
-        ports[i - 1].portid == p.portid && ports[i - 1].host == p.host) {
-      p.mlnx_ext = true;
-      p.fdr10_supported = ports[i - 1].fdr10_supported;
-      p.fdr10_enabled = ports[i - 1].fdr10_enabled;
-      p.fdr10_active = ports[i - 1].fdr10_active;
-    }
-    if (p.fdr10_supported) add_speed(p.speed_supported_gbps, kFdr10LaneGbps);
-    if (p.fdr10_enabled) add_speed(p.speed_enabled_gbps, kFdr10LaneGbps);
-    // FDR10 runs where PortInfo says 10.0 (QDR) and no extended speed is active.
-    if (p.fdr10_active && p.speed_active_gbps.value_or(0) <= 10.0 + 1e-6) p.speed_active_gbps = kFdr10LaneGbps;
-    bool whole = i + 1 < ports.size() || !r.cut;
-    if (p.role == "peer" && p.node_kind.empty() && whole && !p.link_state.empty()) p.node_kind = "Switch";
+// A block read to its end (the next one started, or the text ended): an after_set block takes
+// the MLNX ext bits of the Initial block it follows (ibportstate prints that block once, before the
+// set), FDR10 joins the speed sets, and a whole peer block that printed no M_Key fields is a
+// switch port's.
+void finish_port(const PreviousBlock& before, IbPortInfo& p, bool whole) {
+  if (p.role == "after_set" && !p.mlnx_ext && before.read && before.mlnx_ext && before.port == p.port &&
+      before.portid == p.portid && before.host == p.host) {
+    p.mlnx_ext = true;
+    p.fdr10_supported = before.fdr10_supported;
+    p.fdr10_enabled = before.fdr10_enabled;
+    p.fdr10_active = before.fdr10_active;
   }
+  if (p.fdr10_supported) add_speed(p.speed_supported_gbps, kFdr10LaneGbps);
+  if (p.fdr10_enabled) add_speed(p.speed_enabled_gbps, kFdr10LaneGbps);
+  // FDR10 runs where PortInfo says 10.0 (QDR) and no extended speed is active.
+  if (p.fdr10_active && p.speed_active_gbps.value_or(0) <= 10.0 + 1e-6) p.speed_active_gbps = kFdr10LaneGbps;
+  if (p.role == "peer" && p.node_kind.empty() && whole && !p.link_state.empty()) p.node_kind = "Switch";
+}
+
+// The block being read is finished (`whole`: not cut by the end of the text) and settled: a block
+// of the same host, role, port id and port read before is replaced in place by it.
+void settle_block(Reader& r, bool whole) {
+  if (!r.unsettled) return;
+  r.unsettled = false;
+  IbPortInfo& p = r.imp.ports.back();
+  finish_port(r.previous, p, whole);
+  r.previous = {true, p.mlnx_ext, p.fdr10_supported, p.fdr10_enabled, p.fdr10_active, p.port, p.portid, p.host};
+  r.latest.settle_last(r.imp.ports, ibportstate_block_key(p));
 }
 
 }  // namespace
+
+std::string ibportstate_block_key(const IbPortInfo& p) {
+  return p.host + "|" + p.role + "|" + p.portid + "|" + std::to_string(p.port);
+}
 
 bool is_ibportstate_marker(std::string_view line) {
   HostPrefixed hp = split_host_prefix(line);  // pdsh / clush: "node07: Switch PortInfo:"
@@ -212,7 +239,8 @@ Result<IbportstateImport> import_ibportstate(LineSource& lines, const std::strin
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); }, [&r] { return r.in_block; },
       r.imp.gaps, [&r](const std::string&, size_t) { r.cut = true; });
   if (!st) return st.error();
-  finish_ports(r);
+  settle_block(r, !r.cut);
+  r.imp.repeated = r.latest.replaced() + r.latest_warn.replaced();
   if (r.imp.ports.empty())
     return not_this_format("ibportstate output (a \"# Port info: Lid N port N\" block)", source, r.other);
   add_tally_gap(r.imp.gaps, source, r.other, "line(s) not understood");

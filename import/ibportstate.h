@@ -67,11 +67,15 @@ struct IbportstateWarning {
   size_t line = 0;
 };
 
-/// What an ibportstate output says.
+/// What an ibportstate output says. A block read again (same host, role, port id and port: a
+/// later capture in the same file, a loop's pastes) replaces the earlier one in its place, as a
+/// warning of the same host and text does: memory follows the distinct ports, not the captures,
+/// and the port's latest state is the one judged (import/latest_records.h).
 struct IbportstateImport {
   std::string source;
-  std::vector<IbPortInfo> ports;  ///< In the order printed.
-  std::vector<IbportstateWarning> warnings;
+  std::vector<IbPortInfo> ports;  ///< In the order first printed, each the latest capture.
+  std::vector<IbportstateWarning> warnings;  ///< Per host and text the latest.
+  size_t repeated = 0;            ///< Blocks and warnings that replaced an earlier one.
   std::vector<Error> gaps;        ///< Lines not understood, a cut last line.
 };
 
@@ -79,6 +83,9 @@ struct IbportstateImport {
 /// encoding (40 Gb/s at 4X; NVIDIA/Mellanox switch manuals, e.g. the MSB7890's "Speed"
 /// section), told only by the vendor's MLNX ext PortInfo (infiniband-diags' FDR10 bit 0x01).
 inline constexpr double kFdr10LaneGbps = 10.3125;
+
+/// The key under which a block read again replaces the earlier one: "host|role|portid|port".
+std::string ibportstate_block_key(const IbPortInfo& p);
 
 /// True for a line only ibportstate / smpquery portinfo print: "# Port info: ... port N",
 /// "Switch PortInfo:", "CA/RT PortInfo:", "Initial Switch PortInfo:", "Peer PortInfo:", also
@@ -113,7 +120,8 @@ std::vector<Finding> ibportstate_findings(const IbportstateImport& imp);
 /// The envelope data: {ports: [{role, node, host, portid, lid, port, link_state, phys_state,
 /// width: {supported, enabled, active}, speed_gbps: {supported, enabled, active}, fdr10:
 /// {supported, enabled, active} or null (no MLNX ext block), line}],
-/// warnings: [{host, text, line}], summary: {ports, active, degraded}}.
+/// warnings: [{host, text, line}], summary: {ports, active, degraded}}; "records_repeated" (blocks
+/// and warnings that replaced an earlier one) when there were any.
 nlohmann::json ibportstate_data(const IbportstateImport& imp);
 
 }  // namespace fabdiag

@@ -201,9 +201,12 @@ nlohmann::json ibportstate_data(const IbportstateImport& imp) {
   std::set<std::string> degraded_ports;
   for (const auto& f : ibportstate_findings(imp))
     if (f.code == "ib_port_width_degraded" || f.code == "ib_port_speed_degraded") degraded_ports.insert(f.subject);
-  return {{"ports", ports},
-          {"warnings", warnings},
-          {"summary", {{"ports", imp.ports.size()}, {"active", active}, {"degraded", degraded_ports.size()}}}};
+  nlohmann::json out = {
+      {"ports", ports},
+      {"warnings", warnings},
+      {"summary", {{"ports", imp.ports.size()}, {"active", active}, {"degraded", degraded_ports.size()}}}};
+  if (imp.repeated) out["records_repeated"] = imp.repeated;
+  return out;
 }
 
 }  // namespace fabdiag
