@@ -11,9 +11,9 @@
 namespace fabdiag::cmd {
 
 Result<ImportOutput> read_import_nvsmi_topo(const ImportFileOptions& o) {
-  auto text = read_input(o.file);
-  if (!text) return text.error();
-  auto imp = import_nvsmi_topo(*text, o.file);
+  auto lines = open_input_lines(o.file);
+  if (!lines) return lines.error();
+  auto imp = import_nvsmi_topo(**lines, o.file);
   if (!imp) return imp.error();
 
   ImportOutput out;
@@ -22,6 +22,7 @@ Result<ImportOutput> read_import_nvsmi_topo(const ImportFileOptions& o) {
   cap_findings(env.findings, o.max_findings);
   env.hosts.clear();  // the matrix comes from the node the output was saved on, not this one
   env.params = {{"importer", "nvidia-smi-topo"}, {"file", o.file}};
+  if (imp->matrices_replaced) env.data["matrices_replaced"] = imp->matrices_replaced;
 
   TopoView view;
   view.title = "fabdiag import nvidia-smi-topo " + o.file;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "core/line_source.h"
 #include "core/text.h"
 
 namespace fabdiag {
@@ -48,17 +49,26 @@ bool is_nvsmi_relation(std::string_view t) {
   return starts_with(t, "NV") && all_digits(t.substr(2)) && t.size() <= 5;
 }
 
-Result<NvsmiTopo> parse_nvsmi_topo(std::string_view text, const std::string& source) {
+namespace {
+
+// The matrix being read, line by line: a header line starts it, and a header read again (the
+// command run again, pastes of a loop) starts it over: the later matrix replaces the earlier one.
+struct TopoParser {
+  const std::string& source;
   NvsmiTopo out;
-  auto lines = split(text, '\n');
-  size_t i = 0;
-  for (; i < lines.size(); ++i) {
-    auto tok = split_ws(lines[i]);
-    if (tok.empty()) continue;
+  std::map<std::string, size_t> col_index;
+  std::set<std::string> seen;
+  enum class Mode { kMatrix, kLegend, kNicLegend } mode = Mode::kMatrix;
+
+  // A header line ("GPU0 GPU1 ... NIC0 CPU Affinity NUMA Affinity"): the matrix starts (over).
+  bool read_header(const std::vector<std::string>& tok) {
     bool starts = tok[0] == "GPU0" || tok[0] == "NIC0" ||
                   (is_device_token(tok[0]) && tok.size() > 1 && is_device_token(tok[1]));
-    if (!starts) continue;
-    if (tok.size() > 1 && is_nvsmi_relation(tok[1])) continue;  // a row, not the header
+    if (!starts || (tok.size() > 1 && is_nvsmi_relation(tok[1]))) return false;  // a row, not the header
+    if (!out.columns.empty()) ++out.matrices_replaced;
+    out.columns.clear(), out.extra_columns.clear(), out.rows.clear(), out.nic_legend.clear();
+    col_index.clear(), seen.clear();
+    mode = Mode::kMatrix;
     size_t k = 0;
     while (k < tok.size() && is_device_token(tok[k])) out.columns.push_back(tok[k++]);
     std::string rest;
@@ -69,43 +79,20 @@ Result<NvsmiTopo> parse_nvsmi_topo(std::string_view text, const std::string& sou
       if (auto p = rest.find(name); p != std::string::npos) found.emplace_back(p, name);
     std::sort(found.begin(), found.end());
     for (auto& [p, name] : found) out.extra_columns.push_back(name);
-    break;
+    for (size_t c = 0; c < out.columns.size(); ++c) col_index[out.columns[c]] = c;
+    return true;
   }
-  if (out.columns.empty())
-    return make_error(ErrorCode::kParse,
-                      "no `nvidia-smi topo -m` matrix header found (a line of device columns starting with GPU0)",
-                      source);
 
-  std::map<std::string, size_t> col_index;
-  for (size_t c = 0; c < out.columns.size(); ++c) col_index[out.columns[c]] = c;
-  std::set<std::string> seen;
-  enum class Mode { kMatrix, kLegend, kNicLegend } mode = Mode::kMatrix;
-  for (++i; i < lines.size(); ++i) {
-    const size_t lineno = i + 1;
-    auto tok = split_ws(lines[i]);
-    if (tok.empty()) continue;
-    if (tok[0] == "Legend:") {
-      mode = Mode::kLegend;
-      continue;
-    }
-    if (tok.size() >= 2 && tok[0] == "NIC" && tok[1] == "Legend:") {
-      mode = Mode::kNicLegend;
-      continue;
-    }
-    if (mode == Mode::kNicLegend) {
-      if (tok.size() >= 2 && ends_with(tok[0], ":")) out.nic_legend.emplace_back(tok[0].substr(0, tok[0].size() - 1), tok[1]);
-      continue;
-    }
-    if (mode == Mode::kLegend) continue;
+  void read_row(const std::vector<std::string>& tok, size_t lineno) {
     if (!col_index.count(tok[0])) {
       if (is_device_token(tok[0]) && tok.size() > 1 && is_nvsmi_relation(tok[1]))
         out.gaps.push_back(make_error(ErrorCode::kParse, "row " + tok[0] + " is not one of the header's columns; skipped",
                                       at(source, lineno)));
-      continue;
+      return;
     }
     if (!seen.insert(tok[0]).second) {
       out.gaps.push_back(make_error(ErrorCode::kParse, "second row for " + tok[0] + "; the first one is kept", at(source, lineno)));
-      continue;
+      return;
     }
     NvsmiTopoRow row;
     row.name = tok[0];
@@ -125,23 +112,62 @@ Result<NvsmiTopo> parse_nvsmi_topo(std::string_view text, const std::string& sou
     out.rows.push_back(std::move(row));
   }
 
-  std::string missing;
-  for (const auto& c : out.columns)
-    if (!seen.count(c)) missing += (missing.empty() ? "" : ", ") + c;
-  if (!missing.empty())
-    out.gaps.push_back(make_error(ErrorCode::kNotFound,
-                                  "no row for " + missing +
-                                      " (the output is cut off or those rows were not printed); their relations stay "
-                                      "unknown and are not derived from the other rows",
-                                  source));
-  // NIC<n> columns need the legend for their names (older drivers print the names directly).
-  bool numbered_nic = false;
-  for (const auto& c : out.columns) numbered_nic |= starts_with(c, "NIC");
-  if (numbered_nic && out.nic_legend.empty())
-    out.gaps.push_back(make_error(ErrorCode::kNotFound,
-                                  "no NIC legend (NIC0: mlx5_0 ...): the RDMA device names of the NIC columns are unknown",
-                                  source));
-  return out;
+  void read_line(std::string_view line, size_t lineno) {
+    auto tok = split_ws(line);
+    if (tok.empty() || read_header(tok) || out.columns.empty()) return;  // text before the header
+    if (tok[0] == "Legend:") {
+      mode = Mode::kLegend;
+      return;
+    }
+    if (tok.size() >= 2 && tok[0] == "NIC" && tok[1] == "Legend:") {
+      mode = Mode::kNicLegend;
+      return;
+    }
+    if (mode == Mode::kNicLegend) {
+      if (tok.size() >= 2 && ends_with(tok[0], ":")) out.nic_legend.emplace_back(tok[0].substr(0, tok[0].size() - 1), tok[1]);
+      return;
+    }
+    if (mode == Mode::kMatrix) read_row(tok, lineno);
+  }
+
+  // The last matrix read: its missing rows and legend.
+  void finish() {
+    std::string missing;
+    for (const auto& c : out.columns)
+      if (!seen.count(c)) missing += (missing.empty() ? "" : ", ") + c;
+    if (!missing.empty())
+      out.gaps.push_back(make_error(ErrorCode::kNotFound,
+                                    "no row for " + missing +
+                                        " (the output is cut off or those rows were not printed); their relations stay "
+                                        "unknown and are not derived from the other rows",
+                                    source));
+    // NIC<n> columns need the legend for their names (older drivers print the names directly).
+    bool numbered_nic = false;
+    for (const auto& c : out.columns) numbered_nic |= starts_with(c, "NIC");
+    if (numbered_nic && out.nic_legend.empty())
+      out.gaps.push_back(make_error(ErrorCode::kNotFound,
+                                    "no NIC legend (NIC0: mlx5_0 ...): the RDMA device names of the NIC columns are unknown",
+                                    source));
+  }
+};
+
+}  // namespace
+
+Result<NvsmiTopo> parse_nvsmi_topo(LineSource& lines, const std::string& source) {
+  TopoParser p{source, {}, {}, {}};
+  while (auto line = lines.next()) p.read_line(*line, lines.line_no());
+  if (lines.error()) return *lines.error();
+  if (p.out.columns.empty())
+    return make_error(ErrorCode::kParse,
+                      "no `nvidia-smi topo -m` matrix header found (a line of device columns starting with GPU0)",
+                      source);
+  p.finish();
+  return std::move(p.out);
+}
+
+Result<NvsmiTopo> parse_nvsmi_topo(std::string_view text, const std::string& source) {
+  auto lines = text_line_source(std::string(text));
+  return parse_nvsmi_topo(*lines, source);
 }
 
 TopologyReport nvsmi_topo_to_report(const NvsmiTopo& topo, const std::string& source) {
@@ -184,9 +210,15 @@ TopologyReport nvsmi_topo_to_report(const NvsmiTopo& topo, const std::string& so
 }
 
 Result<NvsmiTopoImport> import_nvsmi_topo(std::string_view text, const std::string& source) {
-  auto parsed = parse_nvsmi_topo(text, source);
+  auto lines = text_line_source(std::string(text));
+  return import_nvsmi_topo(*lines, source);
+}
+
+Result<NvsmiTopoImport> import_nvsmi_topo(LineSource& lines, const std::string& source) {
+  auto parsed = parse_nvsmi_topo(lines, source);
   if (!parsed) return parsed.error();
   NvsmiTopoImport imp;
+  imp.matrices_replaced = parsed->matrices_replaced;
   imp.report = nvsmi_topo_to_report(*parsed, source);
   imp.rails = compute_rails(imp.report);
   imp.findings = judge_rails(imp.rails, imp.report, "nvidia-smi topo -m (" + source + ")");

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/line_source.h"
 #include "core/result.h"
 #include "core/finding.h"
 #include "probes/topo/rails.h"
@@ -39,15 +40,23 @@ struct NvsmiTopo {
   std::vector<NvsmiTopoRow> rows;          ///< In input order.
   std::vector<std::pair<std::string, std::string>> nic_legend;  ///< ("NIC0", "mlx5_0").
   std::vector<Error> gaps;                 ///< Truncated or unreadable rows, missing rows.
+  /// Matrices read before the last one: a header read again starts the matrix over, so the
+  /// output of one host's `nvidia-smi topo -m` run many times is its last matrix.
+  size_t matrices_replaced = 0;
 };
 
 /// True for a relation cell nvidia-smi prints: X, PIX, PXB, PHB, NODE, SYS, SOC, NV<n>, N/A.
 bool is_nvsmi_relation(std::string_view token);
 
-/// Parses the text. `source` (the file name) goes into errors. Errors: kParse when no matrix
+/// Parses the lines (streamed: only the matrix being read is held). `source` (the file name)
+/// goes into errors. A matrix header read again starts the matrix over (the last one is kept,
+/// counted in matrices_replaced; gaps of the earlier ones stay). Errors: kParse when no matrix
 /// header (a line whose first field is GPU0, or NIC0 on GPU-less hosts, followed by device
-/// names) is found. Rows with problems become gaps; rows of devices that are not columns are
-/// skipped with a gap.
+/// names) is found; the read error of `lines`. Rows with problems become gaps; rows of devices
+/// that are not columns are skipped with a gap.
+Result<NvsmiTopo> parse_nvsmi_topo(LineSource& lines, const std::string& source);
+
+/// The same over a text held in memory.
 Result<NvsmiTopo> parse_nvsmi_topo(std::string_view text, const std::string& source);
 
 /// The TopologyReport of a parsed output: one device per column (kind from the name: GPU<n>
@@ -65,9 +74,13 @@ struct NvsmiTopoImport {
   TopologyReport report;
   Rails rails;
   std::vector<Finding> findings;
+  size_t matrices_replaced = 0;  ///< NvsmiTopo::matrices_replaced.
 };
 
-/// Parses `text` and builds the import above. Errors: those of parse_nvsmi_topo().
+/// Parses `lines` and builds the import above. Errors: those of parse_nvsmi_topo().
+Result<NvsmiTopoImport> import_nvsmi_topo(LineSource& lines, const std::string& source);
+
+/// The same over a text held in memory.
 Result<NvsmiTopoImport> import_nvsmi_topo(std::string_view text, const std::string& source);
 
 }  // namespace fabdiag
