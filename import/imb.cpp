@@ -36,19 +36,14 @@ struct Reader {
   LineTally other;     // lines that are not IMB's (for the error of an input that is none)
   LineTally bad_rows;  // rows that do not fit their header
   size_t last_row_line = 0;
-  size_t max_listed = 0;  // ReadLimits::max_listed
-  size_t kept_late = 0;   // blocks past the bound kept for a finding of their own
+  ListingBound bound;  // ReadLimits::max_listed
 };
 
 // The last block is finished: past the listing bound it is summarised (Mbytes/sec per size, else
 // its time column) and dropped, unless it has a finding of its own (kept up to max_listed more).
 void settle(Reader& r) {
-  if (r.max_listed == 0 || r.imp.benchmarks.size() <= r.max_listed) return;
   const ImbBenchmark& b = r.imp.benchmarks.back();
-  if (r.kept_late < r.max_listed && imb_block_has_finding(b)) {
-    ++r.kept_late;
-    return;
-  }
+  if (r.bound.keeps(r.imp.benchmarks.size(), [&b] { return imb_block_has_finding(b); })) return;
   std::string title = b.name + (b.processes ? " (" + std::to_string(*b.processes) + " processes)" : "");
   r.imp.not_listed.add_test(b.line);
   for (const auto& row : b.rows)
@@ -210,7 +205,7 @@ Result<ImbImport> import_imb(std::string_view text, const std::string& source) {
 Result<ImbImport> import_imb(LineSource& lines, const std::string& source, const ReadLimits& limits) {
   Reader r;
   r.imp.source = source;
-  r.max_listed = limits.max_listed;
+  r.bound = ListingBound(limits.max_listed);
   auto st = read_whole_lines(
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); },
       [&r] { return !r.imp.benchmarks.empty() && !r.imp.finalized; }, r.imp.gaps);

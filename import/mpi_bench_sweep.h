@@ -105,4 +105,27 @@ struct BenchNotListed {
   std::map<std::string, size_t> at_;  // "title|column|size" -> sizes
 };
 
+/// Which finished entries (OSU tests, IMB blocks, perftest runs) a reader keeps listed under
+/// ReadLimits::max_listed: the first max_listed, then those with a finding of their own up to as
+/// many more; the others are summarised (BenchNotListed) and dropped. 0 = keep all.
+class ListingBound {
+ public:
+  explicit ListingBound(size_t max_listed = 0) : max_(max_listed) {}
+  /// True when the entry just finished, the `listed`-th listed counting itself, stays listed;
+  /// `has_finding()` (-> bool) is asked only past the bound.
+  template <class HasFinding>
+  bool keeps(size_t listed, HasFinding has_finding) {
+    if (max_ == 0 || listed <= max_) return true;
+    if (kept_late_ < max_ && has_finding()) {
+      ++kept_late_;
+      return true;
+    }
+    return false;
+  }
+
+ private:
+  size_t max_;
+  size_t kept_late_ = 0;  // entries past the bound kept for a finding of their own
+};
+
 }  // namespace fabdiag

@@ -14,8 +14,7 @@ struct Reader {
   OsuImport imp;
   LineTally other;        // lines that are not OSU's (for the error of an input that is none)
   LineTally bad_rows;     // rows that do not fit their header
-  size_t max_listed = 0;  // ReadLimits::max_listed
-  size_t kept_late = 0;   // tests past the bound kept for a finding of their own
+  ListingBound bound;     // ReadLimits::max_listed
 };
 
 // Adds a finished test's rows (their first column) to the summary of the tests not listed.
@@ -28,11 +27,7 @@ void summarise(Reader& r, const OsuTest& t) {
 // The last test is finished: past the listing bound it is summarised and dropped, unless it has
 // a finding of its own (kept up to max_listed more).
 void settle(Reader& r) {
-  if (r.max_listed == 0 || r.imp.tests.size() <= r.max_listed) return;
-  if (r.kept_late < r.max_listed && osu_test_has_finding(r.imp.tests.back())) {
-    ++r.kept_late;
-    return;
-  }
+  if (r.bound.keeps(r.imp.tests.size(), [&r] { return osu_test_has_finding(r.imp.tests.back()); })) return;
   summarise(r, r.imp.tests.back());
   r.imp.tests.pop_back();
 }
@@ -176,7 +171,7 @@ Result<OsuImport> import_osu(std::string_view text, const std::string& source) {
 Result<OsuImport> import_osu(LineSource& lines, const std::string& source, const ReadLimits& limits) {
   Reader r;
   r.imp.source = source;
-  r.max_listed = limits.max_listed;
+  r.bound = ListingBound(limits.max_listed);
   auto st = read_whole_lines(
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); },
       [&r] { return !r.imp.tests.empty(); }, r.imp.gaps);

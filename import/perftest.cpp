@@ -13,8 +13,7 @@ struct Reader {
   PerftestImport imp;
   bool open = false;      // imp.runs.back() is the run being read
   bool table = false;     // ... and its table header was read
-  size_t max_listed = 0;  // ReadLimits::max_listed
-  size_t kept_late = 0;   // runs past the bound kept for a warning of their own
+  ListingBound bound;     // ReadLimits::max_listed
   LineTally other;
 };
 
@@ -105,11 +104,7 @@ void settle(Reader& r) {
   if (!r.open) return;
   r.open = r.table = false;
   for (const auto& row : r.imp.runs.back().rows) r.imp.duration_mode = r.imp.duration_mode || peak_not_measured(row);
-  if (r.max_listed == 0 || r.imp.runs.size() <= r.max_listed) return;
-  if (r.kept_late < r.max_listed && perftest_run_has_warning(r.imp.runs.back())) {
-    ++r.kept_late;
-    return;
-  }
+  if (r.bound.keeps(r.imp.runs.size(), [&r] { return perftest_run_has_warning(r.imp.runs.back()); })) return;
   summarise(r, r.imp.runs.back());
   r.imp.runs.pop_back();
 }
@@ -204,7 +199,7 @@ Result<PerftestImport> import_perftest(std::string_view text, const std::string&
 Result<PerftestImport> import_perftest(LineSource& lines, const std::string& source, const ReadLimits& limits) {
   Reader r;
   r.imp.source = source;
-  r.max_listed = limits.max_listed;
+  r.bound = ListingBound(limits.max_listed);
   auto st = read_whole_lines(
       lines, source, [&r](const std::string& l, size_t n) { read_line(r, l, n); }, [&r] { return r.table; },
       r.imp.gaps);
