@@ -51,6 +51,7 @@ Result<ImportOutput> read_perftest(const ImportFileOptions& o) {
   if (imp->not_listed.tests > 0) {
     out.doc.sections.push_back(bench_not_listed_section(imp->not_listed, o.max_findings));
     out.doc.sections.back().title = "Runs not listed";
+    out.doc.sections.back().fields.front().first = "runs";  // first lines: the runs' titles
   }
   return out;
 }
