@@ -8,20 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/atomic_file.h"
 #include "core/line_source.h"
 #include "import/host_facts_merge.h"
 #include "import/host_formats.h"
+#include "tests/support/import_test_util.h"
 
 using namespace fabdiag;
 
 namespace {
 
-std::string fixture(const std::string& rel) {
-  auto t = read_file(std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/" + rel);
-  REQUIRE(t.ok());
-  return *t;
-}
+std::string fixture(const std::string& rel) { return testing::repo_text("tests/fixtures/" + rel); }
 
 // ibstat of one CA with one port in `state`, at `rate` Gb/s.
 std::string ibstat_ca(const std::string& ca, const std::string& state, int rate) {
