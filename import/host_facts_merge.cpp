@@ -14,17 +14,50 @@ std::string key_or_position(const std::string& named, const std::string& scope, 
   return "\x1f" + scope + "\x1f" + std::to_string(unnamed++);
 }
 
-// Puts every record of `more` into `into` under the key `key_of` gives it (empty = key-less).
-template <class T, class KeyOf>
+// A record read again keeps nothing of the earlier one (a later capture of the same tool says
+// everything the earlier said).
+template <class T>
+void keep_nothing(T&, const T&) {}
+
+// Puts every record of `more` into `into` under the key `key_of` gives it (empty = key-less);
+// before one replaces a kept record, `fill(newer, kept)` may take from the kept one.
+template <class T, class KeyOf, class Fill = void (*)(T&, const T&)>
 void put_all(std::optional<std::vector<T>>& into, std::optional<std::vector<T>>& more, LatestRecords& index,
-             const std::string& scope, KeyOf key_of) {
+             const std::string& scope, KeyOf key_of, Fill fill = keep_nothing<T>) {
   if (!more) return;
   if (!into) into.emplace();
   size_t unnamed = 0;
   for (auto& rec : *more) {
     std::string key = key_or_position(key_of(rec), scope, unnamed);
+    if (const T* earlier = index.kept(*into, key)) fill(rec, *earlier);
     index.put(*into, key, std::move(rec));
   }
+}
+
+template <class V>
+void fill_if_unknown(V& newer, const V& earlier) {
+  if (newer == V{}) newer = earlier;
+}
+
+// The tools tell different parts of a port (ibstat its rate, ibv_devinfo its MTU, `-v` its
+// GIDs): a later record of the same port takes the state it reports, and what it does not
+// report (empty, nullopt) from the earlier one, so reading ibstat then ibv_devinfo loses no rate.
+void fill_port(RdmaPortFacts& newer, const RdmaPortFacts& earlier) {
+  fill_if_unknown(newer.model, earlier.model);
+  fill_if_unknown(newer.board_id, earlier.board_id);
+  fill_if_unknown(newer.fw_ver, earlier.fw_ver);
+  fill_if_unknown(newer.link_layer, earlier.link_layer);
+  fill_if_unknown(newer.state, earlier.state);
+  fill_if_unknown(newer.phys_state, earlier.phys_state);
+  if (newer.rate.empty() && !newer.rate_gbps) {
+    newer.rate = earlier.rate;
+    newer.rate_gbps = earlier.rate_gbps;
+  }
+  fill_if_unknown(newer.netdev, earlier.netdev);
+  fill_if_unknown(newer.netdev_mtu_bytes, earlier.netdev_mtu_bytes);
+  fill_if_unknown(newer.active_mtu_bytes, earlier.active_mtu_bytes);
+  fill_if_unknown(newer.rocev2_gids, earlier.rocev2_gids);
+  fill_if_unknown(newer.lid, earlier.lid);
 }
 
 std::string port_key(const RdmaPortFacts& p) {
@@ -43,7 +76,7 @@ void HostFactsMerge::add(HostFacts more, const std::string& scope) {
   put_all(facts_.pcie_links, more.pcie_links, links_, scope, [](const PcieLinkSubject& l) { return l.bdf; });
   put_all(facts_.acs_ports, more.acs_ports, acs_, scope, [](const AcsPort& p) { return p.bdf; });
   put_all(facts_.aer, more.aer, aer_, scope, [](const AerSubject& a) { return a.bdf; });
-  put_all(facts_.rdma_ports, more.rdma_ports, ports_, scope, port_key);
+  put_all(facts_.rdma_ports, more.rdma_ports, ports_, scope, port_key, fill_port);
   put_all(facts_.counters, more.counters, counters_, scope, counter_key);
   if (!facts_.gdr && more.gdr) facts_.gdr = std::move(more.gdr);
   if (!facts_.iommu && more.iommu) facts_.iommu = std::move(more.iommu);

@@ -19,7 +19,9 @@ namespace fabdiag {
 
 /// The merge of HostFacts added in reading order (later = newer). Keys:
 ///  - pcie_links, acs_ports, aer: the function's BDF ("0000:17:00.0");
-///  - rdma_ports: (ibdev, port) ("mlx5_0/1"), else `device`;
+///  - rdma_ports: (ibdev, port) ("mlx5_0/1"), else `device`; a later record takes what it does
+///    not report (an empty field, nullopt) from the earlier one: ibv_devinfo without -v prints
+///    no rate, ibstat no MTU, so ibstat then ibv_devinfo of one port keeps both;
 ///  - counters: (device, group, name), as compute_delta() matches them;
 ///  - a record without its key (an lspci grep without headers: a LnkCap/LnkSta fragment, a loose
 ///    ACSCtl line): its position among the key-less records of its kind in the added facts,

@@ -110,6 +110,30 @@ TEST_CASE("import_host_files: different devices of two files both kept, the same
   CHECK(p->source.find("c.txt") == 0);
 }
 
+TEST_CASE("import_host_files: ibstat then ibv_devinfo of one port keep ibstat's rate and take ibv_devinfo's MTU") {
+  std::string devinfo =
+      "hca_id:\tmlx5_0\n\ttransport:\t\t\tInfiniBand (0)\n\tfw_ver:\t\t\t\t28.39.1002\n"
+      "\tphys_port_cnt:\t\t\t1\n\t\tport:\t1\n\t\t\tstate:\t\t\tPORT_ACTIVE (4)\n"
+      "\t\t\tmax_mtu:\t\t4096 (5)\n\t\t\tactive_mtu:\t\t4096 (5)\n\t\t\tsm_lid:\t\t\t1\n"
+      "\t\t\tport_lid:\t\t7\n\t\t\tport_lmc:\t\t0x00\n\t\t\tlink_layer:\t\tInfiniBand\n";
+  std::map<std::string, std::string> files = {{"ibstat.txt", ibstat_ca("mlx5_0", "Active", 200)},
+                                              {"devinfo.txt", devinfo}};
+  auto read = [&](const std::string& f) -> Result<std::string> { return files.at(f); };
+  auto facts = import_host_files({"ibstat.txt", "devinfo.txt"}, read, InputFormat::kAuto);
+  REQUIRE(facts.ok());
+  REQUIRE(facts->rdma_ports);
+  REQUIRE(facts->rdma_ports->size() == 1);
+  const RdmaPortFacts& p = facts->rdma_ports->front();
+  CHECK(p.device == "mlx5_0/1");
+  CHECK(p.rate == "200");  // ibv_devinfo without -v prints no rate: ibstat's is kept
+  REQUIRE(p.rate_gbps);
+  CHECK(*p.rate_gbps == doctest::Approx(200));
+  REQUIRE(p.active_mtu_bytes);
+  CHECK(*p.active_mtu_bytes == 4096);  // ibstat prints no MTU: ibv_devinfo's is taken
+  CHECK(p.state == "4: ACTIVE");
+  CHECK(p.source.find("devinfo.txt") == 0);
+}
+
 TEST_CASE("import lspci: a listing captured three times is one listing, its links and ACS ports once") {
   std::string one = fixture("cases/021-lspci-h100-pex-switch-healthy.input.txt");
   std::string text;
