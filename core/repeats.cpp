@@ -11,16 +11,15 @@ std::string more_like_this(size_t n) {
   return "... and " + std::to_string(n) + " more like this";
 }
 
-// "row 17 does not match \"x\"" -> "row ": what a message says before its particulars.
-std::string kind_of_message(const std::string& m) {
+}  // namespace
+
+std::string error_kind(const std::string& m) {
   size_t end = 0;
   while (end < m.size() && !std::isdigit(static_cast<unsigned char>(m[end])) && m[end] != '"' &&
          m[end] != '\'')
     ++end;
   return m.substr(0, end);
 }
-
-}  // namespace
 
 void BoundedErrors::add(const std::string& kind, Error e) {
   ++total_;
@@ -102,7 +101,7 @@ size_t cap_errors(std::vector<Error>& errors, size_t max_per_kind) {
   if (max_per_kind == 0) return 0;
   BoundedErrors b(max_per_kind);
   for (auto& e : errors) {
-    std::string kind = kind_of_message(e.message);  // before e is moved from
+    std::string kind = error_kind(e.message);  // before e is moved from
     b.add(kind, std::move(e));
   }
   size_t dropped = b.dropped();

@@ -53,6 +53,10 @@ class BoundedErrors {
 /// many were dropped.
 size_t cap_findings(std::vector<Finding>& findings, size_t max_per_code);
 
+/// The kind of an error message for the bounds above: the message up to its first digit or quote
+/// ("row 17 does not match \"x\"" -> "row ").
+std::string error_kind(const std::string& message);
+
 /// Bounds `errors` the same way by their message's kind (the message up to its first digit
 /// or quote, so "row 17 does not match" and "row 18 does not match" are one kind). Returns how
 /// many were dropped.

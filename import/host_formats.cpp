@@ -6,10 +6,12 @@
 #include "core/text.h"
 #include "core/text_encoding.h"
 #include "import/format_detect.h"
+#include "import/host_facts_merge.h"
 #include "import/ibstat.h"
 #include "import/ibstatus.h"
 #include "import/ibv_devinfo.h"
 #include "import/lspci.h"
+#include "import/lspci_listings.h"
 #include "import/common.h"
 
 namespace fabdiag {
@@ -41,12 +43,17 @@ HostFacts with_gaps(HostFacts facts, std::vector<Error> gaps) {
   return facts;
 }
 
-Result<HostFacts> import_section(const TextSection& s, const std::string& source, InputFormat fmt) {
+// The facts of one section read as `fmt`; an lspci section's listing also goes to `listings`
+// when given (parsed once for both).
+Result<HostFacts> import_section(const TextSection& s, const std::string& source, InputFormat fmt,
+                                 LspciListings* listings) {
   switch (fmt) {
     case InputFormat::kLspci: {
       auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line));
       if (!l) return l.error();
-      return lspci_to_facts(*l, source);
+      HostFacts f = lspci_to_facts(*l, source);
+      if (listings) listings->add(std::move(*l), s.title);
+      return f;
     }
     case InputFormat::kIbstat: {
       std::vector<Error> gaps;
@@ -171,47 +178,71 @@ std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::stri
 
 namespace {
 
-// Imports one section into `facts` (any = it gave facts) or `failures`; its lspci listing into
-// `listings` when asked.
-void import_one_section(const TextSection& s, const std::string& source, InputFormat format, HostFacts& facts,
-                        bool& any, std::vector<Error>& failures, nlohmann::json* listings) {
+// Imports one section into `facts` (any = it gave facts) or `failures` (bounded per kind of
+// message); its lspci listing into `listings` when asked.
+void import_one_section(const TextSection& s, const std::string& source, InputFormat format, HostFactsMerge& facts,
+                        bool& any, BoundedErrors& failures, LspciListings* listings) {
   if (trim(s.text).empty()) return;
   if (s.first_line == 1 && starts_with_utf16_bom(s.text)) {
-    failures.push_back(make_error(ErrorCode::kParse, "cannot read " + utf16_refusal(), source));
+    Error e = make_error(ErrorCode::kParse, "cannot read " + utf16_refusal(), source);
+    failures.add(error_kind(e.message), std::move(e));
     return;
   }
   InputFormat fmt = format == InputFormat::kAuto ? detect_format(s.text) : format;
-  auto r = import_section(s, source, fmt);
+  auto r = import_section(s, source, fmt, listings);
   if (!r) {
     Error e = r.error();
-    if (!s.title.empty()) e = e.with_context("section '" + s.title + "' (line " + std::to_string(s.first_line - 1) + ")");
-    failures.push_back(e);
+    if (!s.title.empty()) e = e.with_context("section '" + s.title + "' (line " + std::to_string(s.title_line) + ")");
+    failures.add(error_kind(e.message), std::move(e));
     return;
   }
   any = true;
-  merge_facts(facts, std::move(*r));
-  if (listings && fmt == InputFormat::kLspci)
-    if (auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line))) listings->push_back(*l);
+  facts.add(std::move(*r), s.title);
+}
+
+// A section of a port listing is cut into parts of about this size, at a record's first line
+// (SectionReader::cut_at_records()).
+constexpr size_t kRecordCutBytes = 1 << 20;
+
+// True for the first line of a record that stands alone in `format`'s output: an ibstat CA
+// ("CA 'mlx5_0'"), an ibstatus port ("Infiniband device 'mlx5_0' port 1 status:"), an
+// ibv_devinfo device ("hca_id:\tmlx5_0"). Never for lspci (a listing's functions refer to each
+// other: bridges' bus ranges) nor NCCL logs.
+bool starts_record(InputFormat format, std::string_view line) {
+  std::string t = trim(line);
+  switch (format) {
+    case InputFormat::kIbstat: return starts_with(t, "CA '");
+    case InputFormat::kIbstatus: return starts_with(t, "Infiniband device '") && ends_with(t, "status:");
+    case InputFormat::kIbvDevinfo: return starts_with(t, "hca_id:");
+    default: return false;
+  }
 }
 
 }  // namespace
 
 Result<HostFacts> import_host_facts(LineSource& lines, const std::string& source, InputFormat format,
                                     const ReadLimits& limits, nlohmann::json* lspci_listings) {
-  HostFacts facts;
+  HostFactsMerge merged(limits.max_listed);
+  LspciListings listings;
   bool any = false;
-  std::vector<Error> failures;
+  BoundedErrors failures(limits.max_listed);
   SectionReader sections(lines);
-  while (auto s = sections.next()) import_one_section(*s, source, format, facts, any, failures, lspci_listings);
+  if (format == InputFormat::kIbstat || format == InputFormat::kIbstatus || format == InputFormat::kIbvDevinfo)
+    sections.cut_at_records(kRecordCutBytes, [format](std::string_view line) { return starts_record(format, line); });
+  while (auto s = sections.next())
+    import_one_section(*s, source, format, merged, any, failures, lspci_listings ? &listings : nullptr);
   if (lines.error()) return *lines.error();
+  if (lspci_listings) listings.append_json(*lspci_listings);
+  HostFacts facts = merged.take();
+  size_t failed = failures.total();
+  std::vector<Error> failed_sections = failures.take();
   if (!any) {
-    if (failures.size() == 1) return failures.front();
+    if (failed == 1) return failed_sections.front();
     return make_error(ErrorCode::kParse,
                       "no section could be read (expected lspci -vvv, ibstat, ibstatus, ibv_devinfo or an NCCL log)",
                       source);
   }
-  cap_errors(failures, limits.max_listed);
-  for (auto& e : failures) facts.gaps.push_back(std::move(e));
+  for (auto& e : failed_sections) facts.gaps.push_back(std::move(e));
   add_cut_lines_gap(lines, source, facts.gaps);
   return facts;
 }
@@ -230,23 +261,26 @@ nlohmann::json host_facts_data(const HostFacts& facts, nlohmann::json lspci_list
 nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, const std::string& source,
                                InputFormat format) {
   nlohmann::json listings = nlohmann::json::array();
-  if (format == InputFormat::kLspci)
+  if (format == InputFormat::kLspci) {
+    LspciListings kept;
     for (const auto& s : split_sections(text))
-      if (auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line))) listings.push_back(*l);
+      if (auto l = parse_lspci(s.text, source, static_cast<int>(s.first_line))) kept.add(std::move(*l), s.title);
+    kept.append_json(listings);
+  }
   return host_facts_data(facts, std::move(listings), format);
 }
 
 Result<HostFacts> import_host_files(const std::vector<std::string>& files, const InputTextReader& read,
                                     InputFormat format) {
-  HostFacts facts;
+  HostFactsMerge merged;
   for (const auto& file : files) {
     auto text = read(file);
     if (!text) return text.error();
     auto imported = import_host_facts(*text, file, format);
     if (!imported) return imported.error();
-    merge_facts(facts, std::move(*imported));
+    merged.add(std::move(*imported), file);
   }
-  return facts;
+  return merged.take();
 }
 
 }  // namespace fabdiag

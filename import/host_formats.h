@@ -43,10 +43,16 @@ std::optional<WcError> parse_nccl_wc_error_line(std::string_view line);
 std::vector<WcError> parse_nccl_wc_errors(std::string_view text, const std::string& source, int first_line = 1);
 
 /// Imports one input, streamed a "###" section at a time (memory: the largest section and the
-/// facts): every section is parsed as `format` (or as what detect_format says when kAuto) and
-/// the facts are merged. A section that cannot be recognized or parsed becomes a gap (past
-/// limits.max_listed of one kind, summarised). With `lspci_listings`, each lspci section's
-/// listing (parse_lspci()) is appended to it.
+/// distinct facts): every section is parsed as `format` (or as what detect_format says when
+/// kAuto) and the facts are merged (import/host_facts_merge.h: a link, port or counter read again
+/// replaces the earlier record in its place; origin lists the distinct origins). A section that
+/// cannot be recognized or parsed becomes a gap; gaps past limits.max_listed of one kind are
+/// summarised. As ibstat, ibstatus or ibv_devinfo, a section is also read in parts of about
+/// 1 MiB cut before a CA, port or hca_id (SectionReader::cut_at_records()), so a file of repeated
+/// captures without "###" lines is not held whole; an lspci section is (its functions refer to
+/// each other), as is a kAuto one. With `lspci_listings` (an array), the listing of each lspci section
+/// (parse_lspci()) is appended to it, a listing of the same functions read again replacing the
+/// earlier one (import/lspci_listings.h).
 /// Errors: kParse naming `source` when no section gives any fact (nothing recognized); the read
 /// error of `lines`.
 Result<HostFacts> import_host_facts(LineSource& lines, const std::string& source, InputFormat format,
@@ -57,7 +63,8 @@ Result<HostFacts> import_host_facts(std::string_view text, const std::string& so
 
 /// The data of the fabdiag.hostfacts/1 document of one imported file: `facts` as JSON and, for
 /// kLspci, "lspci": the listing of every "###" section of `text` that parses (every function,
-/// not only the facts the rules read; parse_lspci()).
+/// not only the facts the rules read; parse_lspci()), a repeated listing kept once, as
+/// import_host_facts() keeps it.
 nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, const std::string& source,
                                InputFormat format);
 
@@ -65,8 +72,9 @@ nlohmann::json host_facts_data(const HostFacts& facts, std::string_view text, co
 nlohmann::json host_facts_data(const HostFacts& facts, nlohmann::json lspci_listings, InputFormat format);
 
 /// `fabdiag check --from FILE...`: each file's text through `read`, imported
-/// (import_host_facts()) and merged in order (merge_facts()). Errors, at the first file that
-/// fails: those of `read` and of import_host_facts().
+/// (import_host_facts()) and merged in order (import/host_facts_merge.h: a link, port or counter
+/// of the same key in a later file replaces the earlier one; different ones are all kept).
+/// Errors, at the first file that fails: those of `read` and of import_host_facts().
 Result<HostFacts> import_host_files(const std::vector<std::string>& files, const InputTextReader& read,
                                     InputFormat format);
 

@@ -27,6 +27,12 @@ class LatestRecords {
     into[it->second] = std::move(rec);
     ++replaced_;
   }
+  /// The record kept under `key` in `into`, or nullptr when none is.
+  template <class T>
+  T* kept(std::vector<T>& into, const std::string& key) const {
+    auto it = at_.find(key);
+    return it == at_.end() || it->second >= into.size() ? nullptr : &into[it->second];
+  }
   /// For records filled after they are started (a block's lines): `into`'s last record, now
   /// complete, under `key`. When an earlier record has that key the last one replaces it and is
   /// removed from the end (counted in replaced()); else it is kept where it is.

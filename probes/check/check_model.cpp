@@ -90,13 +90,6 @@ nlohmann::json list_json(const std::optional<std::vector<T>>& v, F f) {
   return a;
 }
 
-template <typename T>
-void append(std::optional<std::vector<T>>& into, std::optional<std::vector<T>>& more) {
-  if (!more) return;
-  if (!into) into.emplace();
-  for (auto& x : *more) into->push_back(std::move(x));
-}
-
 // The text fields PortInfo and RdmaPortFacts share, pair by pair (with `port`, the whole
 // mapping): both conversions read this one table.
 struct SharedPortField {
@@ -186,21 +179,6 @@ const char* wc_status_name(int status) {
 const char* wc_status_meaning(int status) {
   const WcStatusRow* r = wc_status_row(status);
   return r ? r->meaning : "";
-}
-
-void merge_facts(HostFacts& into, HostFacts more) {
-  if (into.origin.empty()) into.origin = more.origin;
-  else if (!more.origin.empty()) into.origin += "; " + more.origin;
-  append(into.pcie_links, more.pcie_links);
-  append(into.acs_ports, more.acs_ports);
-  append(into.aer, more.aer);
-  append(into.rdma_ports, more.rdma_ports);
-  append(into.counters, more.counters);
-  if (!into.gdr && more.gdr) into.gdr = std::move(more.gdr);
-  if (!into.iommu && more.iommu) into.iommu = std::move(more.iommu);
-  for (auto& w : more.wc_errors) into.wc_errors.push_back(std::move(w));
-  for (auto& g : more.gaps) into.gaps.push_back(std::move(g));
-  for (auto& [fact, why] : more.not_read) into.not_read.emplace(fact, std::move(why));
 }
 
 HostFacts facts_from_ports(std::vector<RdmaPortFacts> ports, std::string origin) {

@@ -151,10 +151,6 @@ struct HostFacts {
   std::map<std::string, std::string> not_read;
 };
 
-/// Appends `more` to `into`: vectors are concatenated, single facts (gdr, iommu) are taken
-/// when `into` has none, gaps are appended. Used to merge several --from files.
-void merge_facts(HostFacts& into, HostFacts more);
-
 /// HostFacts holding only `ports` (what ibstat, ibstatus and ibv_devinfo give), origin `origin`.
 HostFacts facts_from_ports(std::vector<RdmaPortFacts> ports, std::string origin);
 
