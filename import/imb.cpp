@@ -42,8 +42,9 @@ struct Reader {
 // The last block is finished: past the listing bound it is summarised (Mbytes/sec per size, else
 // its time column) and dropped, unless it has a finding of its own (kept up to max_listed more).
 void settle(Reader& r) {
+  if (r.bound.keeps(r.imp.benchmarks.size(), [&r] { return imb_block_has_finding(r.imp.benchmarks.back()); }))
+    return;  // also when no block was read yet (0 listed): back() is asked only past the bound
   const ImbBenchmark& b = r.imp.benchmarks.back();
-  if (r.bound.keeps(r.imp.benchmarks.size(), [&b] { return imb_block_has_finding(b); })) return;
   std::string title = b.name + (b.processes ? " (" + std::to_string(*b.processes) + " processes)" : "");
   r.imp.not_listed.add_test(b.line);
   for (const auto& row : b.rows)
