@@ -204,18 +204,26 @@ void read_deliver(const Reader& r, const YAML::Node& n, DeliverSpec& d) {
 }
 
 // The 1-based line of the `---` that starts the text's second YAML document (one after some
-// content); 0 when no such line is found (a document begun after `...`).
+// content) when content follows it; 0 when there is none (an empty trailing document drops
+// nothing). Found in the text, so only the first document is ever built (yaml-cpp's LoadAll of
+// a fuzzed stream of many documents took 2 GB).
 size_t second_document_line(const std::string& text) {
   bool content = false;
+  size_t marker_line = 0;
   size_t line = 0;
   for (size_t pos = 0; pos < text.size(); ++line) {
     size_t end = std::min(text.find('\n', pos), text.size());
     const std::string_view l(text.data() + pos, end - pos);
     pos = end + 1;
     const bool marker = l.substr(0, 3) == "---" && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
-    if (marker && content) return line + 1;
-    const size_t first = l.find_first_not_of(" \t\r");
-    if (!marker && first != std::string_view::npos && l[first] != '#' && l[first] != '%') content = true;
+    const bool end_marker = l.substr(0, 3) == "...";
+    if (marker && content && marker_line == 0) marker_line = line + 1;
+    std::string_view rest = marker ? l.substr(3) : l;
+    const size_t first = rest.find_first_not_of(" \t\r");
+    const bool has_content = !end_marker && first != std::string_view::npos && rest[first] != '#' &&
+                             (marker || rest[first] != '%');
+    if (has_content && marker_line != 0) return marker_line;
+    if (has_content) content = true;
   }
   return 0;
 }
@@ -228,15 +236,10 @@ YAML::Node spec_root(const Reader& r, const std::string& text, const std::string
     const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n') + 1;
     throw SpecError{file + ":" + std::to_string(line) + ": binary data (NUL byte); a spec is YAML text"};
   }
-  std::vector<YAML::Node> docs = YAML::LoadAll(text);
-  for (size_t i = 1; i < docs.size(); ++i) {
-    if (!docs[i].IsDefined() || docs[i].IsNull()) continue;
-    size_t line = second_document_line(text);
-    if (line == 0) line = docs[i].Mark().line + 1;
+  if (size_t line = second_document_line(text); line != 0)
     throw SpecError{file + ":" + std::to_string(line) +
                     ": a second YAML document (---); a spec is one YAML document, put every key in it"};
-  }
-  YAML::Node root = docs.empty() ? YAML::Node() : docs.front();
+  YAML::Node root = YAML::Load(text);
   if (root.IsSequence()) r.fail(root, "", "a spec is a mapping of keys (version:, name:, node:, deliver:), this is a sequence");
   if (root.IsScalar()) r.fail(root, "", "a spec is a mapping of keys (version:, name:, node:, deliver:), this is a scalar");
   return root;
