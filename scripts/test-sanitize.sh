@@ -164,9 +164,12 @@ fuzz_one() {
   [ "$name" != module_eeprom ] || seeds+=("$work/seeds/config")
   [ -d "$root/tests/fuzz/regressions/$name" ] && seeds+=("$root/tests/fuzz/regressions/$name")
   mkdir -p "$work/corpus/$name" "$work/artifacts/$name"
+  # A hard wall limit: a target that hangs (one seen stuck after libFuzzer's out-of-memory report)
+  # fails the stage (exit 124/137) instead of stalling CI.
   ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0" \
+    timeout -k 10 "$(($(fuzz_time "$name") + 120))" \
     "$build/tests/fuzz/fuzz_$name" -max_total_time="$(fuzz_time "$name")" -runs="$(fuzz_runs_of "$name")" -seed="$fuzz_seed" -timeout=30 -rss_limit_mb=2048 \
     -max_len=131072 -print_final_stats=1 -artifact_prefix="$work/artifacts/$name/" \
     "$work/corpus/$name" "${seeds[@]}" >"$work/logs/$name.log" 2>&1 || rc=$?
