@@ -53,7 +53,10 @@ int write_rendered(const GlobalOptions& g, const Envelope& env, const Document& 
     print_error("--format prometheus is supported by `fabdiag counters` and `fabdiag baseline diff` only; use table, json or md");
     return kExitUsage;
   }
-  return write_result_text(g, render(resolve_format(g), env, doc));
+  const Format format = resolve_format(g);
+  if (format == Format::kTable)  // in pieces: a table of thousands of rows is never one string
+    return write_result_pieces(g, [&](const TextDrain& drain) { render_table_escaped_to(env, doc, drain); });
+  return write_result_text(g, render(format, env, doc));
 }
 
 namespace {

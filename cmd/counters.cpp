@@ -386,8 +386,11 @@ Table device_table(const std::string& title, const std::vector<const CounterChan
   }
   t.rows.reserve(changes.size());
   for (const CounterChange* ch : changes) {
-    std::vector<std::string> row = {indent + ch->counter.name, counter_short_group(ch->counter.group),
-                                    to_string(ch->counter.category)};
+    std::vector<std::string> row;  // built in place: an initializer list would copy each cell again
+    row.reserve(device_deltas ? 5 : 4);
+    row.emplace_back(indent).append(ch->counter.name);
+    row.emplace_back(counter_short_group(ch->counter.group));
+    row.emplace_back(to_string(ch->counter.category));
     if (device_deltas) {
       row.push_back(ch->status == DeltaStatus::kSnapshot ? fmt_counter_value(*ch) + " (total)"
                                                          : fmt_counter_delta(*ch));

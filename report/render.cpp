@@ -104,6 +104,15 @@ bool has_line_controls(std::string_view s) {
   });
 }
 
+// True when `s` holds a byte that escape_controls() writes as \xNN (a control character other
+// than newline and tab, or DEL).
+bool has_controls_but_lines(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
+  });
+}
+
 // `s` on one line: every control character as \xNN ("a\nb.txt" -> "a\x0ab.txt"), as
 // escape_controls() (core/text.h) writes the others; the whole output goes through that after.
 std::string escape_line_controls(std::string_view s) {
@@ -135,7 +144,39 @@ const Table& one_line_cells(const Table& t, Table& scratch) {
   return scratch;
 }
 
-void render_text_table(std::ostringstream& out, const Table& table) {
+// Text written in pieces: appended to `buf`, handed to the drain when a row or line ends past
+// kPieceBytes (a counter table of 6,700 rows never becomes one 600 KB string: no doubling
+// growth, no copy at the end).
+class Pieces {
+ public:
+  explicit Pieces(const TextDrain& drain) : drain_(drain) { buf.reserve(kPieceBytes + 4096); }
+  Pieces(const Pieces&) = delete;
+  Pieces& operator=(const Pieces&) = delete;
+  Pieces& operator<<(std::string_view s) {
+    buf.append(s);
+    return *this;
+  }
+  Pieces& operator<<(char c) {
+    buf += c;
+    return *this;
+  }
+  Pieces& operator<<(size_t n) { return *this << std::string_view(std::to_string(n)); }
+  /// Hands the text over when it has grown past a piece (call at the end of a row or line).
+  void line_done() {
+    if (buf.size() >= kPieceBytes) drain_(buf);
+  }
+  /// Hands over what is left.
+  void finish() {
+    if (!buf.empty()) drain_(buf);
+  }
+  std::string buf;
+
+ private:
+  static constexpr size_t kPieceBytes = 256 * 1024;
+  const TextDrain& drain_;
+};
+
+void render_text_table(Pieces& out, const Table& table) {
   Table scratch;
   const Table& t = one_line_cells(table, scratch);
   if (!t.title.empty()) out << t.title << "\n";
@@ -146,9 +187,9 @@ void render_text_table(std::ostringstream& out, const Table& table) {
   for (const auto& r : t.rows)
     for (size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], display_width(r[i]));
   auto align = [&](size_t i) { return i < t.align.size() ? t.align[i] : Align::kLeft; };
-  std::string text, line;  // the table, written to `out` at once; a counter table has thousands of rows
   auto emit_row = [&](const std::vector<std::string>& cells) {
-    line.clear();
+    std::string& line = out.buf;  // written in place: a counter table has thousands of rows
+    const size_t start = line.size();
     for (size_t i = 0; i < ncol; ++i) {
       if (i) line += "  ";
       std::string_view c = i < cells.size() ? std::string_view(cells[i]) : std::string_view();
@@ -158,14 +199,13 @@ void render_text_table(std::ostringstream& out, const Table& table) {
       line.append(c);
       if (align(i) != Align::kRight) line.append(fill, ' ');
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    text += line;
-    text += '\n';
+    while (line.size() > start && line.back() == ' ') line.pop_back();
+    line += '\n';
+    out.line_done();
   };
   if (!t.columns.empty()) emit_row(t.columns);
   for (const auto& r : t.rows) emit_row(r);
-  out << text;
-  for (const auto& n : t.notes) out << n << "\n";
+  for (const auto& n : t.notes) out << n << '\n';
 }
 
 std::string md_escape(const std::string& s) {
@@ -185,8 +225,8 @@ std::string md_cell(const std::string& s) { return md_escape(escape_line_control
 
 }  // namespace
 
-std::string render_table(const Envelope& env, const Document& doc) {
-  std::ostringstream out;
+void render_table_to(const Envelope& env, const Document& doc, const TextDrain& drain) {
+  Pieces out(drain);
   if (!doc.title.empty()) out << escape_line_controls(doc.title) << "\n\n";
   if (env.partial) out << wrap("PARTIAL: " + cut_text(env.cut), 78, "  ") << "\n\n";
   for (const auto& s : doc.sections) {
@@ -198,7 +238,10 @@ std::string render_table(const Envelope& env, const Document& doc) {
     for (const auto& t : s.tables) {
       render_text_table(out, t);
     }
-    for (const auto& l : s.lines) out << l << "\n";
+    for (const auto& l : s.lines) {
+      out << l << "\n";
+      out.line_done();
+    }
     out << "\n";
   }
   auto fs = sorted_findings(env);
@@ -213,13 +256,30 @@ std::string render_table(const Envelope& env, const Document& doc) {
       for (const auto& e : f->evidence)
         out << "      - " << wrap(escape_line_controls(evidence_text(e)), 70, "        ") << "\n";
       if (!f->action.empty()) out << "      -> " << wrap(escape_line_controls(f->action), 70, "         ") << "\n";
+      out.line_done();
     }
   }
   if (!env.errors.empty()) {
     out << "\nNOT READ (" << env.errors.size() << "; the result above is partial)\n";
     for (const auto& e : env.errors) out << "  " << wrap(escape_line_controls(e.to_string()), 76, "    ") << "\n";
   }
-  return out.str();
+  out.finish();
+}
+
+void render_table_escaped_to(const Envelope& env, const Document& doc, const TextDrain& drain) {
+  render_table_to(env, doc, [&](std::string& piece) {
+    if (has_controls_but_lines(piece)) piece = escape_controls(piece);
+    drain(piece);
+  });
+}
+
+std::string render_table(const Envelope& env, const Document& doc) {
+  std::string text;
+  render_table_to(env, doc, [&](std::string& piece) {
+    text += piece;
+    piece.clear();
+  });
+  return text;
 }
 
 std::string render_markdown(const Envelope& env, const Document& doc) {
@@ -365,11 +425,7 @@ namespace {
 // escape_controls(text) without its copy when no byte needs escaping, the usual case (a counter
 // table is 600 KB). The bytes escape_controls() escapes: C0 controls but newline and tab, DEL.
 std::string controls_escaped(std::string text) {
-  const bool clean = std::none_of(text.begin(), text.end(), [](char ch) {
-    const auto c = static_cast<unsigned char>(ch);
-    return (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f;
-  });
-  if (clean) return text;  // moved, not copied
+  if (!has_controls_but_lines(text)) return text;  // moved, not copied
   return escape_controls(text);
 }
 

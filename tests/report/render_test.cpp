@@ -4,6 +4,7 @@
 
 #include "report/humanize.h"
 #include "report/render.h"
+#include "report/render_pieces.h"
 
 using namespace fabdiag;
 
@@ -122,4 +123,45 @@ TEST_CASE("titles are one line in table and Markdown, and Markdown writes a less
   CHECK(md.find("| &lt;script>alert(1)&lt;/script> |") != std::string::npos);
   CHECK(md.find("| limit >= 515 & more |") != std::string::npos);
   CHECK(md.find("<script") == std::string::npos);
+}
+
+TEST_CASE("a big table is written in pieces that end at a line and join to render()'s bytes") {
+  Envelope env;
+  env.findings.push_back(Finding{Severity::kWarn, Layer::kTransport, "x", "dev\x1b[2J", "moved", {}, ""});
+  Document doc;
+  doc.title = "counters";
+  Section s;
+  s.title = "counters";
+  Table t;
+  t.title = "mlx5_0/1";
+  t.columns = {"COUNTER", "VALUE"};
+  t.align = {Align::kLeft, Align::kRight};
+  for (int i = 0; i < 20000; ++i)  // about 700 KB: three pieces or more
+    t.rows.push_back({"rx_vport_rdma_unicast_bytes_" + std::to_string(i), std::to_string(i * 7919)});
+  t.rows.push_back({"bell\x07", "1"});  // a control character in a cell: \x07 in a table cell
+  s.tables.push_back(t);
+  s.lines.push_back("free line with a \x1b escape");
+  doc.sections.push_back(s);
+  std::vector<std::string> pieces;
+  render_table_escaped_to(env, doc, [&](std::string& piece) {
+    pieces.push_back(piece);
+    piece.clear();
+  });
+  REQUIRE(pieces.size() >= 3);
+  std::string joined;
+  for (const auto& p : pieces) {
+    CHECK(!p.empty());
+    CHECK(p.back() == '\n');  // a piece never cuts a line
+    CHECK(p.size() < 300 * 1024);
+    joined += p;
+  }
+  const std::string whole = render(Format::kTable, env, doc);
+  CHECK(joined == whole);
+  CHECK(whole.find("bell\\x07") != std::string::npos);
+  CHECK(whole.find("a \\x1b escape") != std::string::npos);
+  CHECK(whole.find('\x1b') == std::string::npos);
+  CHECK(whole.find("rx_vport_rdma_unicast_bytes_19999  158372081\n") != std::string::npos);
+  // render_table() leaves control characters to render(), as before.
+  std::string raw = render_table(env, doc);
+  CHECK(raw.find("free line with a \x1b escape") != std::string::npos);
 }
