@@ -10,6 +10,7 @@
 #include "core/repeats.h"
 #include "core/text.h"
 #include "import/common.h"
+#include "import/json_sax_values.h"
 
 namespace fabdiag::detail {
 
@@ -82,7 +83,7 @@ std::string hash_text(std::string h) {
 // Builds the document's small parts as a DOM and hands each rank record (an object of a
 // communicator's "ranks" or "missing_ranks") and each communicator to the Reader as it closes,
 // then drops it: memory is one rank record and the summaries, not the document.
-class Sax : public json::json_sax_t {
+class Sax : public JsonSaxValues {
  public:
   Sax(RasReport& out, LineBuf& buf, const std::string& source, BoundedErrors& gaps)
       : out_(out), buf_(buf), source_(source), gaps_(gaps) {}
@@ -91,17 +92,6 @@ class Sax : public json::json_sax_t {
   std::string error_text;
   size_t error_line = 0;
 
-  bool null() override { return put(nullptr); }
-  bool boolean(bool v) override { return put(v); }
-  bool number_integer(number_integer_t v) override { return put(v); }
-  bool number_unsigned(number_unsigned_t v) override { return put(v); }
-  bool number_float(number_float_t v, const string_t&) override { return put(v); }
-  bool string(string_t& v) override { return put(v); }
-  bool binary(binary_t&) override { return put(nullptr); }
-  bool start_object(std::size_t) override { return open(json::object()); }
-  bool start_array(std::size_t) override { return open(json::array()); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
   bool key(string_t& k) override {
     slot_ = &(*stack_.back())[k];
     key_ = k;
@@ -118,9 +108,9 @@ class Sax : public json::json_sax_t {
   bool comm_open() const { return comm_open_; }
 
  private:
-  bool put(json v);
-  bool open(json v);
-  bool close();
+  bool value(json v) override;
+  bool open(json v) override;
+  bool close() override;
   bool in_comms() const { return keys_.size() >= 2 && keys_[1] == "communicators"; }
   void rank_record(const json& r, bool missing);
   void comm_start();
@@ -139,7 +129,7 @@ class Sax : public json::json_sax_t {
   RasCommRecords comm_;
 };
 
-bool Sax::put(json v) {
+bool Sax::value(json v) {
   if (++held_ > kMaxHeldValues) return over = true, false;
   if (stack_.empty()) return root = std::move(v), true;
   json& top = *stack_.back();

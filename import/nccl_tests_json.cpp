@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.h"
+#include "import/json_sax_values.h"
 #include "import/nccl_tests_rows.h"
 
 namespace fabdiag::baseline::detail {
@@ -18,22 +19,11 @@ using json = nlohmann::json;
 // Builds the document as far as it goes: a parse error (a cut) keeps every value completed
 // before it, and the containers still open. A key written twice (nccl-tests writes "results"
 // once per table) is kept as "key#2", "key#3", ...
-class PartialDom : public json::json_sax_t {
+class PartialDom : public fabdiag::detail::JsonSaxValues {
  public:
   json root;
   bool cut = false;
 
-  bool null() override { return put(nullptr); }
-  bool boolean(bool v) override { return put(v); }
-  bool number_integer(number_integer_t v) override { return put(v); }
-  bool number_unsigned(number_unsigned_t v) override { return put(v); }
-  bool number_float(number_float_t v, const string_t&) override { return put(v); }
-  bool string(string_t& v) override { return put(v); }
-  bool binary(binary_t&) override { return put(nullptr); }
-  bool start_object(std::size_t) override { return open(json::object()); }
-  bool start_array(std::size_t) override { return open(json::array()); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
   bool key(string_t& k) override {
     json& obj = *stack_.back();
     std::string name = k;
@@ -60,15 +50,15 @@ class PartialDom : public json::json_sax_t {
     *slot_ = std::move(v);
     return slot_;
   }
-  bool put(json v) {
+  bool value(json v) override {
     place(std::move(v));
     return true;
   }
-  bool open(json v) {
+  bool open(json v) override {
     stack_.push_back(place(std::move(v)));
     return true;
   }
-  bool close() {
+  bool close() override {
     stack_.pop_back();
     return true;
   }
