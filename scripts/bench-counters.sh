@@ -66,21 +66,36 @@ def peak_rss_mib(argv, tries=3):
             with open(out.name) as f:
                 peak = max(peak, int(f.read().split()[-1]) / 1024.0)  # KiB -> MiB
     return peak
-def measure(argv):
-    times, cpu, user, sys_ = [], [], [], []
+def run_once(argv):
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    return time.perf_counter() - t0, ru.ru_utime, ru.ru_stime
+def measure_all(argvs, warmup=3):
+    # Interleaved run by run (cat, json, table, prometheus, cat, ...), after `warmup` unmeasured
+    # rounds: a machine that warms up or drifts (the first second of a batch here costs every
+    # command up to a third more, cat included) moves every row alike, so the ratios hold.
+    for _ in range(warmup):
+        for argv in argvs:
+            run_once(argv)
+    samples = [[] for _ in argvs]
     for _ in range(runs):
-        t0 = time.perf_counter()
-        p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, ru = os.wait4(p.pid, 0)
-        times.append(time.perf_counter() - t0)
-        user.append(ru.ru_utime)
-        sys_.append(ru.ru_stime)
-        cpu.append(ru.ru_utime + ru.ru_stime)
+        for i, argv in enumerate(argvs):
+            samples[i].append(run_once(argv))
     med = lambda xs: statistics.median(xs) * 1e3
-    return med(times), med(cpu), med(user), med(sys_), peak_rss_mib(argv)
-cat_ms, cat_cpu, cat_user, cat_sys, cat_mib = measure(["cat"] + files)
-print(f"command (median of {runs} runs, {len(files)} files under the node; "
-      f"cpu = user + sys of the process; peak RSS from GNU time):")
+    out = []
+    for argv, ss in zip(argvs, samples):
+        out.append((med([s[0] for s in ss]), med([s[1] + s[2] for s in ss]), med([s[1] for s in ss]),
+                    med([s[2] for s in ss]), peak_rss_mib(argv)))
+    return out
+formats = ["json", "table", "prometheus"]
+fmt_argv = {fmt: [fabdiag, "counters", "-q", "--sysfs-root", node, "--format", fmt] for fmt in formats}
+load_at_start = os.getloadavg()[0]
+measured = measure_all([["cat"] + files] + [fmt_argv[f] for f in formats])
+print(f"load average at the start: {load_at_start:.2f} (1 min)")
+(cat_ms, cat_cpu, cat_user, cat_sys, cat_mib) = measured[0]
+print(f"command (median of {runs} runs each, interleaved after 3 warm-up rounds, {len(files)} files under "
+      f"the node; cpu = user + sys of the process; peak RSS from GNU time):")
 print(f"  {'cat of the same files':34s} wall {cat_ms:6.1f} ms  cpu {cat_cpu:6.1f} ms "
       f"(user {cat_user:5.1f}, sys {cat_sys:5.1f}) {cat_mib:6.1f} MiB")
 def instructions(argv):
@@ -91,9 +106,8 @@ def instructions(argv):
     return int(m.group(1)) if m else None
 ok = True
 verdicts = []
-for fmt in ["json", "table", "prometheus"]:
-    argv = [fabdiag, "counters", "-q", "--sysfs-root", node, "--format", fmt]
-    ms, cpu, user, sys_, mib = measure(argv)
+for fmt, (ms, cpu, user, sys_, mib) in zip(formats, measured[1:]):
+    argv = fmt_argv[fmt]
     met = ms < 20 and mib < 64
     cpu_met = cpu < 20 and mib < 64
     ok = ok and met
