@@ -62,6 +62,10 @@ struct LocalizeParams {
   /// confirm_votes 3: the screen and both tests slow): one test is judged against a median of many
   /// controls, so its spread is the test noise (3 %), not that of a median over 3 partners; at
   /// 0.88 a 0.85x node tested above the line in 16 % of its tests, at 0.94 in 0.05 %.
+  /// When set and the fabric is declared non-blocking (oversubscription 1), a screen candidate
+  /// with a screen test at or above it x the node reference is cleared (a fast vote, as
+  /// fast_veto_ratio's): a node whose median two ECMP collisions halved still has one test at
+  /// full rate, which a 0.85x node reaches in about 1 of 10^4 tests (4 sigma of 3 % noise).
   double confirm_ratio = NAN;
   /// A node whose z is below modz_limit with a ratio under watch_ratio is a candidate (confirmed
   /// like one) instead of a watch: a 0.85x node's median over 3 partners lands above 0.88 in a
@@ -108,6 +112,10 @@ struct Screen {
   std::vector<Watch> watch;                      ///< Near misses (see LocalizeParams::watch_ratio).
   double pair_ref_bytes_per_s = NAN;             ///< Median of pairs between non-candidate nodes.
   std::vector<double> node_median_bytes_per_s;   ///< [node], NaN without samples.
+  /// [node] its fastest screen pair value (bytes/s per direction, read against its designed
+  /// share), NaN without samples: with fabric rules a screen test this far above the node's
+  /// median is the evidence of collisions, not of a slow node (LocalizeParams::confirm_ratio).
+  std::vector<double> node_best_bytes_per_s;
   std::vector<double> node_modz;                 ///< [node] modified z of the node median.
   std::vector<int> partners;                     ///< [node] distinct partners measured.
   std::vector<int> node_candidates;

@@ -95,6 +95,7 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
                  const std::vector<std::vector<double>>& clean_partners, const LocalizeParams& p) {
   const int nodes = s.nodes;
   s.node_median_bytes_per_s.assign(static_cast<size_t>(nodes), NAN);
+  s.node_best_bytes_per_s.assign(static_cast<size_t>(nodes), NAN);
   s.node_modz.assign(static_cast<size_t>(nodes), NAN);
   s.partners.assign(static_cast<size_t>(nodes), 0);
   std::vector<double> judged_medians;
@@ -104,6 +105,7 @@ void judge_nodes(Screen& s, const std::vector<std::vector<double>>& all_partners
     const auto& v = static_cast<int>(clean.size()) >= p.min_partners ? clean : all;
     s.partners[static_cast<size_t>(i)] = static_cast<int>(all.size());
     if (auto m = median(v)) s.node_median_bytes_per_s[static_cast<size_t>(i)] = *m;
+    if (!all.empty()) s.node_best_bytes_per_s[static_cast<size_t>(i)] = *std::max_element(all.begin(), all.end());
     if (static_cast<int>(all.size()) >= p.min_partners) judged_medians.push_back(*median(v));
   }
   set_reference(s, judged_medians, p);
