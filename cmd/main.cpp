@@ -434,6 +434,10 @@ int dispatch(const Commands& c, Options& opts) {
     print_error(st.error().to_string());
     return kExitUsage;
   }
+  if (auto st = check_output_outside_trees(g.output, {g.sysfs_root, g.procfs_root}); !st) {
+    print_error(st.error().to_string());
+    return kExitUsage;
+  }
   try {
     if (c.doctor->parsed()) return run_doctor(g, opts.doctor);
     if (c.topo->parsed()) return run_topo(g, opts.topo);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -140,6 +141,24 @@ Status check_output_not_input(const std::string& output, const std::vector<std::
       return make_error(ErrorCode::kInvalidArgument,
                         "-o FILE is also an input" + (input == output ? std::string() : " (" + input + ")") +
                             "; write elsewhere: the result would replace what it was made from",
+                        output);
+  }
+  return Ok{};
+}
+
+Status check_output_outside_trees(const std::string& output, const std::vector<std::string>& trees) {
+  if (output.empty() || output == "-") return Ok{};
+  std::error_code ec;
+  const auto out = std::filesystem::canonical(output, ec);
+  if (ec) return Ok{};  // a new file is nobody's input
+  for (const auto& tree : trees) {
+    if (tree.empty()) continue;
+    const auto dir = std::filesystem::canonical(tree, ec);
+    if (ec) continue;
+    auto [dir_end, out_at] = std::mismatch(dir.begin(), dir.end(), out.begin(), out.end());
+    if (dir_end == dir.end() && out_at != out.end())
+      return make_error(ErrorCode::kInvalidArgument,
+                        "-o FILE is inside the input tree " + tree + "; write elsewhere: the result would replace a file it reads",
                         output);
   }
   return Ok{};

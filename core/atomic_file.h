@@ -37,6 +37,13 @@ Status check_output_path(const std::string& path);
 /// ("-o FILE is also an input; write elsewhere").
 Status check_output_not_input(const std::string& output, const std::vector<std::string>& inputs);
 
+/// Refuses an output that is an existing file inside one of the directory `trees` a command
+/// reads (--sysfs-root, --procfs-root; symlinks resolved): `fabdiag counters --sysfs-root N -o
+/// N/.../counters/link_downed` would replace a counter it reads. Trees that do not exist are
+/// skipped; `output` empty, "-" or not existing yet: Ok. Errors: kInvalidArgument naming
+/// `output` ("-o FILE is inside the input tree DIR; write elsewhere").
+Status check_output_outside_trees(const std::string& output, const std::vector<std::string>& trees);
+
 /// Writes all of `content` to the open descriptor `fd` (EINTR and short writes retried).
 /// Errors: kUnavailable for EPIPE (the reader went away: `| head`), kIo for anything else
 /// (ENOSPC on a full disk, EIO, /dev/full), naming `what` ("stdout").

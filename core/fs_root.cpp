@@ -48,10 +48,21 @@ Error errno_error(int err, const std::string& path) {
 // read() time (EINVAL, EOPNOTSUPP: "not supported by the device"), so errors are taken from
 // read(). A sysfs attribute is returned by one read(); reading goes on until 0 for regular
 // files (fixtures, captures) longer than the buffer.
+// Past kMaxReadBytes the read stops with EFBIG: no sysfs attribute, procfs file or capture of
+// one is that long, and a file that never ends (a link to /dev/zero planted in a fixture tree)
+// must not take the memory. Opened with O_NONBLOCK: a FIFO in the tree reads as empty at once
+// instead of waiting for a writer (no effect on regular files).
+constexpr size_t kMaxReadBytes = size_t{16} << 20;
+constexpr int kReadFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+
 int read_fd_trimmed(int fd, std::string& out) {
   char buf[4096];
   int err = 0;
   for (;;) {
+    if (out.size() >= kMaxReadBytes) {
+      err = EFBIG;
+      break;
+    }
     ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -71,7 +82,7 @@ int read_fd_trimmed(int fd, std::string& out) {
 }
 
 Result<std::string> read_file_trimmed(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), kReadFlags);
   if (fd < 0) return errno_error(errno, path);
   std::string out;
   if (int err = read_fd_trimmed(fd, out)) return errno_error(err, path);
@@ -174,7 +185,7 @@ Result<std::vector<FsRoot::DirFile>> FsRoot::read_sys_dir(const std::string& rel
   std::vector<DirFile> files;
   for (auto& name : sorted_names(d.get())) {
     DirFile& f = files.emplace_back(DirFile{std::move(name), std::string()});
-    int fd = ::openat(::dirfd(d.get()), f.name.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::openat(::dirfd(d.get()), f.name.c_str(), kReadFlags);
     int err = fd < 0 ? errno : read_fd_trimmed(fd, *f.text);
     if (err) f.text = errno_error(err, path + "/" + f.name);
   }

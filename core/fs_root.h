@@ -38,7 +38,9 @@ class FsRoot {
 
   /// Whole file under sysfs, with trailing whitespace (newlines) removed.
   /// Errors: kNotFound (ENOENT), kPermission (EACCES/EPERM), kUnsupported (EOPNOTSUPP/EINVAL/
-  /// ENODATA, which sysfs attributes return for "no such value here"), kIo otherwise.
+  /// ENODATA, which sysfs attributes return for "no such value here"), kIo otherwise, EFBIG
+  /// ("File too large") past 16 MiB (a file that never ends, such as a link to /dev/zero). A FIFO
+  /// reads as empty instead of waiting for a writer.
   Result<std::string> read_sys(const std::string& rel) const;
   /// Same for procfs.
   Result<std::string> read_proc(const std::string& rel) const;

@@ -186,3 +186,27 @@ TEST_CASE("an output that is one of the inputs (same device and inode) is refuse
   CHECK(*read_file(raw) == "capture\n");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("check_output_outside_trees refuses an existing file inside a tree the command reads") {
+  const std::string dir = std::filesystem::temp_directory_path() / ("fabdiag-trees-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::string node = dir + "/node", counter = node + "/class/infiniband/mlx5_0/ports/1/counters/link_downed";
+  std::filesystem::create_directories(std::filesystem::path(counter).parent_path());
+  REQUIRE(write_file_atomic(counter, "7\n").ok());
+  REQUIRE(symlink(counter.c_str(), (dir + "/outside-link").c_str()) == 0);
+  auto in = check_output_outside_trees(counter, {node, ""});
+  REQUIRE_FALSE(in.ok());
+  CHECK(in.error().code == ErrorCode::kInvalidArgument);
+  CHECK(in.error().source == counter);
+  CHECK(in.error().message.find("-o FILE is inside the input tree " + node) == 0);
+  CHECK_FALSE(check_output_outside_trees(dir + "/outside-link", {node}).ok());  // a symlink into the tree
+  CHECK(check_output_outside_trees(node + "/class/new.json", {node}).ok());     // a new file
+  CHECK(check_output_outside_trees(dir + "/result.json", {node}).ok());         // beside the tree, not in it
+  REQUIRE(write_file_atomic(dir + "/node2", "x").ok());
+  CHECK(check_output_outside_trees(dir + "/node2", {node}).ok());               // a sibling with the tree's name as prefix
+  CHECK(check_output_outside_trees("-", {node}).ok());
+  CHECK(check_output_outside_trees(counter, {dir + "/missing"}).ok());
+  CHECK(*read_file(counter) == "7\n");
+  std::filesystem::remove_all(dir);
+}
+

@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "core/atomic_file.h"
@@ -127,4 +131,26 @@ TEST_CASE("is_live_sysfs: the same directory as /sys, also through a link, never
   CHECK_FALSE(is_live_sysfs(FsRoot(t.str("fixture"), "/proc")));
   CHECK_FALSE(is_live_sysfs(FsRoot(t.str("missing"), "/proc")));
   CHECK_FALSE(is_live_sysfs(FsRoot(std::string(FABDIAG_SOURCE_DIR) + "/tests/fixtures/dgx8", "/proc")));
+}
+
+TEST_CASE("FsRoot stops at 16 MiB on a file that never ends, and reads a FIFO as empty instead of waiting") {
+  TempTree t;
+  t.write("sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data", "1\n");
+  const fs::path dir = t.path() / "sys/class/infiniband/mlx5_0/ports/1/counters";
+  fs::create_symlink("/dev/zero", dir / "link_downed");       // planted in a fixture tree
+  REQUIRE(::mkfifo((dir / "symbol_error").c_str(), 0644) == 0);  // no writer ever comes
+  FsRoot root((t.path() / "sys").string(), "");
+  auto zero = root.read_sys("class/infiniband/mlx5_0/ports/1/counters/link_downed");
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().message == std::strerror(EFBIG));
+  CHECK(zero.error().source.find("link_downed") != std::string::npos);
+  auto fifo = root.read_sys("class/infiniband/mlx5_0/ports/1/counters/symbol_error");
+  REQUIRE(fifo.ok());
+  CHECK(fifo->empty());
+  auto all = root.read_sys_dir("class/infiniband/mlx5_0/ports/1/counters");
+  REQUIRE(all.ok());
+  REQUIRE(all->size() == 3);  // natural order: link_downed, port_xmit_data, symbol_error
+  CHECK_FALSE((*all)[0].text.ok());
+  CHECK((*all)[1].text.value() == "1");
+  CHECK((*all)[2].text.value().empty());
 }
