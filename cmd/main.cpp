@@ -430,14 +430,12 @@ std::vector<std::string> named_inputs(const Options& o) {
 // Runs the parsed subcommand; the exit code.
 int dispatch(const Commands& c, Options& opts) {
   const GlobalOptions& g = opts.global;
-  if (auto st = check_output_not_input(g.output, named_inputs(opts)); !st) {
-    print_error(st.error().to_string());
-    return kExitUsage;
-  }
-  if (auto st = check_output_outside_trees(g.output, {g.sysfs_root, g.procfs_root}); !st) {
-    print_error(st.error().to_string());
-    return kExitUsage;
-  }
+  for (const Status& st : {check_output_not_input(g.output, named_inputs(opts)),
+                           check_output_outside_trees(g.output, {g.sysfs_root, g.procfs_root})})
+    if (!st) {
+      print_error(st.error().to_string());
+      return kExitUsage;
+    }
   try {
     if (c.doctor->parsed()) return run_doctor(g, opts.doctor);
     if (c.topo->parsed()) return run_topo(g, opts.topo);
