@@ -29,7 +29,8 @@ std::string evidence_line(const nlohmann::json& e) {
   }
   if (e.contains("value_text")) line += " (" + e.value("value_text", "") + ")";
   if (e.contains("threshold") && e["threshold"].is_number() && e.value("unit", "") == "bytes/s")
-    line += "; limit " + format_bytes_per_s(e["threshold"].get<double>());
+    line += "; limit " + format_bytes_per_s(e["threshold"].get<double>()) +
+            (e.contains("threshold_text") ? " (" + e.value("threshold_text", "") + ")" : "");  // what the limit is
   return line;
 }
 
